@@ -1,0 +1,43 @@
+import { defineConfig, devices } from '@playwright/test';
+
+// tests/e2e/run-playwright.mjs decides which Chromium to use. An empty LOCKSTEP_CHROMIUM means
+// Playwright's own build; otherwise a system Chromium with flags that keep it offline and quiet.
+const systemChromium = process.env.LOCKSTEP_CHROMIUM || undefined;
+const PORT = Number(process.env.LOCKSTEP_E2E_PORT ?? 4317);
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: true,
+  retries: 0,
+  reporter: [['list']],
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    viewport: { width: 1280, height: 720 },
+    trace: 'retain-on-failure',
+    launchOptions: systemChromium
+      ? {
+          executablePath: systemChromium,
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        }
+      : {},
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } } }],
+  webServer: {
+    command: `npx vite build --logLevel warn && npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+    url: `http://127.0.0.1:${PORT}`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+  },
+});

@@ -1,0 +1,100 @@
+/**
+ * A Redis reply, typed like RESP2 so a learner can tell `+OK` (status) from `$2 OK` (bulk).
+ * Integers are decimal strings: Redis integers are 64-bit and must stay exact in JSON traces.
+ */
+export type Reply =
+  | { readonly type: 'status'; readonly value: string }
+  | { readonly type: 'bulk'; readonly value: string }
+  | { readonly type: 'integer'; readonly value: string }
+  | { readonly type: 'nil' }
+  | { readonly type: 'array'; readonly value: readonly Reply[] }
+  | { readonly type: 'error'; readonly value: string };
+
+export type ReplyType = Reply['type'];
+
+export const reply = {
+  status: (value: string): Reply => ({ type: 'status', value }),
+  ok: (): Reply => ({ type: 'status', value: 'OK' }),
+  bulk: (value: string): Reply => ({ type: 'bulk', value }),
+  integer: (value: number | bigint | string): Reply => ({ type: 'integer', value: integerText(value) }),
+  nil: (): Reply => NIL,
+  array: (value: readonly Reply[]): Reply => ({ type: 'array', value }),
+  error: (value: string): Reply => ({ type: 'error', value }),
+};
+
+const NIL: Reply = Object.freeze({ type: 'nil' });
+
+function integerText(value: number | bigint | string): string {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'string') return BigInt(value).toString();
+  if (!Number.isSafeInteger(value)) throw new Error(`integer reply is not a safe integer: ${value}`);
+  return String(value);
+}
+
+export function isNil(r: Reply): r is { type: 'nil' } {
+  return r.type === 'nil';
+}
+
+export function isError(r: Reply): r is { type: 'error'; value: string } {
+  return r.type === 'error';
+}
+
+/** The reply as the text a program compares against: bulk/status/integer value, '' for nil. */
+export function replyText(r: Reply): string | null {
+  switch (r.type) {
+    case 'status':
+    case 'bulk':
+    case 'integer':
+    case 'error':
+      return r.value;
+    case 'nil':
+      return null;
+    case 'array':
+      return null;
+  }
+}
+
+/** redis-cli's rendering: `OK`, `"value"`, `(integer) 1`, `(nil)`, `(error) ERR ...`, numbered arrays. */
+export function formatReplyCli(r: Reply, indent = ''): string {
+  switch (r.type) {
+    case 'status':
+      return r.value;
+    case 'bulk':
+      return JSON.stringify(r.value);
+    case 'integer':
+      return `(integer) ${r.value}`;
+    case 'nil':
+      return '(nil)';
+    case 'error':
+      return `(error) ${r.value}`;
+    case 'array': {
+      if (r.value.length === 0) return '(empty array)';
+      const width = String(r.value.length).length;
+      return r.value
+        .map((item, i) => {
+          const label = `${String(i + 1).padStart(width)}) `;
+          const body = formatReplyCli(item, indent + ' '.repeat(label.length));
+          return (i === 0 ? '' : indent) + label + body;
+        })
+        .join('\n');
+    }
+  }
+}
+
+/** One-line compact rendering for timelines: `OK`, `"tok"`, `1`, `nil`, `[1, "a"]`, `ERR ...`. */
+export function formatReplyShort(r: Reply): string {
+  switch (r.type) {
+    case 'status':
+      return r.value;
+    case 'bulk':
+      return JSON.stringify(r.value);
+    case 'integer':
+      return r.value;
+    case 'nil':
+      return 'nil';
+    case 'error':
+      return r.value;
+    case 'array':
+      return `[${r.value.map(formatReplyShort).join(', ')}]`;
+  }
+}

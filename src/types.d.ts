@@ -1,0 +1,5 @@
+declare module 'ioredis-mock' {
+  const RedisMock: unknown;
+  export default RedisMock;
+}
+declare module 'fengari';
