@@ -1,0 +1,102 @@
+import type { RunContext, WorldState } from './world';
+import type { TraceEvent, ViolationKind } from './trace';
+
+/**
+ * Checkers watch the event stream and report lessons as violation events. They are not
+ * assertions: "A deleted B's lock" is what a scenario exists to show, so a checker never throws.
+ * Each checker sees one event after the world has absorbed it (lock tracking, client states).
+ */
+export interface Finding {
+  readonly kind: ViolationKind;
+  readonly message: string;
+  readonly clients: readonly string[];
+}
+
+export type Checker = (event: TraceEvent, world: WorldState, ctx: RunContext, counterValue: (key: string) => string | null) => Finding[];
+
+/** A client deleted or overwrote a lock value that another client's command had written. */
+export const foreignRelease: Checker = (event) => {
+  if (event.kind !== 'command' || event.clientId === null) return [];
+  const owner = event.lockBefore.holder;
+  if (owner === null || owner === event.clientId || event.lockAfter.value === event.lockBefore.value) return [];
+  const verb = event.lockAfter.value === null ? 'deleted' : 'overwrote';
+  return [{ kind: 'foreign-release', message: `${event.clientId} ${verb} ${owner}'s lock`, clients: [event.clientId, owner] }];
+};
+
+/** Two live clients inside the critical section at the same virtual time. */
+export const mutualExclusion: Checker = (event, world) => {
+  if (event.kind !== 'enter' || event.clientId === null) return [];
+  const others = world.clients.filter((c) => c.id !== event.clientId && c.inCriticalSection && c.status !== 'crashed');
+  return others.map((other) => ({
+    kind: 'mutual-exclusion' as const,
+    message: `${event.clientId} entered the critical section while ${other.id} is still in it`,
+    clients: [event.clientId as string, other.id],
+  }));
+};
+
+/** The lock has no expiry and its holder crashed or finished: nobody can ever acquire it. */
+export const lockNeverReleased: Checker = (event, world) => {
+  const { lock } = world;
+  const view = event.lockAfter;
+  if (view.value === null || view.pttlMs !== -1 || lock.holder === null) return [];
+  if (lock.neverReleasedReportedGeneration === lock.generation) return [];
+  const holder = world.clients.find((c) => c.id === lock.holder);
+  if (!holder || (holder.status !== 'crashed' && holder.status !== 'done')) return [];
+  lock.neverReleasedReportedGeneration = lock.generation;
+  const how = holder.status === 'crashed' ? 'crashed' : 'finished';
+  return [
+    {
+      kind: 'lock-never-released',
+      message: `${holder.id} ${how} holding the lock, which has no expiry: nobody can ever acquire it`,
+      clients: [holder.id],
+    },
+  ];
+};
+
+/** More sales recorded than there was stock, or a sale whose decrement was lost (read-modify-write race). */
+export const oversell: Checker = (event, world, ctx, counterValue) => {
+  if (event.kind !== 'mark' || event.clientId === null) return [];
+  const spec = (ctx.scenario.counters ?? []).find((c) => c.id === event.counter);
+  const state = world.counters[event.counter];
+  if (!spec || !state || state.reported) return [];
+  const sold = state.sold;
+  if (sold > spec.initial) {
+    state.reported = true;
+    return [{ kind: 'oversell', message: `${sold} sold, but there were only ${spec.initial} in stock`, clients: [event.clientId] }];
+  }
+  const text = counterValue(spec.key);
+  const left = text !== null && /^-?[0-9]+$/.test(text) ? Number(text) : null;
+  if (left !== null && left > spec.initial - sold) {
+    state.reported = true;
+    return [
+      {
+        kind: 'oversell',
+        message: `lost update: ${sold} sold from ${spec.initial}, but ${spec.key} says ${left} left`,
+        clients: [event.clientId],
+      },
+    ];
+  }
+  return [];
+};
+
+/** A protected resource accepted a write from a client whose lease had already passed to another. */
+export const staleWrite: Checker = (event, world) => {
+  if (event.kind !== 'write' || !event.accepted || event.clientId === null) return [];
+  const writer = world.clients.find((c) => c.id === event.clientId);
+  const { lock } = world;
+  if (!writer) return [];
+  // Only a lease that existed can pass on; writes by clients that never held the lock are another story.
+  const passedOn = writer.leaseGeneration !== null && lock.generation > writer.leaseGeneration;
+  if (!passedOn) return [];
+  const other = lock.holder !== null && lock.holder !== writer.id ? lock.holder : null;
+  const to = other ? ` to ${other}` : ' to another client';
+  return [
+    {
+      kind: 'stale-write',
+      message: `${writer.id} wrote to ${event.resource} after its lease had passed${to}`,
+      clients: other ? [writer.id, other] : [writer.id],
+    },
+  ];
+};
+
+export const CHECKERS: readonly Checker[] = [foreignRelease, mutualExclusion, lockNeverReleased, oversell, staleWrite];

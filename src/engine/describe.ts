@@ -1,0 +1,52 @@
+import { formatReplyShort } from './redis/reply';
+import type { TraceEvent } from './trace';
+
+/** Replaces each client's token with `<A's token>`-style text so timelines read like a lesson. */
+export function tokenNamer(tokens: Readonly<Record<string, string>>): (text: string) => string {
+  const entries = Object.entries(tokens).filter(([, token]) => token.length > 0);
+  return (text) => {
+    let out = text;
+    for (const [clientId, token] of entries) out = out.split(token).join(`<${clientId}'s token>`);
+    return out;
+  };
+}
+
+/** One event in plain English, as the CLI timeline and the UI's event log show it. */
+export function describeEvent(event: TraceEvent, name: (text: string) => string = (t) => t): string {
+  switch (event.kind) {
+    case 'command':
+      return `${name(event.argv.map((a) => (/\s/.test(a) || a === '' ? JSON.stringify(a) : a)).join(' '))} -> ${name(formatReplyShort(event.reply))}`;
+    case 'clock':
+      return event.reason === 'advance'
+        ? `clock advances ${event.toMs - event.fromMs} ms to t=${event.toMs}`
+        : `clock moves to t=${event.toMs} (wake-up)`;
+    case 'enter':
+      return 'enters the critical section';
+    case 'leave':
+      return 'leaves the critical section';
+    case 'end':
+      return 'finishes';
+    case 'branch':
+      return event.taken ? `condition true: goto ${event.goto}` : 'condition false: continue';
+    case 'set':
+      return `${event.var} = ${name(event.value)}`;
+    case 'block': {
+      const what = { work: 'works', gc: 'is frozen by a GC pause', network: 'is stalled on the network', retry: 'waits to retry', stall: 'is stalled' }[
+        event.reason
+      ];
+      return `${what} for ${event.durationMs} ms (until t=${event.untilMs})`;
+    }
+    case 'give-up':
+      return `gives up after ${event.attempts} retries`;
+    case 'crash':
+      return 'crashes';
+    case 'write':
+      return `writes ${name(event.value)} to ${event.resource}${event.fencingToken ? ` (fencing token ${event.fencingToken})` : ''}: ${
+        event.accepted ? 'accepted' : 'REJECTED (stale fencing token)'
+      }`;
+    case 'mark':
+      return `records a sale on ${event.counter} (${event.count} so far)`;
+    case 'violation':
+      return `VIOLATION ${event.violation}: ${event.message}`;
+  }
+}

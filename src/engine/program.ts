@@ -1,0 +1,286 @@
+/**
+ * Client programs are data: a list of steps a simulated client runs, one scheduling step at a
+ * time. Strings may hold `${name}` placeholders, resolved from the client's variables (its `token`,
+ * replies saved with `saveAs`, values from `set`) and then the scenario's params (`lockKey`,
+ * `ttlMs`...). A nil reply resolves to the empty string.
+ */
+
+/** Text in the two languages Lockstep speaks. */
+export interface LocalizedText {
+  readonly en: string;
+  readonly zh: string;
+}
+
+/** A condition on client variables. Integer-looking operands compare as integers, others as strings. */
+export type Condition =
+  | { readonly test: 'nil' | 'notNil' | 'error' | 'notError'; readonly reply: string }
+  | { readonly test: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'; readonly left: string; readonly right: string };
+
+interface StepBase {
+  /** A name other steps can jump to (`if`, `goto`, `retry`). */
+  readonly label?: string;
+  /** What this line is for, shown beside it like a code comment. */
+  readonly note?: LocalizedText;
+}
+
+/** One Redis command. Its reply is saved under `saveAs` (text) for later conditions and templates. */
+export interface CommandStep extends StepBase {
+  readonly op: 'command';
+  readonly argv: readonly string[];
+  readonly saveAs?: string;
+  /** This command gives the lock up: after it the client no longer believes it holds the lock. */
+  readonly releases?: boolean;
+}
+
+/** EVAL of one of the scenario's named scripts: `EVAL <source> numkeys keys... args...`. */
+export interface EvalStep extends StepBase {
+  readonly op: 'eval';
+  readonly script: string;
+  readonly keys: readonly string[];
+  readonly args: readonly string[];
+  readonly saveAs?: string;
+  readonly releases?: boolean;
+  /** Send EVALSHA instead of EVAL (the script must be cached, else Redis answers NOSCRIPT). */
+  readonly bySha?: boolean;
+}
+
+export interface IfStep extends StepBase {
+  readonly op: 'if';
+  readonly when: Condition;
+  readonly goto: string;
+}
+
+export interface GotoStep extends StepBase {
+  readonly op: 'goto';
+  readonly goto: string;
+}
+
+/** A local computation: `var = value (+ add)`; `add` makes it integer arithmetic. */
+export interface SetStep extends StepBase {
+  readonly op: 'set';
+  readonly var: string;
+  readonly value: string;
+  readonly add?: number;
+}
+
+/** Business logic that takes virtual time. The client is busy until it ends. */
+export interface WorkStep extends StepBase {
+  readonly op: 'work';
+  readonly durationMs: number;
+}
+
+/** A stop-the-world GC pause or a network stall: like work, but the client does nothing. */
+export interface PauseStep extends StepBase {
+  readonly op: 'pause';
+  readonly durationMs: number;
+  readonly reason: 'gc' | 'network';
+}
+
+export interface CrashStep extends StepBase {
+  readonly op: 'crash';
+}
+
+/**
+ * Try again later: jump to `goto` after `afterMs` (+ a seeded random jitter in [0, jitterMs]),
+ * at most `attemptCountMax` times; after that, fall through to the next step (give up).
+ */
+export interface RetryStep extends StepBase {
+  readonly op: 'retry';
+  readonly goto: string;
+  readonly afterMs: number;
+  readonly jitterMs?: number;
+  readonly attemptCountMax: number;
+  /** Multiply the wait by this factor per attempt (exponential backoff); 1 when absent. */
+  readonly backoffFactor?: number;
+}
+
+/** Enter the critical section: from here the client believes it holds the lock. */
+export interface EnterStep extends StepBase {
+  readonly op: 'enter';
+}
+
+export interface LeaveStep extends StepBase {
+  readonly op: 'leave';
+}
+
+/** Write to a protected resource (a database row, a file). With fencing, older tokens are refused. */
+export interface WriteStep extends StepBase {
+  readonly op: 'write';
+  readonly resource: string;
+  readonly value: string;
+  readonly fencingToken?: string;
+}
+
+/** Record a completed business event against a protected counter (e.g. one item sold). */
+export interface MarkStep extends StepBase {
+  readonly op: 'mark';
+  readonly counter: string;
+}
+
+/** Stop the program (the end of the list does the same). */
+export interface EndStep extends StepBase {
+  readonly op: 'end';
+}
+
+export type Step =
+  | CommandStep
+  | EvalStep
+  | IfStep
+  | GotoStep
+  | SetStep
+  | WorkStep
+  | PauseStep
+  | CrashStep
+  | RetryStep
+  | EnterStep
+  | LeaveStep
+  | WriteStep
+  | MarkStep
+  | EndStep;
+
+export type StepOp = Step['op'];
+
+/** Steps that talk to Redis: at most one runs per scheduling step, so every command is a scheduling point. */
+export function isRedisStep(step: Step): step is CommandStep | EvalStep {
+  return step.op === 'command' || step.op === 'eval';
+}
+
+/** Steps that take virtual time: the client blocks until they end. */
+export function isTimeStep(step: Step): step is WorkStep | PauseStep {
+  return step.op === 'work' || step.op === 'pause';
+}
+
+export type Variables = Readonly<Record<string, string | null>>;
+
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Resolves `${name}` from client variables, then scenario params. Unknown names are a scenario bug. */
+export function resolveTemplate(text: string, vars: Variables, params: Variables): string {
+  return text.replace(PLACEHOLDER, (_m, name: string) => {
+    if (name in vars) return vars[name] ?? '';
+    if (name in params) return params[name] ?? '';
+    throw new Error(`unknown placeholder \${${name}} in "${text}"`);
+  });
+}
+
+/** Substitutes scenario params only, leaving client variables as `${name}`: how a program reads as code. */
+export function renderWithParams(text: string, params: Variables): string {
+  return text.replace(PLACEHOLDER, (match, name: string) => (name in params ? params[name] ?? '' : match));
+}
+
+function quoteArg(arg: string): string {
+  return /^[^\s"']+$/.test(arg) ? arg : JSON.stringify(arg);
+}
+
+/** One program line as a learner reads it, e.g. `SET lock ${token} NX PX 5000`. */
+export function renderStep(step: Step, params: Variables, scripts: Readonly<Record<string, { source: string }>> = {}): string {
+  const p = (t: string) => renderWithParams(t, params);
+  switch (step.op) {
+    case 'command':
+      return step.argv.map((a) => quoteArg(p(a))).join(' ');
+    case 'eval': {
+      const keys = step.keys.map((k) => quoteArg(p(k)));
+      const args = step.args.map((a) => quoteArg(p(a)));
+      const head = step.bySha ? `EVALSHA sha1(${step.script})` : `EVAL ${step.script}`;
+      void scripts;
+      return [head, String(step.keys.length), ...keys, ...args].join(' ');
+    }
+    case 'if':
+      return `if ${renderCondition(step.when, params)} goto ${step.goto}`;
+    case 'goto':
+      return `goto ${step.goto}`;
+    case 'set':
+      return `${step.var} = ${p(step.value)}${step.add === undefined ? '' : step.add >= 0 ? ` + ${step.add}` : ` - ${-step.add}`}`;
+    case 'work':
+      return `work ${step.durationMs} ms`;
+    case 'pause':
+      return `${step.reason === 'gc' ? 'GC pause' : 'network stall'} ${step.durationMs} ms`;
+    case 'crash':
+      return 'crash';
+    case 'retry':
+      return `retry ${step.goto} after ${step.afterMs} ms${step.jitterMs ? ` (+0..${step.jitterMs} ms jitter)` : ''}${
+        step.backoffFactor && step.backoffFactor !== 1 ? ` x${step.backoffFactor} per attempt` : ''
+      }, at most ${step.attemptCountMax} times`;
+    case 'enter':
+      return 'enter critical section';
+    case 'leave':
+      return 'leave critical section';
+    case 'write':
+      return `write ${p(step.value)} to ${step.resource}${step.fencingToken ? ` with fencing token ${p(step.fencingToken)}` : ''}`;
+    case 'mark':
+      return `record one ${step.counter} sold`;
+    case 'end':
+      return 'end';
+  }
+}
+
+export function renderCondition(cond: Condition, params: Variables): string {
+  switch (cond.test) {
+    case 'nil':
+      return `${cond.reply} is nil`;
+    case 'notNil':
+      return `${cond.reply} is not nil`;
+    case 'error':
+      return `${cond.reply} is an error`;
+    case 'notError':
+      return `${cond.reply} is not an error`;
+    default: {
+      const symbol = { eq: '==', ne: '~=', lt: '<', le: '<=', gt: '>', ge: '>=' }[cond.test];
+      return `${renderWithParams(cond.left, params)} ${symbol} ${renderWithParams(cond.right, params)}`;
+    }
+  }
+}
+
+/** Evaluates a condition. `replyTypes` holds the RESP type of each saved reply (for nil/error tests). */
+export function evaluateCondition(
+  cond: Condition,
+  vars: Variables,
+  replyTypes: Readonly<Record<string, string>>,
+  params: Variables,
+): boolean {
+  switch (cond.test) {
+    case 'nil':
+      return replyTypes[cond.reply] === 'nil';
+    case 'notNil':
+      return replyTypes[cond.reply] !== undefined && replyTypes[cond.reply] !== 'nil';
+    case 'error':
+      return replyTypes[cond.reply] === 'error';
+    case 'notError':
+      return replyTypes[cond.reply] !== undefined && replyTypes[cond.reply] !== 'error';
+    default: {
+      const left = resolveTemplate(cond.left, vars, params);
+      const right = resolveTemplate(cond.right, vars, params);
+      const order = compareValues(left, right);
+      switch (cond.test) {
+        case 'eq':
+          return order === 0;
+        case 'ne':
+          return order !== 0;
+        case 'lt':
+          return order < 0;
+        case 'le':
+          return order <= 0;
+        case 'gt':
+          return order > 0;
+        case 'ge':
+          return order >= 0;
+      }
+    }
+  }
+}
+
+const INTEGER = /^-?(0|[1-9][0-9]*)$/;
+
+function compareValues(a: string, b: string): number {
+  if (INTEGER.test(a) && INTEGER.test(b)) {
+    const x = BigInt(a);
+    const y = BigInt(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function addInteger(value: string, add: number): string {
+  if (!INTEGER.test(value)) throw new Error(`set: "${value}" is not an integer`);
+  return (BigInt(value) + BigInt(add)).toString();
+}

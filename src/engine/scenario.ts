@@ -1,0 +1,91 @@
+import type { LocalizedText, Step } from './program';
+import type { ViolationKind } from './trace';
+
+/** A Lua script a scenario uses, shown to learners as source. */
+export interface ScriptSpec {
+  readonly source: string;
+  readonly title?: LocalizedText;
+}
+
+export interface ClientSpec {
+  /** Short id used in schedules and test ids: `A`, `B`, `C`. */
+  readonly id: string;
+  readonly program: readonly Step[];
+  /** Extra starting variables (besides the generated `token`). */
+  readonly vars?: Readonly<Record<string, string>>;
+}
+
+/** A protected counter (e.g. stock): the `oversell` checker compares sales with what there was. */
+export interface CounterSpec {
+  readonly id: string;
+  readonly key: string;
+  readonly initial: number;
+}
+
+/** A protected resource (database row, file) clients write to while they believe they hold the lock. */
+export interface ResourceSpec {
+  readonly id: string;
+  /** Refuse writes whose fencing token is lower than the highest seen (Kleppmann's fencing). */
+  readonly fencing: boolean;
+}
+
+/** Narration for one step of the default schedule. */
+export interface NarrationSpec {
+  /** Index into the default schedule's choices (0-based). */
+  readonly step: number;
+  readonly text: LocalizedText;
+}
+
+export interface VariantSpec {
+  readonly id: string;
+  readonly title: LocalizedText;
+  readonly summary: LocalizedText;
+  readonly clients: readonly ClientSpec[];
+  readonly scripts?: Readonly<Record<string, ScriptSpec>>;
+  /** Redis version this variant needs, when newer than 7.0 (e.g. '8.4' for DELEX). */
+  readonly requiresRedis?: string;
+  /** Narration that differs from the scenario's for this variant, by step. */
+  readonly narration?: readonly NarrationSpec[];
+  /** What the default schedule must show: kinds that appear, and kinds that must not. */
+  readonly expect: { readonly violations: readonly ViolationKind[]; readonly absent: readonly ViolationKind[] };
+}
+
+export interface Scenario {
+  /** Stable id: share links and tests use it. */
+  readonly id: string;
+  readonly title: LocalizedText;
+  /** One line for the picker. */
+  readonly summary: LocalizedText;
+  /** One paragraph: what this scenario teaches. */
+  readonly lesson: LocalizedText;
+  /** Values programs refer to as `${name}`, e.g. lockKey, ttlMs. */
+  readonly params: Readonly<Record<string, string>>;
+  /** The key the checkers and the timeline treat as the lock. */
+  readonly lockKey: string;
+  /** Commands run at time 0 before any client (e.g. `SET stock 1`). */
+  readonly setup?: readonly (readonly string[])[];
+  readonly scripts?: Readonly<Record<string, ScriptSpec>>;
+  readonly counters?: readonly CounterSpec[];
+  readonly resources?: readonly ResourceSpec[];
+  /** In the schedule grammar of docs/SCHEDULES.md. */
+  readonly defaultSchedule: string;
+  readonly narration?: readonly NarrationSpec[];
+  readonly variants: readonly VariantSpec[];
+  /** The first variant shown; usually the broken one. */
+  readonly defaultVariant: string;
+}
+
+export function findVariant(scenario: Scenario, variantId: string | undefined): VariantSpec {
+  const id = variantId ?? scenario.defaultVariant;
+  const variant = scenario.variants.find((v) => v.id === id);
+  if (!variant) {
+    throw new ScenarioError(
+      `unknown variant "${id}" for scenario "${scenario.id}"; variants: ${scenario.variants.map((v) => v.id).join(', ')}`,
+    );
+  }
+  return variant;
+}
+
+export class ScenarioError extends Error {
+  override name = 'ScenarioError';
+}

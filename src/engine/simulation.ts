@@ -1,0 +1,223 @@
+import { applyChoice, ChoiceError, readLock } from './engine';
+import type { KeyEntry } from './redis/keyspace';
+import { SimRedisServer } from './redis/server';
+import { findVariant, type Scenario } from './scenario';
+import { formatSchedule, parseSchedule, type Choice } from './schedule';
+import type { LockView, Trace, TraceEvent, ViolationEvent } from './trace';
+import { cloneWorld, createRunContext, createWorld, isLive, type Checkpoint, type ClientState, type RunContext, type WorldState } from './world';
+
+export interface SimulationOptions {
+  readonly variantId?: string;
+  readonly seed?: number;
+  /** Take a checkpoint every this many steps: step-back cost is at most this many replays. */
+  readonly checkpointEverySteps?: number;
+}
+
+export const defaultSeed = 1;
+/** Longest timeline a simulation keeps (choices); apply() refuses more. */
+export const timelineStepCountMax = 100_000;
+
+/**
+ * A run of one scenario variant as a timeline: seed + choices, with the events they produced and
+ * checkpoints for cheap time travel. The live world sits at `cursor` (choices applied). Seeking
+ * restores the nearest checkpoint and replays. Applying a choice while not at the end forks: the
+ * future is dropped and the new choice becomes the next one (RaftScope's fork).
+ */
+export class Simulation {
+  readonly ctx: RunContext;
+  private readonly server: SimRedisServer;
+  private world: WorldState;
+  private choices: Choice[] = [];
+  private events: TraceEvent[] = [];
+  /** firstEventOfStep[i] = index in `events` of step i's first event; one extra entry at the end. */
+  private firstEventOfStep: number[] = [0];
+  private checkpoints: Checkpoint[] = [];
+  private readonly checkpointEverySteps: number;
+
+  constructor(scenario: Scenario, options: SimulationOptions = {}) {
+    const variant = findVariant(scenario, options.variantId);
+    this.ctx = createRunContext(scenario, variant, options.seed ?? defaultSeed);
+    this.checkpointEverySteps = options.checkpointEverySteps ?? 32;
+    this.server = new SimRedisServer();
+    for (const argv of scenario.setup ?? []) {
+      const result = this.server.execute(argv, 0);
+      if (result.type === 'error') throw new Error(`${scenario.id}: setup ${argv.join(' ')} failed: ${result.value}`);
+    }
+    this.world = createWorld(this.ctx);
+    this.checkpoints.push(this.checkpoint());
+  }
+
+  get seed(): number {
+    return this.ctx.seed;
+  }
+  get scenarioId(): string {
+    return this.ctx.scenario.id;
+  }
+  get variantId(): string {
+    return this.ctx.variant.id;
+  }
+  /** Choices applied to the live world. */
+  get cursor(): number {
+    return this.world.stepIndex;
+  }
+  /** Length of the whole timeline (past and future of the cursor). */
+  get length(): number {
+    return this.choices.length;
+  }
+  get nowMs(): number {
+    return this.world.nowMs;
+  }
+  get clients(): readonly Readonly<ClientState>[] {
+    return this.world.clients;
+  }
+  /** The live world; read-only by contract (clone it to keep it). */
+  get state(): Readonly<WorldState> {
+    return this.world;
+  }
+  get timeline(): readonly Choice[] {
+    return this.choices;
+  }
+  get schedule(): string {
+    return formatSchedule(this.choices);
+  }
+  /** Schedule text up to the cursor. */
+  get scheduleToCursor(): string {
+    return formatSchedule(this.choices.slice(0, this.cursor));
+  }
+  get isFinished(): boolean {
+    return !this.world.clients.some(isLive);
+  }
+
+  /** Events of every step before the cursor. */
+  eventsToCursor(): readonly TraceEvent[] {
+    return this.events.slice(0, this.firstEventOfStep[this.cursor]);
+  }
+  /** Events of the whole timeline, including steps after the cursor. */
+  allEvents(): readonly TraceEvent[] {
+    return this.events;
+  }
+  /** Events produced by one step (0-based). */
+  eventsOfStep(step: number): readonly TraceEvent[] {
+    return this.events.slice(this.firstEventOfStep[step], this.firstEventOfStep[step + 1]);
+  }
+  violationsToCursor(): ViolationEvent[] {
+    return this.eventsToCursor().filter((e): e is ViolationEvent => e.kind === 'violation');
+  }
+
+  /** Applies one choice at the cursor, forking the timeline if the cursor is not at its end. */
+  apply(choice: Choice): readonly TraceEvent[] {
+    if (this.cursor < this.choices.length) this.truncateAtCursor();
+    if (this.choices.length >= timelineStepCountMax) {
+      throw new ChoiceError(`the timeline is full (${timelineStepCountMax} steps)`, this.cursor);
+    }
+    const produced = this.applyLive(choice);
+    this.choices.push(choice);
+    this.events.push(...produced);
+    this.firstEventOfStep.push(this.events.length);
+    if (this.cursor % this.checkpointEverySteps === 0) this.checkpoints[this.cursor / this.checkpointEverySteps] = this.checkpoint();
+    return produced;
+  }
+
+  /** Applies every choice of a schedule (text or parsed), failing loudly at the first that does not fit. */
+  applySchedule(schedule: string | readonly Choice[]): void {
+    const choices = typeof schedule === 'string' ? parseSchedule(schedule, this.ctx.clientIds) : schedule;
+    for (const choice of choices) this.apply(choice);
+  }
+
+  /** Moves the live world to just after `step` choices (0 = the start), by checkpoint + replay. */
+  seek(step: number): void {
+    if (!Number.isInteger(step) || step < 0 || step > this.choices.length) {
+      throw new RangeError(`seek(${step}): the timeline has ${this.choices.length} steps`);
+    }
+    if (step === this.cursor) return;
+    if (step < this.cursor || Math.floor(step / this.checkpointEverySteps) > Math.floor(this.cursor / this.checkpointEverySteps)) {
+      const index = Math.floor(step / this.checkpointEverySteps);
+      this.restore(this.checkpoints[index]);
+    }
+    while (this.cursor < step) this.applyLive(this.choices[this.cursor]);
+  }
+
+  stepBack(): boolean {
+    if (this.cursor === 0) return false;
+    this.seek(this.cursor - 1);
+    return true;
+  }
+
+  stepForward(): boolean {
+    if (this.cursor >= this.choices.length) return false;
+    this.seek(this.cursor + 1);
+    return true;
+  }
+
+  /** The trace of the whole timeline; JSON.stringify of it is byte-identical for equal inputs. */
+  trace(): Trace {
+    return {
+      scenario: this.scenarioId,
+      variant: this.variantId,
+      seed: this.seed,
+      schedule: this.schedule,
+      events: this.events,
+      violations: this.events.filter((e): e is ViolationEvent => e.kind === 'violation'),
+    };
+  }
+
+  /** Every live key at the cursor's time (the inspector's view). */
+  inspect(): KeyEntry[] {
+    return this.server.inspect(this.world.nowMs);
+  }
+
+  lock(): LockView {
+    return readLock(this.server, this.ctx, this.world.nowMs, this.world.lock.holder);
+  }
+
+  /** Runs a command on this simulation's server outside any client (the console). Not part of the timeline. */
+  executeOutside(argv: readonly string[]): ReturnType<SimRedisServer['execute']> {
+    return this.server.execute(argv, this.world.nowMs);
+  }
+
+  /** A stable key of the live state (world + keyspace + script cache), for hashing and comparison. */
+  stateKey(): string {
+    const { stepIndex, nextSeq, ...rest } = this.world;
+    void stepIndex;
+    void nextSeq;
+    return JSON.stringify({ world: rest, server: this.server.snapshot() });
+  }
+
+  private applyLive(choice: Choice): readonly TraceEvent[] {
+    const cursorBefore = this.cursor;
+    try {
+      return applyChoice(this.world, this.server, this.ctx, choice);
+    } catch (error) {
+      // A refused choice (ChoiceError) changed nothing. Anything else is a scenario bug that may
+      // have stopped half-way: rebuild the world as it was before this choice, then report.
+      if (!(error instanceof ChoiceError)) {
+        this.restore(this.checkpoints[Math.floor(cursorBefore / this.checkpointEverySteps)]);
+        while (this.cursor < cursorBefore) applyChoice(this.world, this.server, this.ctx, this.choices[this.cursor]);
+      }
+      throw error;
+    }
+  }
+
+  private truncateAtCursor(): void {
+    this.choices.length = this.cursor;
+    this.events.length = this.firstEventOfStep[this.cursor];
+    this.firstEventOfStep.length = this.cursor + 1;
+    this.checkpoints.length = Math.floor(this.cursor / this.checkpointEverySteps) + 1;
+  }
+
+  private checkpoint(): Checkpoint {
+    return { world: cloneWorld(this.world), server: this.server.snapshot(), eventCount: this.events.length };
+  }
+
+  private restore(checkpoint: Checkpoint): void {
+    this.world = cloneWorld(checkpoint.world);
+    this.server.restore(checkpoint.server);
+  }
+}
+
+/** Runs a scenario variant under a schedule from the start and returns its trace. */
+export function runSchedule(scenario: Scenario, options: SimulationOptions & { schedule?: string }): Trace {
+  const sim = new Simulation(scenario, options);
+  sim.applySchedule(options.schedule ?? scenario.defaultSchedule);
+  return sim.trace();
+}

@@ -1,0 +1,78 @@
+import type { Reply } from './redis/reply';
+
+/** The lesson kinds a checker can report. Names are part of the interface (CLI JSON, tests, UI). */
+export const VIOLATION_KINDS = [
+  'foreign-release',
+  'mutual-exclusion',
+  'lock-never-released',
+  'oversell',
+  'stale-write',
+] as const;
+export type ViolationKind = (typeof VIOLATION_KINDS)[number];
+
+/** The lock key as one event saw it. `holder` is the client whose command wrote the current value. */
+export interface LockView {
+  readonly value: string | null;
+  /** PTTL semantics: -2 absent, -1 no expiry, else ms left. */
+  readonly pttlMs: number;
+  readonly holder: string | null;
+}
+
+interface EventBase {
+  /** Position in the whole trace. */
+  readonly seq: number;
+  /** Index of the schedule choice that produced this event. */
+  readonly step: number;
+  readonly atMs: number;
+  readonly clientId: string | null;
+  readonly lockBefore: LockView;
+  readonly lockAfter: LockView;
+}
+
+export type TraceEvent =
+  | (EventBase & { readonly kind: 'command'; readonly pc: number; readonly argv: readonly string[]; readonly reply: Reply })
+  | (EventBase & { readonly kind: 'clock'; readonly fromMs: number; readonly toMs: number; readonly reason: 'advance' | 'wait' })
+  | (EventBase & { readonly kind: 'enter' | 'leave' | 'end'; readonly pc: number | null })
+  | (EventBase & { readonly kind: 'branch'; readonly pc: number; readonly taken: boolean; readonly goto: string })
+  | (EventBase & { readonly kind: 'set'; readonly pc: number; readonly var: string; readonly value: string })
+  | (EventBase & {
+      readonly kind: 'block';
+      readonly pc: number | null;
+      readonly reason: 'work' | 'gc' | 'network' | 'retry' | 'stall';
+      readonly durationMs: number;
+      readonly untilMs: number;
+    })
+  | (EventBase & { readonly kind: 'give-up'; readonly pc: number; readonly attempts: number })
+  | (EventBase & { readonly kind: 'crash'; readonly pc: number | null })
+  | (EventBase & {
+      readonly kind: 'write';
+      readonly pc: number;
+      readonly resource: string;
+      readonly value: string;
+      readonly fencingToken: string | null;
+      readonly accepted: boolean;
+    })
+  | (EventBase & { readonly kind: 'mark'; readonly pc: number; readonly counter: string; readonly count: number })
+  | (EventBase & {
+      readonly kind: 'violation';
+      readonly violation: ViolationKind;
+      /** seq of the event that caused it. */
+      readonly causeSeq: number;
+      /** Plain words for the banner, e.g. "A deleted B's lock". */
+      readonly message: string;
+      /** Clients involved, offender first. */
+      readonly clients: readonly string[];
+    });
+
+export type TraceEventKind = TraceEvent['kind'];
+export type ViolationEvent = Extract<TraceEvent, { kind: 'violation' }>;
+
+/** Everything one run produced; JSON.stringify of it is byte-identical for equal inputs. */
+export interface Trace {
+  readonly scenario: string;
+  readonly variant: string;
+  readonly seed: number;
+  readonly schedule: string;
+  readonly events: readonly TraceEvent[];
+  readonly violations: readonly ViolationEvent[];
+}

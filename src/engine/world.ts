@@ -1,0 +1,156 @@
+import type { Reply } from './redis/reply';
+import type { ServerSnapshot } from './redis/server';
+import { nextToken, seedRng, type RngState } from './rng';
+import type { ScriptSpec, Scenario, VariantSpec } from './scenario';
+import type { Step } from './program';
+
+export type ClientStatus = 'ready' | 'blocked' | 'crashed' | 'done';
+export type BlockReason = 'work' | 'gc' | 'network' | 'retry' | 'stall';
+
+/** One simulated client. Plain data: cloning a world is structuredClone. */
+export interface ClientState {
+  readonly id: string;
+  /** Index of the next program step. */
+  pc: number;
+  status: ClientStatus;
+  /** While blocked: the virtual time it wakes up. */
+  blockedUntilMs: number;
+  blockReason: BlockReason | null;
+  /** `${name}` values: `token`, saved replies (text; nil as null), `set` results. */
+  vars: Record<string, string | null>;
+  /** RESP type of each saved reply, for nil/error conditions. */
+  replyTypes: Record<string, Reply['type']>;
+  lastReply: Reply | null;
+  inCriticalSection: boolean;
+  /** The client's belief, which can differ from Redis's truth: set on enter, cleared on release. */
+  believesHoldsLock: boolean;
+  /** Retry attempts used, by the retry step's program index. */
+  attempts: Record<number, number>;
+  /** Lock generation this client last acquired (see LockTracking), or null. */
+  leaseGeneration: number | null;
+}
+
+/**
+ * What the checkers know about the lock key. A generation starts each time a client's command
+ * writes a new value into an absent or foreign-held lock key; the holder is that client until the
+ * key disappears (DEL or expiry) or another client overwrites it.
+ */
+export interface LockTracking {
+  holder: string | null;
+  generation: number;
+  value: string | null;
+  /** Generation for which lock-never-released was reported (report once). */
+  neverReleasedReportedGeneration: number | null;
+}
+
+export interface WorldState {
+  nowMs: number;
+  rng: RngState;
+  /** Number of schedule choices applied. */
+  stepIndex: number;
+  /** seq of the next trace event. */
+  nextSeq: number;
+  clients: ClientState[];
+  lock: LockTracking;
+  counters: Record<string, { sold: number; reported: boolean }>;
+  resources: Record<string, { value: string | null; maxFencingToken: string | null; writeCount: number }>;
+}
+
+/** Everything needed to run one scenario variant; derived once, never mutated. */
+export interface RunContext {
+  readonly scenario: Scenario;
+  readonly variant: VariantSpec;
+  readonly seed: number;
+  readonly params: Readonly<Record<string, string>>;
+  readonly scripts: Readonly<Record<string, ScriptSpec>>;
+  readonly programs: Readonly<Record<string, readonly Step[]>>;
+  /** label -> step index, per client. */
+  readonly labels: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  readonly clientIds: readonly string[];
+}
+
+export function createRunContext(scenario: Scenario, variant: VariantSpec, seed: number): RunContext {
+  const programs: Record<string, readonly Step[]> = {};
+  const labels: Record<string, Record<string, number>> = {};
+  for (const client of variant.clients) {
+    programs[client.id] = client.program;
+    const byLabel: Record<string, number> = {};
+    client.program.forEach((step, index) => {
+      if (step.label !== undefined) {
+        if (step.label in byLabel) throw new Error(`${scenario.id}/${variant.id}: client ${client.id} has label "${step.label}" twice`);
+        byLabel[step.label] = index;
+      }
+    });
+    for (const step of client.program) {
+      const target = 'goto' in step ? step.goto : null;
+      if (target !== null && !(target in byLabel)) {
+        throw new Error(`${scenario.id}/${variant.id}: client ${client.id} jumps to unknown label "${target}"`);
+      }
+    }
+    labels[client.id] = byLabel;
+  }
+  return {
+    scenario,
+    variant,
+    seed,
+    params: scenario.params,
+    scripts: { ...(scenario.scripts ?? {}), ...(variant.scripts ?? {}) },
+    programs,
+    labels,
+    clientIds: variant.clients.map((c) => c.id),
+  };
+}
+
+/** The world at time 0: every client ready at its first step, each with a fresh token from the seed. */
+export function createWorld(ctx: RunContext): WorldState {
+  let rng = seedRng(ctx.seed);
+  const clients: ClientState[] = ctx.variant.clients.map((spec) => {
+    const [token, next] = nextToken(rng);
+    rng = next;
+    return {
+      id: spec.id,
+      pc: 0,
+      status: 'ready',
+      blockedUntilMs: 0,
+      blockReason: null,
+      vars: { token, clientId: spec.id, ...(spec.vars ?? {}) },
+      replyTypes: {},
+      lastReply: null,
+      inCriticalSection: false,
+      believesHoldsLock: false,
+      attempts: {},
+      leaseGeneration: null,
+    };
+  });
+  const counters: WorldState['counters'] = {};
+  for (const c of ctx.scenario.counters ?? []) counters[c.id] = { sold: 0, reported: false };
+  const resources: WorldState['resources'] = {};
+  for (const r of ctx.scenario.resources ?? []) resources[r.id] = { value: null, maxFencingToken: null, writeCount: 0 };
+  return {
+    nowMs: 0,
+    rng,
+    stepIndex: 0,
+    nextSeq: 0,
+    clients,
+    lock: { holder: null, generation: 0, value: null, neverReleasedReportedGeneration: null },
+    counters,
+    resources,
+  };
+}
+
+export function cloneWorld(world: WorldState): WorldState {
+  return structuredClone(world);
+}
+
+/** A point in a run from which replay can resume: the world plus the server's state. */
+export interface Checkpoint {
+  readonly world: WorldState;
+  readonly server: ServerSnapshot;
+  /** Number of trace events before this point. */
+  readonly eventCount: number;
+}
+
+/** A client that can still be scheduled. */
+export function isLive(client: ClientState): boolean {
+  return client.status === 'ready' || client.status === 'blocked';
+}

@@ -1,0 +1,169 @@
+import type { ClientSpec, Scenario } from '../engine/scenario';
+import type { Step } from '../engine/program';
+import { COMPARE_AND_DELETE } from './scripts';
+
+/*
+ * The headline lesson: releasing with GET, compare, DEL is two commands, so the check can be true
+ * when it runs and false by the time DEL runs. A pause between them (GC, network) lets the lease
+ * expire and another client acquire; the DEL then deletes the other client's lock.
+ * Fix: compare and delete atomically in one Lua script (what Redisson, redis-py's Lock and the
+ * Redis docs' single-instance lock all do), or Redis 8.4's DELEX key IFEQ value.
+ */
+
+type Release = 'get-then-del' | 'lua' | 'delex';
+
+const acquire: Step[] = [
+  {
+    op: 'command',
+    label: 'acquire',
+    argv: ['SET', '${lockKey}', '${token}', 'NX', 'PX', '${ttlMs}'],
+    saveAs: 'acquired',
+    note: { en: 'take the lock only if free, with a lease of ttlMs', zh: '仅当锁空闲时加锁，租期 ttlMs' },
+  },
+  { op: 'if', when: { test: 'notNil', reply: 'acquired' }, goto: 'locked' },
+  { op: 'retry', goto: 'acquire', afterMs: 1000, attemptCountMax: 5 },
+  { op: 'end' },
+  { op: 'enter', label: 'locked' },
+  { op: 'work', durationMs: 2000, note: { en: 'business logic', zh: '业务逻辑' } },
+  { op: 'leave' },
+];
+
+const gcPause: Step = {
+  op: 'pause',
+  reason: 'gc',
+  durationMs: 6000,
+  note: { en: 'a stop-the-world GC pause hits A right here', zh: 'A 恰好在此处遭遇 STW GC 停顿' },
+};
+
+function release(kind: Release, pauseBeforeRelease: boolean): Step[] {
+  const pause = pauseBeforeRelease ? [gcPause] : [];
+  switch (kind) {
+    case 'get-then-del':
+      return [
+        { op: 'command', argv: ['GET', '${lockKey}'], saveAs: 'current' },
+        { op: 'if', when: { test: 'ne', left: '${current}', right: '${token}' }, goto: 'done' },
+        ...pause,
+        { op: 'command', argv: ['DEL', '${lockKey}'], releases: true, note: { en: 'not atomic with the GET above', zh: '与上面的 GET 不是原子操作' } },
+        { op: 'end', label: 'done' },
+      ];
+    case 'lua':
+      return [
+        ...pause,
+        { op: 'eval', script: 'compareAndDelete', keys: ['${lockKey}'], args: ['${token}'], saveAs: 'released', releases: true },
+        { op: 'end' },
+      ];
+    case 'delex':
+      return [
+        ...pause,
+        { op: 'command', argv: ['DELEX', '${lockKey}', 'IFEQ', '${token}'], saveAs: 'released', releases: true },
+        { op: 'end' },
+      ];
+  }
+}
+
+function clients(kind: Release): ClientSpec[] {
+  return [
+    { id: 'A', program: [...acquire, ...release(kind, true)] },
+    { id: 'B', program: [...acquire, ...release(kind, false)] },
+  ];
+}
+
+export const getThenDel: Scenario = {
+  id: 'get-then-del',
+  title: { en: 'GET then DEL: releasing someone else\'s lock', zh: 'GET 后 DEL：误删他人的锁' },
+  summary: {
+    en: 'Check-then-delete is two commands; a pause between them deletes the next holder\'s lock.',
+    zh: '先检查再删除是两条命令；两者之间的停顿会删掉下一个持有者的锁。',
+  },
+  lesson: {
+    en:
+      'Each client takes the lock with SET key token NX PX 5000 and, when done, releases it with GET, compare with its own token, then DEL. ' +
+      'The compare is right when it runs, but GET and DEL are two separate commands: if A stalls between them (a GC pause, a slow network) ' +
+      'for longer than the lease, Redis expires A\'s lock, B acquires it, and A\'s late DEL deletes B\'s lock. Now nobody is protected. ' +
+      'The fix makes the check and the delete one atomic step: a Lua script that deletes only if the value is still the caller\'s token ' +
+      '(Redis runs a script with no other command in between), or, from Redis 8.4, DELEX key IFEQ token.',
+    zh:
+      '每个客户端用 SET key token NX PX 5000 加锁，完成后先 GET、与自己的 token 比较、再 DEL 来释放锁。' +
+      '比较在执行时是对的，但 GET 和 DEL 是两条独立的命令：如果 A 在两者之间停顿（GC 停顿、网络变慢）超过租期，' +
+      'Redis 会让 A 的锁过期，B 随即加锁成功，而 A 迟到的 DEL 删掉的是 B 的锁。此后谁都不再受保护。' +
+      '修复方法是把检查和删除变成一个原子步骤：用 Lua 脚本仅在值仍是调用者的 token 时才删除' +
+      '（Redis 执行脚本期间不会插入其他命令），或者在 Redis 8.4 及以上使用 DELEX key IFEQ token。',
+  },
+  params: { lockKey: 'lock', ttlMs: '5000' },
+  lockKey: 'lock',
+  scripts: { compareAndDelete: COMPARE_AND_DELETE },
+  defaultSchedule: 'A A +4000 B A',
+  narration: [
+    {
+      step: 0,
+      text: {
+        en: 'A runs SET lock <A\'s token> NX PX 5000 and gets OK: A holds the lock until t=5000 and starts 2 s of work.',
+        zh: 'A 执行 SET lock <A 的 token> NX PX 5000，返回 OK：A 持有锁直到 t=5000，并开始 2 秒的业务处理。',
+      },
+    },
+    {
+      step: 1,
+      text: {
+        en: 'A finishes its work and GETs the lock: its own token, so A decides to DEL. Before the DEL is sent, a 6 s GC pause freezes A.',
+        zh: 'A 完成业务后 GET 锁：是自己的 token，于是决定 DEL。但在 DEL 发出之前，一次 6 秒的 GC 停顿冻结了 A。',
+      },
+    },
+    {
+      step: 2,
+      text: {
+        en: 'Four seconds pass (t=6000). A\'s lease ended at t=5000 while A was frozen: Redis has expired the key.',
+        zh: '时间过去 4 秒（t=6000）。A 被冻结期间，租期已在 t=5000 结束：Redis 已让该键过期。',
+      },
+    },
+    {
+      step: 3,
+      text: {
+        en: 'B runs the same SET NX and gets OK: B now holds the lock, legitimately, and starts its work.',
+        zh: 'B 执行同样的 SET NX，返回 OK：B 现在合法地持有锁，并开始业务处理。',
+      },
+    },
+    {
+      step: 4,
+      text: {
+        en: 'A wakes up at t=8000 and sends the DEL it decided on 6 s ago. Watch the lock key: A deletes B\'s lock.',
+        zh: 'A 在 t=8000 醒来，发出 6 秒前就决定好的 DEL。注意锁键：A 删除了 B 的锁。',
+      },
+    },
+  ],
+  variants: [
+    {
+      id: 'get-then-del',
+      title: { en: 'GET, compare, DEL', zh: 'GET、比较、DEL' },
+      summary: { en: 'Two commands: the check can be stale by the time DEL runs.', zh: '两条命令：DEL 执行时，检查结果可能已经过时。' },
+      clients: clients('get-then-del'),
+      expect: { violations: ['foreign-release'], absent: ['mutual-exclusion', 'lock-never-released'] },
+    },
+    {
+      id: 'lua',
+      title: { en: 'Lua compare-and-delete', zh: 'Lua 比较并删除' },
+      summary: {
+        en: 'One atomic script: deletes only if the value is still my token.',
+        zh: '一个原子脚本：仅当值仍是我的 token 时才删除。',
+      },
+      clients: clients('lua'),
+      narration: [
+        {
+          step: 1,
+          text: {
+            en: 'A finishes its work. Before it sends the release script, the same 6 s GC pause freezes A.',
+            zh: 'A 完成业务。在发出释放脚本之前，同样的 6 秒 GC 停顿冻结了 A。',
+          },
+        },
+        {
+          step: 4,
+          text: {
+            en: 'A wakes up and runs the compare-and-delete script. The value is B\'s token, so the script returns 0 and deletes nothing: B keeps its lock.',
+            zh: 'A 醒来并执行比较并删除脚本。此时值是 B 的 token，脚本返回 0，什么也不删除：B 保住了自己的锁。',
+          },
+        },
+      ],
+      expect: { violations: [], absent: ['foreign-release', 'mutual-exclusion', 'lock-never-released'] },
+    },
+  ],
+  defaultVariant: 'get-then-del',
+};

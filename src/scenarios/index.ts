@@ -1,0 +1,12 @@
+import type { Scenario } from '../engine/scenario';
+import { ScenarioError } from '../engine/scenario';
+import { getThenDel } from './get-then-del';
+
+/** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
+export const SCENARIOS: readonly Scenario[] = [getThenDel];
+
+export function findScenario(id: string): Scenario {
+  const scenario = SCENARIOS.find((s) => s.id === id);
+  if (!scenario) throw new ScenarioError(`unknown scenario "${id}"; scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  return scenario;
+}
