@@ -244,7 +244,7 @@ class StepRun {
         c.pc += 1;
         this.saveReply(c, step.saveAs, result);
         if (step.releases) c.believesHoldsLock = false;
-        this.emit(c.id, { kind: 'command', pc, argv, reply: result }, before);
+        this.emit(c.id, { kind: 'command', pc, argv, reply: result, releases: step.releases === true }, before);
         return false;
       }
       case 'if': {

@@ -30,7 +30,14 @@ interface EventBase {
 }
 
 export type TraceEvent =
-  | (EventBase & { readonly kind: 'command'; readonly pc: number; readonly argv: readonly string[]; readonly reply: Reply })
+  | (EventBase & {
+      readonly kind: 'command';
+      readonly pc: number;
+      readonly argv: readonly string[];
+      readonly reply: Reply;
+      /** The program step gives the lock up: the client's belief that it holds the lock ends here. */
+      readonly releases: boolean;
+    })
   | (EventBase & { readonly kind: 'clock'; readonly fromMs: number; readonly toMs: number; readonly reason: 'advance' | 'wait' })
   | (EventBase & { readonly kind: 'enter' | 'leave' | 'end'; readonly pc: number | null })
   | (EventBase & { readonly kind: 'branch'; readonly pc: number; readonly taken: boolean; readonly goto: string })
