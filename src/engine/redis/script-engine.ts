@@ -1,5 +1,15 @@
 import type { Reply } from './reply';
 
+/** What a script needs to know about a command before running it (Redis's command table). */
+export interface ScriptCommandInfo {
+  /** Redis arity: n > 0 exactly n words (with the name), n < 0 at least -n words. */
+  readonly arity: number;
+  /** Mutates the dataset: refused in EVAL_RO, and makes a running script unkillable. */
+  readonly write: boolean;
+  /** Refused inside scripts (EVAL, SCRIPT, MULTI, ...). */
+  readonly noScript?: boolean;
+}
+
 /**
  * What the server gives a script while it runs: commands execute synchronously against the same
  * keyspace, at the same frozen time, with no other client in between.
@@ -9,6 +19,24 @@ export interface ScriptHost {
   call(argv: readonly string[]): Reply;
   /** Virtual time of the script's start, frozen for the whole script. */
   readonly nowMs: number;
+  /**
+   * The command's table entry by lower-case name, or null for an unknown command. Lets the engine
+   * answer Redis's script-specific errors ("Unknown Redis command called from script", "Wrong
+   * number of args calling Redis command from script", EVAL_RO write refusal) and know when a
+   * script wrote. Without it, those checks are left to `call`.
+   */
+  commandInfo?(name: string): ScriptCommandInfo | null;
+}
+
+/** What one EVAL/EVALSHA did, for the server's virtual-time and SCRIPT KILL model. */
+export interface ScriptRunReport {
+  readonly sha: string;
+  /** Lua VM instructions the script ran, counted in steps of the engine's hook interval. */
+  readonly instructionCount: number;
+  /** A write command succeeded: from then on SCRIPT KILL answers UNKILLABLE. */
+  readonly wroteDataset: boolean;
+  /** The script hit the instruction budget and was stopped as if by SCRIPT KILL. */
+  readonly killed: boolean;
 }
 
 /**
@@ -22,6 +50,8 @@ export interface ScriptEngine {
   /** sha1 -> source of every cached script, sorted by sha. */
   cachedScripts(): Record<string, string>;
   restoreCache(scripts: Record<string, string>): void;
+  /** What the last EVAL/EVALSHA did, or null before the first one. */
+  lastRun?(): ScriptRunReport | null;
 }
 
 /** The scripting commands the server routes to its ScriptEngine. */

@@ -1,7 +1,8 @@
 import { COMMANDS, errors, type CommandContext } from './commands';
 import { Keyspace, type KeyEntry, type KeyspaceSnapshot } from './keyspace';
 import { reply, type Reply } from './reply';
-import { SCRIPT_COMMANDS, type ScriptEngine } from './script-engine';
+import { createLuaScriptEngine } from './lua';
+import { SCRIPT_COMMANDS, type ScriptCommandInfo, type ScriptEngine } from './script-engine';
 
 export interface ServerSnapshot {
   readonly keyspace: KeyspaceSnapshot;
@@ -10,7 +11,7 @@ export interface ServerSnapshot {
 }
 
 export interface ServerOptions {
-  /** Builds the Lua engine for this server; without one, scripting commands answer an error. */
+  /** Builds the Lua engine for this server (default: Lockstep's fengari engine, `createLuaScriptEngine`). */
   readonly createScriptEngine?: () => ScriptEngine;
 }
 
@@ -25,7 +26,7 @@ export class SimRedisServer {
   private readonly scripts: ScriptEngine | null;
 
   constructor(options: ServerOptions = {}) {
-    this.scripts = options.createScriptEngine ? options.createScriptEngine() : null;
+    this.scripts = (options.createScriptEngine ?? createLuaScriptEngine)();
   }
 
   /** Executes one command (argv[0] is its name, any case) at virtual time `nowMs`. */
@@ -40,7 +41,7 @@ export class SimRedisServer {
     if (SCRIPT_COMMANDS.has(name)) {
       if (inScript) return reply.error('ERR This Redis command is not allowed from script');
       if (!this.scripts) return reply.error('ERR scripting is not available on this server');
-      return this.scripts.execute(argv, { nowMs, call: (inner) => this.dispatch(inner, nowMs, true) });
+      return this.scripts.execute(argv, { nowMs, call: (inner) => this.dispatch(inner, nowMs, true), commandInfo: scriptCommandInfo });
     }
     const spec = COMMANDS[name];
     if (!spec) return errors.unknown(argv[0], argv.slice(1));
@@ -65,4 +66,11 @@ export class SimRedisServer {
     this.keyspace.restore(snapshot.keyspace);
     this.scripts?.restoreCache(snapshot.scripts);
   }
+}
+
+/** The command table as scripts see it: scripting commands exist but are refused inside a script. */
+function scriptCommandInfo(name: string): ScriptCommandInfo | null {
+  if (SCRIPT_COMMANDS.has(name)) return { arity: name === 'script' ? -2 : -3, write: false, noScript: true };
+  const spec = COMMANDS[name];
+  return spec ? { arity: spec.arity, write: spec.write } : null;
 }

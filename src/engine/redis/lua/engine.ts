@@ -1,0 +1,461 @@
+import { reply, type Reply } from '../reply';
+import type { ScriptCommandInfo, ScriptEngine, ScriptHost, ScriptRunReport } from '../script-engine';
+import { luaToReply, pushErrorTable, pushReply, redisErrorText } from './convert';
+import { jsText, lauxlib, lua, luaBytes, lualib, type LuaDebug, type LuaState } from './fengari-api';
+import { sha1Hex } from './sha1';
+
+/**
+ * How many Lua VM instructions one script may run before the engine stops it, as if a user had
+ * sent SCRIPT KILL. A real Redis lets a runaway script spin until killed; a simulator in a browser
+ * tab must not hang, so the engine kills it itself. 10 million instructions take fengari about a
+ * second, while a lock script takes well under a thousand.
+ */
+export const scriptInstructionBudget = 10_000_000;
+
+/** The count hook fires every this many instructions: often enough to stop promptly, rarely enough to cost nothing. */
+export const hookInstructionStep = 1_000;
+
+export interface LuaScriptEngineOptions {
+  /** Overrides `scriptInstructionBudget` (tests use a small one). */
+  readonly instructionBudget?: number;
+}
+
+/** Stack slots the engine keeps on the main Lua thread for its whole life. */
+const SLOT_ERROR_HANDLER = 1;
+const SLOT_FUNCTIONS = 2;
+
+const KILLED_MESSAGE = 'ERR Script killed by user with SCRIPT KILL...';
+const NOSCRIPT = 'NOSCRIPT No matching script. Please use EVAL.';
+
+/** What the message handler learned about an error (Redis's __redis__err__handler). */
+interface ScriptError {
+  readonly message: string;
+  readonly source: string | null;
+  readonly line: number | null;
+}
+
+interface CachedScript {
+  readonly source: string;
+  /** Index of the compiled function in the functions table. */
+  readonly slot: number;
+}
+
+/** Per-run state: which host answers redis.call, and what the script did so far. */
+interface RunState {
+  readonly host: ScriptHost;
+  readonly readOnly: boolean;
+  instructionCount: number;
+  wroteDataset: boolean;
+  killed: boolean;
+}
+
+/**
+ * Redis 7.0 scripting on one persistent fengari state. See `createLuaScriptEngine`.
+ */
+export class LuaScriptEngine implements ScriptEngine {
+  private readonly L: LuaState;
+  private readonly scripts = new Map<string, CachedScript>();
+  private nextSlot = 1;
+  private run: RunState | null = null;
+  private lastReport: ScriptRunReport | null = null;
+  private readonly instructionBudget: number;
+
+  constructor(options: LuaScriptEngineOptions = {}) {
+    this.instructionBudget = options.instructionBudget ?? scriptInstructionBudget;
+    this.L = lauxlib.luaL_newstate();
+    this.openLibraries();
+    const L = this.L;
+    lua.lua_settop(L, 0);
+    lua.lua_pushjsfunction(L, (state) => this.errorHandler(state));
+    lua.lua_createtable(L, 0, 0);
+  }
+
+  execute(argv: readonly string[], host: ScriptHost): Reply {
+    const name = argv[0].toLowerCase();
+    switch (name) {
+      case 'eval':
+      case 'eval_ro':
+      case 'evalsha':
+      case 'evalsha_ro':
+        return this.evalCommand(name, argv, host);
+      case 'script':
+        return this.scriptCommand(argv);
+      default:
+        return reply.error(`ERR unknown command '${argv[0]}'`);
+    }
+  }
+
+  cachedScripts(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const sha of [...this.scripts.keys()].sort()) out[sha] = (this.scripts.get(sha) as CachedScript).source;
+    return out;
+  }
+
+  restoreCache(scripts: Record<string, string>): void {
+    this.flush();
+    for (const sha of Object.keys(scripts).sort()) {
+      const compiled = this.compile(scripts[sha]);
+      if (typeof compiled === 'string') throw new Error(`restoreCache: cached script ${sha} no longer compiles: ${compiled}`);
+    }
+  }
+
+  /** What the last EVAL/EVALSHA did: instructions run, whether it wrote, whether it was killed. */
+  lastRun(): ScriptRunReport | null {
+    return this.lastReport;
+  }
+
+  // ---------------------------------------------------------------- commands
+
+  private evalCommand(name: string, argv: readonly string[], host: ScriptHost): Reply {
+    if (argv.length < 3) return reply.error(`ERR wrong number of arguments for '${name}' command`);
+    const numkeysText = argv[2];
+    if (!/^-?(0|[1-9][0-9]*)$/.test(numkeysText) || !Number.isSafeInteger(Number(numkeysText))) {
+      return reply.error('ERR value is not an integer or out of range');
+    }
+    const numkeys = Number(numkeysText);
+    if (numkeys > argv.length - 3) return reply.error("ERR Number of keys can't be greater than number of args");
+    if (numkeys < 0) return reply.error("ERR Number of keys can't be negative");
+    let sha: string;
+    let script: CachedScript | undefined;
+    if (name === 'eval' || name === 'eval_ro') {
+      sha = sha1Hex(argv[1]);
+      script = this.scripts.get(sha);
+      if (!script) {
+        const compiled = this.compile(argv[1], sha);
+        if (typeof compiled === 'string') return reply.error(compiled);
+        script = compiled;
+      }
+    } else {
+      sha = argv[1].toLowerCase();
+      script = sha.length === 40 ? this.scripts.get(sha) : undefined;
+      if (!script) return reply.error(NOSCRIPT);
+    }
+    const keys = argv.slice(3, 3 + numkeys);
+    const args = argv.slice(3 + numkeys);
+    return this.runScript(script, sha, keys, args, host, name.endsWith('_ro'));
+  }
+
+  private scriptCommand(argv: readonly string[]): Reply {
+    if (argv.length < 2) return reply.error("ERR wrong number of arguments for 'script' command");
+    const sub = argv[1].toLowerCase();
+    const arity = (ok: boolean) => (ok ? null : reply.error(`ERR wrong number of arguments for 'script|${sub}' command`));
+    switch (sub) {
+      case 'load': {
+        const bad = arity(argv.length === 3);
+        if (bad) return bad;
+        const sha = sha1Hex(argv[2]);
+        if (!this.scripts.has(sha)) {
+          const compiled = this.compile(argv[2], sha);
+          if (typeof compiled === 'string') return reply.error(compiled);
+        }
+        return reply.bulk(sha);
+      }
+      case 'exists': {
+        const bad = arity(argv.length >= 3);
+        if (bad) return bad;
+        return reply.array(argv.slice(2).map((sha) => reply.integer(this.scripts.has(sha.toLowerCase()) ? 1 : 0)));
+      }
+      case 'flush': {
+        const bad = arity(argv.length <= 3);
+        if (bad) return bad;
+        if (argv.length === 3 && !['sync', 'async'].includes(argv[2].toLowerCase())) {
+          return reply.error('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
+        }
+        this.flush();
+        return reply.ok();
+      }
+      case 'kill': {
+        const bad = arity(argv.length === 2);
+        if (bad) return bad;
+        // Scripts run to completion within one call: when a client can send SCRIPT KILL, none runs.
+        return reply.error('NOTBUSY No scripts in execution right now.');
+      }
+      case 'help': {
+        const bad = arity(argv.length === 2);
+        if (bad) return bad;
+        return reply.array(SCRIPT_HELP.map((line) => reply.status(line)));
+      }
+      default:
+        return reply.error(`ERR unknown subcommand '${argv[1]}'. Try SCRIPT HELP.`);
+    }
+  }
+
+  // ---------------------------------------------------------------- compile and run
+
+  /** Compiles and caches `source`; returns the Redis error text on a syntax error. */
+  private compile(source: string, sha = sha1Hex(source)): CachedScript | string {
+    const L = this.L;
+    const bytes = luaBytes(source);
+    const status = lauxlib.luaL_loadbuffer(L, bytes, bytes.length, '@user_script');
+    if (status !== lua.LUA_OK) {
+      const message = lua.lua_type(L, -1) === lua.LUA_TSTRING ? jsText(lua.lua_tostring(L, -1) as Uint8Array) : 'unknown error';
+      lua.lua_pop(L, 1);
+      // Lua 5.1 quotes every token in "near ..."; 5.3 leaves <eof> bare.
+      return `ERR Error compiling script (new function): ${message.replace(/ near <eof>$/, " near '<eof>'")}`;
+    }
+    const slot = this.nextSlot++;
+    lua.lua_rawseti(L, SLOT_FUNCTIONS, slot);
+    const script: CachedScript = { source, slot };
+    this.scripts.set(sha, script);
+    return script;
+  }
+
+  private flush(): void {
+    this.scripts.clear();
+    this.nextSlot = 1;
+    lua.lua_createtable(this.L, 0, 0);
+    lua.lua_replace(this.L, SLOT_FUNCTIONS);
+  }
+
+  private runScript(script: CachedScript, sha: string, keys: readonly string[], args: readonly string[], host: ScriptHost, readOnly: boolean): Reply {
+    const L = this.L;
+    const run: RunState = { host, readOnly, instructionCount: 0, wroteDataset: false, killed: false };
+    this.run = run;
+    setGlobalArray(L, 'KEYS', keys);
+    setGlobalArray(L, 'ARGV', args);
+    lua.lua_rawgeti(L, SLOT_FUNCTIONS, script.slot);
+    lua.lua_sethook(L, (state) => this.countHook(state), lua.LUA_MASKCOUNT, hookInstructionStep);
+    let result: Reply;
+    try {
+      const status = lua.lua_pcall(L, 0, 1, SLOT_ERROR_HANDLER);
+      if (status === lua.LUA_OK) result = luaToReply(L);
+      else result = reply.error(this.errorReplyText(sha));
+      lua.lua_settop(L, SLOT_FUNCTIONS);
+    } finally {
+      lua.lua_sethook(L, null, 0, 0);
+      this.run = null;
+      this.lastReport = {
+        sha,
+        instructionCount: run.instructionCount,
+        wroteDataset: run.wroteDataset,
+        killed: run.killed,
+      };
+    }
+    return result;
+  }
+
+  /** Turns the value the message handler left on the stack into Redis 7.0's error reply text. */
+  private errorReplyText(sha: string): string {
+    const L = this.L;
+    const info = lua.lua_touserdata(L, -1) as ScriptError | null;
+    if (info === null || typeof info !== 'object') {
+      // The handler itself failed (LUA_ERRERR) or memory ran out: Redis's generic form.
+      const text = lua.lua_type(L, -1) === lua.LUA_TSTRING ? jsText(lua.lua_tostring(L, -1) as Uint8Array) : 'execution failure';
+      return `ERR Error running script f_${sha}, ${text.slice(0, 100)}`;
+    }
+    const message = info.message.replace(/[\r\n]/g, ' ');
+    if (info.source !== null && info.line !== null) return `${message} script: ${sha}, on ${info.source}:${info.line}.`;
+    return message;
+  }
+
+  /**
+   * Message handler for the top-level pcall, Redis's __redis__err__handler in JS: a string error
+   * becomes "ERR <text>", an {err=...} table keeps its text; both get the source and line of the
+   * Lua function that raised it (skipping a C function such as `error` or `redis.call`).
+   */
+  private errorHandler(L: LuaState): number {
+    let message: string;
+    if (lua.lua_type(L, 1) === lua.LUA_TTABLE) {
+      lua.lua_getfield(L, 1, 'err');
+      message = lua.lua_isstring(L, -1) ? jsText(lua.lua_tostring(L, -1) as Uint8Array) : '(null)';
+      lua.lua_pop(L, 1);
+    } else {
+      message = `ERR ${jsText(lauxlib.luaL_tolstring(L, 1))}`;
+      lua.lua_pop(L, 1);
+    }
+    let source: string | null = null;
+    let line: number | null = null;
+    const ar = new lua.lua_Debug();
+    if (lua.lua_getstack(L, 1, ar)) {
+      lua.lua_getinfo(L, 'Sl', ar);
+      // fengari names native (JS) functions 'J' where C Lua says 'C'.
+      if (ar.what !== null && ['C', 'J'].includes(jsText(ar.what))) {
+        if (!lua.lua_getstack(L, 2, ar)) ar.source = null;
+        else lua.lua_getinfo(L, 'Sl', ar);
+      }
+      if (ar.source !== null) {
+        source = jsText(ar.source);
+        line = ar.currentline;
+      }
+    }
+    const info: ScriptError = { message, source, line };
+    lua.lua_pushlightuserdata(L, info);
+    return 1;
+  }
+
+  private countHook(L: LuaState): void {
+    const run = this.run;
+    if (run === null) return;
+    run.instructionCount += hookInstructionStep;
+    if (run.killed || run.instructionCount > this.instructionBudget) {
+      run.killed = true;
+      // From now on every instruction raises again, so a pcall inside the script cannot swallow the kill.
+      lua.lua_sethook(L, (state) => this.countHook(state), lua.LUA_MASKCOUNT, 1);
+      pushErrorTable(L, KILLED_MESSAGE);
+      lua.lua_error(L);
+    }
+  }
+
+  // ---------------------------------------------------------------- redis.* library
+
+  private openLibraries(): void {
+    const L = this.L;
+    for (const [name, open] of [
+      ['_G', lualib.luaopen_base],
+      ['table', lualib.luaopen_table],
+      ['string', lualib.luaopen_string],
+      ['math', lualib.luaopen_math],
+      ['coroutine', lualib.luaopen_coroutine],
+    ] as const) {
+      lauxlib.luaL_requiref(L, name, open, 1);
+      lua.lua_pop(L, 1);
+    }
+    for (const name of ['dofile', 'loadfile', 'print']) {
+      lua.lua_pushnil(L);
+      lua.lua_setglobal(L, name);
+    }
+    lua.lua_createtable(L, 0, 16);
+    const fns: Record<string, (L: LuaState) => number> = {
+      call: (state) => this.redisCall(state, true),
+      pcall: (state) => this.redisCall(state, false),
+      error_reply: (state) => replyHelper(state, 'err'),
+      status_reply: (state) => replyHelper(state, 'ok'),
+      sha1hex: (state) => {
+        if (lua.lua_gettop(state) !== 1) lauxlib.luaL_error(state, 'wrong number of arguments');
+        const text = lua.lua_tostring(state, 1);
+        lua.lua_pushstring(state, sha1Hex(text === null ? '' : jsText(text)));
+        return 1;
+      },
+      log: (state) => {
+        if (lua.lua_gettop(state) < 2) lauxlib.luaL_error(state, 'redis.log() requires two arguments or more.');
+        return 0;
+      },
+    };
+    for (const [name, fn] of Object.entries(fns)) {
+      lua.lua_pushjsfunction(L, fn);
+      lua.lua_setfield(L, -2, name);
+    }
+    for (const [name, value] of Object.entries({ LOG_DEBUG: 0, LOG_VERBOSE: 1, LOG_NOTICE: 2, LOG_WARNING: 3 })) {
+      lua.lua_pushnumber(L, value);
+      lua.lua_setfield(L, -2, name);
+    }
+    lua.lua_setglobal(L, 'redis');
+  }
+
+  /** redis.call (raise = true) and redis.pcall: run one command through the host, synchronously. */
+  private redisCall(L: LuaState, raise: boolean): number {
+    const run = this.run;
+    const argc = lua.lua_gettop(L);
+    const fail = (message: string): number => {
+      pushErrorTable(L, message);
+      if (raise) lua.lua_error(L);
+      return 1;
+    };
+    if (argc === 0) return fail('ERR Please specify at least one argument for this redis lib call');
+    const argv: string[] = [];
+    for (let i = 1; i <= argc; i++) {
+      const t = lua.lua_type(L, i);
+      if (t !== lua.LUA_TSTRING && t !== lua.LUA_TNUMBER) {
+        return fail('ERR Lua redis lib command arguments must be strings or integers');
+      }
+      argv.push(t === lua.LUA_TNUMBER ? formatArgumentNumber(lua.lua_tonumber(L, i)) : jsText(lua.lua_tostring(L, i) as Uint8Array));
+    }
+    if (run === null) return fail('ERR redis.call is only available while a script runs');
+    const info = run.host.commandInfo ? run.host.commandInfo(argv[0].toLowerCase()) : undefined;
+    if (info !== undefined) {
+      const refusal = checkScriptCall(info, argv.length, run.readOnly);
+      if (refusal !== null) return fail(refusal);
+    }
+    const result = run.host.call(argv);
+    if (info?.write && result.type !== 'error') run.wroteDataset = true;
+    if (result.type === 'error') return fail(redisErrorText(`-${result.value}`));
+    pushReply(L, result);
+    return 1;
+  }
+}
+
+/** scriptCall's checks in Redis 7.0 (script.c), in its order, before the command runs. */
+function checkScriptCall(info: ScriptCommandInfo | null, argc: number, readOnly: boolean): string | null {
+  if (info === null) return 'ERR Unknown Redis command called from script';
+  if ((info.arity > 0 && info.arity !== argc) || argc < -info.arity) return 'ERR Wrong number of args calling Redis command from script';
+  if (info.noScript) return 'ERR This Redis command is not allowed from script';
+  if (readOnly && info.write) return 'ERR Write commands are not allowed from read-only scripts.';
+  return null;
+}
+
+/** redis.error_reply / redis.status_reply: one string argument, else an error table (not raised). */
+function replyHelper(L: LuaState, field: 'err' | 'ok'): number {
+  if (lua.lua_gettop(L) !== 1 || lua.lua_type(L, 1) !== lua.LUA_TSTRING) {
+    pushErrorTable(L, 'ERR wrong number or type of arguments');
+    return 1;
+  }
+  const text = jsText(lua.lua_tostring(L, 1) as Uint8Array);
+  if (field === 'err') {
+    pushErrorTable(L, redisErrorText(text.startsWith('-') ? text : `-${text}`));
+  } else {
+    lua.lua_createtable(L, 0, 1);
+    lua.lua_pushvalue(L, 1);
+    lua.lua_setfield(L, -2, 'ok');
+  }
+  return 1;
+}
+
+/** A Lua number passed to redis.call: Redis formats it with "%.17g". */
+export function formatArgumentNumber(n: number): string {
+  return formatG(n, 17);
+}
+
+/** C's printf("%.<precision>g"), including inf/nan spellings. */
+export function formatG(n: number, precision: number): string {
+  if (Number.isNaN(n)) return '-nan';
+  if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
+  if (n === 0) return Object.is(n, -0) ? '-0' : '0';
+  const exponent = Math.floor(Math.log10(Math.abs(n)));
+  // toExponential gives the exact exponent after rounding to `precision` digits.
+  const expForm = n.toExponential(precision - 1);
+  const e = Number(expForm.slice(expForm.indexOf('e') + 1));
+  if (e < -4 || e >= precision) {
+    const [mantissa] = expForm.split('e');
+    const trimmed = mantissa.includes('.') ? mantissa.replace(/\.?0+$/, '') : mantissa;
+    const sign = e < 0 ? '-' : '+';
+    return `${trimmed}e${sign}${String(Math.abs(e)).padStart(2, '0')}`;
+  }
+  void exponent;
+  const fixed = n.toFixed(Math.max(0, precision - 1 - e));
+  return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
+}
+
+function setGlobalArray(L: LuaState, name: string, values: readonly string[]): void {
+  lua.lua_pushglobaltable(L);
+  lua.lua_pushstring(L, name);
+  lua.lua_createtable(L, values.length, 0);
+  for (let i = 0; i < values.length; i++) {
+    lua.lua_pushstring(L, luaBytes(values[i]));
+    lua.lua_rawseti(L, -2, i + 1);
+  }
+  lua.lua_rawset(L, -3);
+  lua.lua_pop(L, 1);
+}
+
+const SCRIPT_HELP = [
+  'SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
+  'EXISTS <sha1> [<sha1> ...]',
+  '    Return information about the existence of the scripts in the script cache.',
+  'FLUSH [ASYNC|SYNC]',
+  '    Flush the Lua scripts cache. Very dangerous on replicas.',
+  '    When called without the optional mode argument, the behavior is determined by the',
+  '    lazyfree-lazy-user-flush configuration directive. Valid modes are:',
+  '    * ASYNC: Asynchronously flush the scripts cache.',
+  '    * SYNC: Synchronously flush the scripts cache.',
+  'KILL',
+  '    Kill the currently executing Lua script.',
+  'LOAD <script>',
+  '    Load a script into the scripts cache without executing it.',
+  'HELP',
+  '    Prints this help.',
+];
+
+/** A Lua script engine with Redis 7.0 semantics, for one simulated server. */
+export function createLuaScriptEngine(options: LuaScriptEngineOptions = {}): LuaScriptEngine {
+  return new LuaScriptEngine(options);
+}
