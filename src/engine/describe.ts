@@ -15,7 +15,7 @@ export function tokenNamer(tokens: Readonly<Record<string, string>>): (text: str
 export function describeEvent(event: TraceEvent, name: (text: string) => string = (t) => t): string {
   switch (event.kind) {
     case 'command':
-      return `${name(event.argv.map((a) => (/\s/.test(a) || a === '' ? JSON.stringify(a) : a)).join(' '))} -> ${name(formatReplyShort(event.reply))}`;
+      return `${name(commandText(event.argv))} -> ${name(formatReplyShort(event.reply))}`;
     case 'clock':
       return event.reason === 'advance'
         ? `clock advances ${event.toMs - event.fromMs} ms to t=${event.toMs}`
@@ -49,4 +49,16 @@ export function describeEvent(event: TraceEvent, name: (text: string) => string 
     case 'violation':
       return `VIOLATION ${event.violation}: ${event.message}`;
   }
+}
+
+/** A command line as redis-cli would echo it, with a long script body shortened to its first line. */
+export function commandText(argv: readonly string[]): string {
+  const isScript = /^eval(_ro)?$/i.test(argv[0] ?? '');
+  return argv
+    .map((arg, i) => {
+      let text = arg;
+      if (isScript && i === 1 && (text.includes('\n') || text.length > 48)) text = `${text.split('\n')[0].slice(0, 48)}…`;
+      return /\s/.test(text) || text === '' ? JSON.stringify(text) : text;
+    })
+    .join(' ');
 }

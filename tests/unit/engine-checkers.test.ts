@@ -1,0 +1,203 @@
+// Goal: each checker reports its lesson when the story happens, points at the event that caused
+// it, and stays silent when the same clients behave safely.
+import { describe, expect, it } from 'vitest';
+import type { Step } from '../../src/engine/program';
+import { Simulation } from '../../src/engine/simulation';
+import type { ViolationEvent } from '../../src/engine/trace';
+import { findScenario } from '../../src/scenarios';
+import { testScenario } from './support/test-scenario';
+
+function run(sim: Simulation, schedule: string): ViolationEvent[] {
+  sim.applySchedule(schedule);
+  return sim.trace().violations.slice();
+}
+
+const acquireOrEnd: Step[] = [
+  { op: 'command', argv: ['SET', '${lockKey}', '${token}', 'NX', 'PX', '${ttlMs}'], saveAs: 'ok' },
+  { op: 'if', when: { test: 'nil', reply: 'ok' }, goto: 'out' },
+];
+const out: Step = { op: 'end', label: 'out' };
+
+describe('foreign-release', () => {
+  it('fires when A deletes the lock B acquired after A\'s lease expired, pointing at the DEL', () => {
+    const sim = new Simulation(findScenario('get-then-del'), { variantId: 'get-then-del' });
+    const [violation, ...rest] = run(sim, 'A A +4000 B A');
+    expect(rest).toEqual([]);
+    expect(violation.violation).toBe('foreign-release');
+    expect(violation.message).toBe("A deleted B's lock");
+    expect(violation.clients).toEqual(['A', 'B']);
+    const cause = sim.allEvents()[violation.causeSeq];
+    expect(cause.kind === 'command' && cause.argv[0]).toBe('DEL');
+    expect(violation.step).toBe(4);
+  });
+
+  it('fires when a client overwrites a lock it does not hold', () => {
+    const scenario = testScenario([
+      { id: 'A', program: [...acquireOrEnd, { op: 'work', durationMs: 100 }, out] },
+      { id: 'B', program: [{ op: 'command', argv: ['SET', '${lockKey}', '${token}', 'PX', '${ttlMs}'] }] },
+    ]);
+    const [violation] = run(new Simulation(scenario), 'A B');
+    expect(violation?.violation).toBe('foreign-release');
+    expect(violation?.message).toBe("B overwrote A's lock");
+  });
+
+  it('stays silent when a client releases its own lock, and when the next client takes an expired one', () => {
+    const scenario = testScenario([
+      { id: 'A', program: [...acquireOrEnd, { op: 'command', argv: ['DEL', '${lockKey}'], releases: true }, out] },
+      { id: 'B', program: [...acquireOrEnd, { op: 'work', durationMs: 10 }, out] },
+      { id: 'C', program: [...acquireOrEnd, out] },
+    ]);
+    expect(run(new Simulation(scenario), 'A A B +5001 C')).toEqual([]);
+  });
+});
+
+describe('mutual-exclusion', () => {
+  const worker = (workMs: number): Step[] => [...acquireOrEnd, { op: 'enter' }, { op: 'work', durationMs: workMs }, { op: 'leave' }, out];
+
+  it('fires when B enters while A, whose lease expired, is still inside', () => {
+    const scenario = testScenario([
+      { id: 'A', program: worker(10_000) },
+      { id: 'B', program: worker(1000) },
+    ]);
+    const sim = new Simulation(scenario);
+    const [violation] = run(sim, 'A +6000 B');
+    expect(violation?.violation).toBe('mutual-exclusion');
+    expect(violation?.clients).toEqual(['B', 'A']);
+    expect(sim.allEvents()[violation.causeSeq].kind).toBe('enter');
+  });
+
+  it('stays silent when the lock keeps B out, and when A left before B entered', () => {
+    const scenario = testScenario([
+      { id: 'A', program: worker(3000) },
+      { id: 'B', program: worker(1000) },
+    ]);
+    expect(run(new Simulation(scenario), 'A B A')).toEqual([]);
+    expect(run(new Simulation(scenario), 'A A +3000 B')).toEqual([]);
+  });
+
+  it('a crashed client is no longer inside', () => {
+    const scenario = testScenario([
+      { id: 'A', program: worker(10_000) },
+      { id: 'B', program: worker(1000) },
+    ]);
+    expect(run(new Simulation(scenario), 'A !A +6000 B')).toEqual([]);
+  });
+});
+
+describe('lock-never-released', () => {
+  const setnxHolder = (crash: boolean): Step[] => [
+    { op: 'command', argv: ['SETNX', '${lockKey}', '${token}'], saveAs: 'ok' },
+    { op: 'enter' },
+    ...(crash ? [{ op: 'crash' } as Step] : [{ op: 'leave' } as Step]),
+  ];
+
+  it('fires when the holder of a lock without expiry crashes, pointing at the crash', () => {
+    const scenario = testScenario([{ id: 'A', program: setnxHolder(true) }]);
+    const sim = new Simulation(scenario);
+    const [violation] = run(sim, 'A');
+    expect(violation?.violation).toBe('lock-never-released');
+    expect(sim.allEvents()[violation.causeSeq].kind).toBe('crash');
+  });
+
+  it('fires when the holder finishes without releasing, and when it is crashed from outside', () => {
+    expect(run(new Simulation(testScenario([{ id: 'A', program: setnxHolder(false) }])), 'A').map((v) => v.violation)).toEqual([
+      'lock-never-released',
+    ]);
+    const outside = testScenario([{ id: 'A', program: [...setnxHolder(false).slice(0, 2), { op: 'work', durationMs: 10 }] }]);
+    expect(run(new Simulation(outside), 'A !A').map((v) => v.violation)).toEqual(['lock-never-released']);
+  });
+
+  it('stays silent when the lock has a TTL, however the holder ends', () => {
+    const scenario = testScenario([{ id: 'A', program: [...acquireOrEnd, { op: 'enter' }, { op: 'crash' }, out] }]);
+    expect(run(new Simulation(scenario), 'A')).toEqual([]);
+  });
+});
+
+describe('oversell', () => {
+  const seller: Step[] = [
+    { op: 'command', argv: ['GET', 'stock'], saveAs: 'stock' },
+    { op: 'if', when: { test: 'le', left: '${stock}', right: '0' }, goto: 'soldOut' },
+    { op: 'set', var: 'left', value: '${stock}', add: -1 },
+    { op: 'command', argv: ['SET', 'stock', '${left}'] },
+    { op: 'mark', counter: 'stock' },
+    { op: 'end', label: 'soldOut' },
+  ];
+  const shop = (initial: number) =>
+    testScenario(
+      ['A', 'B'].map((id) => ({ id, program: seller })),
+      { setup: [['SET', 'stock', String(initial)]], counters: [{ id: 'stock', key: 'stock', initial }] },
+    );
+
+  it('fires when two buyers both buy the last item', () => {
+    const [violation, ...rest] = run(new Simulation(shop(1)), 'A B A B');
+    expect(rest).toEqual([]);
+    expect(violation?.violation).toBe('oversell');
+    expect(violation?.message).toBe('2 sold, but there were only 1 in stock');
+  });
+
+  it('fires on a lost update even when stock remains', () => {
+    const sim = new Simulation(shop(5));
+    const [violation] = run(sim, 'A B A B');
+    expect(violation?.message).toBe('lost update: 2 sold from 5, but stock says 4 left');
+  });
+
+  it('stays silent when buyers take turns', () => {
+    const sim = new Simulation(shop(1));
+    expect(run(sim, 'A A B')).toEqual([]);
+    expect(sim.inspect().find((e) => e.key === 'stock')?.value).toBe('0');
+  });
+});
+
+describe('stale-write', () => {
+  const writer = (pauseMs: number, fencing: boolean): Step[] => [
+    ...(fencing ? [{ op: 'command', argv: ['INCR', 'fence'], saveAs: 'fence' } as Step] : []),
+    ...acquireOrEnd,
+    { op: 'enter' },
+    ...(pauseMs > 0 ? [{ op: 'pause', reason: 'gc', durationMs: pauseMs } as Step] : []),
+    { op: 'write', resource: 'db', value: 'from ${clientId}', ...(fencing ? { fencingToken: '${fence}' } : {}) },
+    { op: 'leave' },
+    out,
+  ];
+  const story = (fencing: boolean) =>
+    testScenario(
+      [
+        { id: 'A', program: writer(8000, fencing) },
+        { id: 'B', program: writer(0, fencing) },
+      ],
+      { resources: [{ id: 'db', fencing }] },
+    );
+
+  it('fires when A writes after its lease passed to B', () => {
+    const sim = new Simulation(story(false));
+    const kinds = run(sim, 'A +6000 B A').map((v) => v.violation);
+    expect(kinds).toContain('stale-write');
+    const stale = sim.trace().violations.find((v) => v.violation === 'stale-write');
+    expect(stale?.message).toBe('A wrote to db after its lease had passed to B');
+  });
+
+  it('stays silent with fencing tokens: the resource refuses the older token', () => {
+    const sim = new Simulation(story(true));
+    const kinds = run(sim, 'A A +6000 B B A').map((v) => v.violation);
+    expect(kinds).not.toContain('stale-write');
+    const writes = sim.allEvents().filter((e) => e.kind === 'write');
+    expect(writes.map((w) => (w.kind === 'write' ? [w.clientId, w.accepted] : null))).toEqual([
+      ['B', true],
+      ['A', false],
+    ]);
+  });
+
+  it('stays silent when A writes within its lease', () => {
+    expect(run(new Simulation(story(false)), 'A A B')).toEqual([]);
+  });
+});
+
+describe('the same schedule with the Lua release', () => {
+  it('reports nothing: A\'s release script answers 0 and B keeps its lock', () => {
+    const sim = new Simulation(findScenario('get-then-del'), { variantId: 'lua' });
+    expect(run(sim, 'A A +4000 B A')).toEqual([]);
+    const release = sim.allEvents().filter((e) => e.kind === 'command' && e.clientId === 'A' && e.releases);
+    expect(release.map((e) => (e.kind === 'command' ? e.reply : null))).toEqual([{ type: 'integer', value: '0' }]);
+    expect(sim.lock().holder).toBe('B');
+    expect(sim.lock().value).toBe(sim.clients.find((c) => c.id === 'B')?.vars.token);
+  });
+});
