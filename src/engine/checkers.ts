@@ -58,7 +58,7 @@ export const oversell: Checker = (event, world, ctx, counterValue) => {
   if (event.kind !== 'mark' || event.clientId === null) return [];
   const spec = (ctx.scenario.counters ?? []).find((c) => c.id === event.counter);
   const state = world.counters[event.counter];
-  if (!spec || !state || state.reported) return [];
+  if (!spec || !state || state.reported || (spec.kind ?? 'sale') !== 'sale') return [];
   const sold = state.sold;
   if (sold > spec.initial) {
     state.reported = true;
@@ -99,4 +99,51 @@ export const staleWrite: Checker = (event, world) => {
   ];
 };
 
-export const CHECKERS: readonly Checker[] = [foreignRelease, mutualExclusion, lockNeverReleased, oversell, staleWrite];
+/**
+ * A cache entry rebuilt from the database more often than the story needs (a 'rebuild' counter):
+ * each extra rebuild is a duplicate, paid for with another database query (cache breakdown).
+ */
+export const duplicateRebuild: Checker = (event, world, ctx) => {
+  if (event.kind !== 'mark' || event.clientId === null) return [];
+  const spec = (ctx.scenario.counters ?? []).find((c) => c.id === event.counter);
+  const state = world.counters[event.counter];
+  if (!spec || !state || spec.kind !== 'rebuild' || state.sold <= spec.initial) return [];
+  return [
+    {
+      kind: 'duplicate-rebuild',
+      message: `${event.clientId} rebuilt ${spec.key} from the database again: ${state.sold} rebuilds where ${spec.initial} would do`,
+      clients: [event.clientId],
+    },
+  ];
+};
+
+/**
+ * The lock has been held by one owner longer than the scenario's lockHoldMsMax: typically a lease
+ * kept alive by renewals while its owner hangs (a zombie lock), so everyone else waits forever.
+ */
+export const lockHeldTooLong: Checker = (event, world, ctx) => {
+  const limitMs = ctx.scenario.lockHoldMsMax;
+  const { lock } = world;
+  if (limitMs === undefined || lock.holder === null || lock.acquiredAtMs === null) return [];
+  if (lock.heldTooLongReportedGeneration === lock.generation) return [];
+  const heldMs = world.nowMs - lock.acquiredAtMs;
+  if (heldMs <= limitMs) return [];
+  lock.heldTooLongReportedGeneration = lock.generation;
+  return [
+    {
+      kind: 'lock-held-too-long',
+      message: `${lock.holder} has held the lock for ${heldMs} ms, longer than the ${limitMs} ms any critical section here should take`,
+      clients: [lock.holder],
+    },
+  ];
+};
+
+export const CHECKERS: readonly Checker[] = [
+  foreignRelease,
+  mutualExclusion,
+  lockNeverReleased,
+  oversell,
+  staleWrite,
+  duplicateRebuild,
+  lockHeldTooLong,
+];

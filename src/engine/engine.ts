@@ -124,10 +124,12 @@ class StepRun {
     const now = readLock(this.server, this.ctx, this.world.nowMs, lock.holder);
     if (now.value === null) {
       lock.holder = null;
+      lock.acquiredAtMs = null;
     } else if (body.kind === 'command' && clientId !== null && now.value !== before.value) {
       if (lock.holder !== clientId) {
         lock.holder = clientId;
         lock.generation += 1;
+        lock.acquiredAtMs = this.world.nowMs;
         const writer = this.world.clients.find((c) => c.id === clientId);
         if (writer) writer.leaseGeneration = lock.generation;
       }
@@ -176,6 +178,15 @@ class StepRun {
     c.believesHoldsLock = false;
     c.blockReason = null;
     this.emit(c.id, { kind: 'crash', pc });
+    // A process crash takes every client of that process with it (ClientSpec.process).
+    for (const other of this.sameProcess(c)) this.crash(other, null);
+  }
+
+  /** The other live clients that run in c's process. */
+  private sameProcess(c: ClientState): ClientState[] {
+    const processOf = (id: string) => this.ctx.variant.clients.find((spec) => spec.id === id)?.process ?? id;
+    const process = processOf(c.id);
+    return this.world.clients.filter((other) => other.id !== c.id && isLive(other) && processOf(other.id) === process);
   }
 
   /**
@@ -230,6 +241,16 @@ class StepRun {
     c.blockReason = reason;
     c.blockedUntilMs = this.world.nowMs + durationMs;
     this.emit(c.id, { kind: 'block', pc, reason, durationMs, untilMs: c.blockedUntilMs });
+    if (reason !== 'gc') return;
+    // A GC pause stops the world of its process: every other client of it (ClientSpec.process)
+    // wakes no earlier than the pause ends. (A timer that fired during the pause runs late.)
+    for (const other of this.sameProcess(c)) {
+      if (other.status === 'blocked' && other.blockedUntilMs >= c.blockedUntilMs) continue;
+      other.status = 'blocked';
+      other.blockReason = 'gc';
+      other.blockedUntilMs = c.blockedUntilMs;
+      this.emit(other.id, { kind: 'block', pc: null, reason: 'gc', durationMs: c.blockedUntilMs - this.world.nowMs, untilMs: c.blockedUntilMs });
+    }
   }
 
   /** Runs one program step. Returns true when the scheduling step ends here. */

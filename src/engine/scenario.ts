@@ -13,6 +13,17 @@ export interface ClientSpec {
   readonly program: readonly Step[];
   /** Extra starting variables (besides the generated `token`). */
   readonly vars?: Readonly<Record<string, string>>;
+  /**
+   * Start with this other client's `token` instead of a fresh one: a helper acting for that client,
+   * such as a lock watchdog renewing the lease its owner holds.
+   */
+  readonly tokenFrom?: string;
+  /**
+   * The process this client runs in (default: its own id). Clients of one process share its fate:
+   * a stop-the-world GC pause of one freezes all of them, and a crash of one crashes all of them
+   * (a watchdog thread stops with the JVM it lives in). Network pauses stay per client.
+   */
+  readonly process?: string;
 }
 
 /** A protected counter (e.g. stock): the `oversell` checker compares sales with what there was. */
@@ -20,6 +31,12 @@ export interface CounterSpec {
   readonly id: string;
   readonly key: string;
   readonly initial: number;
+  /**
+   * What a `mark` on this counter records. 'sale' (default): one item sold from `key`, whose stock
+   * starts at `initial` (the oversell checker). 'rebuild': one rebuild of the cache entry `key` from
+   * the database, of which the story needs `initial` (the duplicate-rebuild checker).
+   */
+  readonly kind?: 'sale' | 'rebuild';
 }
 
 /** A protected resource (database row, file) clients write to while they believe they hold the lock. */
@@ -62,6 +79,11 @@ export interface Scenario {
   readonly params: Readonly<Record<string, string>>;
   /** The key the checkers and the timeline treat as the lock. */
   readonly lockKey: string;
+  /**
+   * Longest the story's critical section should ever keep the lock (ms). When set, a lock held
+   * longer (for example kept alive by renewals while its owner hangs) is a lock-held-too-long.
+   */
+  readonly lockHoldMsMax?: number;
   /** Commands run at time 0 before any client (e.g. `SET stock 1`). */
   readonly setup?: readonly (readonly string[])[];
   readonly scripts?: Readonly<Record<string, ScriptSpec>>;

@@ -7,6 +7,8 @@ export const VIOLATION_KINDS = [
   'lock-never-released',
   'oversell',
   'stale-write',
+  'duplicate-rebuild',
+  'lock-held-too-long',
 ] as const;
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 

@@ -41,6 +41,10 @@ export interface LockTracking {
   value: string | null;
   /** Generation for which lock-never-released was reported (report once). */
   neverReleasedReportedGeneration: number | null;
+  /** Virtual time the current generation began (its holder's acquiring command), or null when free. */
+  acquiredAtMs: number | null;
+  /** Generation for which lock-held-too-long was reported (report once). */
+  heldTooLongReportedGeneration: number | null;
 }
 
 export interface WorldState {
@@ -104,9 +108,14 @@ export function createRunContext(scenario: Scenario, variant: VariantSpec, seed:
 /** The world at time 0: every client ready at its first step, each with a fresh token from the seed. */
 export function createWorld(ctx: RunContext): WorldState {
   let rng = seedRng(ctx.seed);
+  const tokens: Record<string, string> = {};
   const clients: ClientState[] = ctx.variant.clients.map((spec) => {
-    const [token, next] = nextToken(rng);
+    // Every client draws a token, shared or not, so adding tokenFrom changes no other client's token.
+    const [drawn, next] = nextToken(rng);
     rng = next;
+    tokens[spec.id] = drawn;
+    const token = spec.tokenFrom === undefined ? drawn : tokens[spec.tokenFrom];
+    if (token === undefined) throw new Error(`${ctx.scenario.id}/${ctx.variant.id}: client ${spec.id} takes its token from ${spec.tokenFrom}, which is not listed before it`);
     return {
       id: spec.id,
       pc: 0,
@@ -132,7 +141,14 @@ export function createWorld(ctx: RunContext): WorldState {
     stepIndex: 0,
     nextSeq: 0,
     clients,
-    lock: { holder: null, generation: 0, value: null, neverReleasedReportedGeneration: null },
+    lock: {
+      holder: null,
+      generation: 0,
+      value: null,
+      neverReleasedReportedGeneration: null,
+      acquiredAtMs: null,
+      heldTooLongReportedGeneration: null,
+    },
     counters,
     resources,
   };
