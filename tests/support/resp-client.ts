@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { decodeBytes, encodeString } from '../../src/engine/redis/commands/bytes';
 import type { Reply } from '../../src/engine/redis/reply';
 
 /**
@@ -6,8 +7,8 @@ import type { Reply } from '../../src/engine/redis/reply';
  * (`+OK`) versus bulk (`$2\r\nOK`), integers as exact decimal text, nil bulk and nil array both as
  * nil. Commands are pipelined in order; each `send` resolves with the next reply.
  *
- * Bulk strings are decoded as UTF-8 (like the simulator's string values); tests that care about
- * raw bytes should use ASCII.
+ * Arguments and bulk strings go through the simulator's byte convention (commands/bytes.ts): valid
+ * UTF-8 as text, other bytes as escaped lone surrogates, so binary values compare exactly.
  */
 export class RespClient {
   private buffer: Buffer = Buffer.alloc(0);
@@ -41,7 +42,7 @@ export class RespClient {
     if (this.closed) return Promise.reject(new Error('connection closed'));
     const parts: Buffer[] = [Buffer.from(`*${argv.length}\r\n`)];
     for (const arg of argv) {
-      const bytes = Buffer.from(arg, 'utf8');
+      const bytes = Buffer.from(encodeString(arg));
       parts.push(Buffer.from(`$${bytes.length}\r\n`), bytes, Buffer.from('\r\n'));
     }
     return new Promise((resolve, reject) => {
@@ -97,7 +98,7 @@ export function parseReply(buffer: Buffer, start: number, depth = 0): { reply: R
       const length = Number(line);
       if (length < 0) return { reply: { type: 'nil' }, end: afterLine };
       if (buffer.length < afterLine + length + 2) return null;
-      return { reply: { type: 'bulk', value: buffer.toString('utf8', afterLine, afterLine + length) }, end: afterLine + length + 2 };
+      return { reply: { type: 'bulk', value: decodeBytes(buffer.subarray(afterLine, afterLine + length)) }, end: afterLine + length + 2 };
     }
     case '*': {
       const count = Number(line);

@@ -3,7 +3,11 @@ import { callMock, createMockInstance, withPinnedClock, type MockInstance, type 
 /** The Redis data types a learner can see (`TYPE key`). */
 export type RedisType = 'string' | 'hash' | 'list' | 'set' | 'zset';
 
-/** Plain, JSON-able value of one key, used by snapshots, hashing and the inspector. */
+/**
+ * Plain, JSON-able value of one key, used by snapshots, hashing and the inspector. Hash fields
+ * keep their insertion order (HGETALL shows it, as a small Redis hash does); set members are
+ * sorted (Lockstep answers SMEMBERS in a canonical order, see sets.ts).
+ */
 export type KeyValue =
   | { type: 'string'; value: string }
   | { type: 'hash'; value: [field: string, value: string][] }
@@ -19,6 +23,26 @@ export interface KeyspaceSnapshot {
 }
 
 /**
+ * A value as stored in ioredis-mock's keyspace. Strings, lists (arrays) and sets (Set) use the
+ * mock's own representation. Hashes are a Map of field to value: the mock's plain-object hashes
+ * reorder integer-like fields ("10" before "b") and cannot hold a field named `__proto__`, and
+ * every hash command is Lockstep's own (commands/hashes.ts). Zsets (Map of member to
+ * {score, value}) are only ever restored from snapshots; no zset command is offered.
+ */
+export type StoredValue =
+  | { type: 'string'; value: string }
+  | { type: 'hash'; value: Map<string, string> }
+  | { type: 'list'; value: string[] }
+  | { type: 'set'; value: Set<string> }
+  | { type: 'zset'; value: Map<string, { score: number; value: string }> };
+
+/**
+ * The mock keeps keys as properties of a plain object: a prefix keeps names such as `__proto__`
+ * or `constructor` from meeting Object.prototype, and keeps integer-like keys from being reordered.
+ */
+const KEY_PREFIX = 'k:';
+
+/**
  * The keyspace of one simulated server, stored in ioredis-mock.
  *
  * Expiry follows Redis 7 exactly: a key with expiry time `when` exists while `now <= when` and is
@@ -29,7 +53,7 @@ export interface KeyspaceSnapshot {
  * through the mock's relative forms.
  */
 export class Keyspace {
-  readonly mock: MockInstance = createMockInstance();
+  readonly mock: MockInstance = createMockInstance(KEY_PREFIX);
 
   /** Drops every key whose expiry time has passed at `nowMs`. */
   expireDue(nowMs: number): void {
@@ -48,7 +72,8 @@ export class Keyspace {
   }
 
   private keysUnsorted(): string[] {
-    return this.quiet(() => this.mock.data.keys());
+    // The mock lists keys with its prefix; every other accessor adds it itself.
+    return this.quiet(() => this.mock.data.keys()).map((key) => key.slice(KEY_PREFIX.length));
   }
 
   /** Runs an ioredis-mock command. Call `expireDue(nowMs)` first (the server does). */
@@ -65,18 +90,54 @@ export class Keyspace {
     return this.quiet(() => this.mock.data.has(key));
   }
 
+  /** Number of live keys (after expireDue). */
+  size(): number {
+    return this.keysUnsorted().length;
+  }
+
   typeOf(key: string): RedisType | null {
     if (!this.has(key)) return null;
     return typeOfRaw(this.raw(key));
   }
 
+  /** The value of `key` (a copy: change it, then `write` it back), or null when absent. */
+  get(key: string): StoredValue | null {
+    if (!this.has(key)) return null;
+    return toStored(this.raw(key));
+  }
+
   /** The string value of `key`, or null when absent. Throws on a non-string: check typeOf first. */
   getString(key: string): string | null {
-    if (!this.has(key)) return null;
-    const value = this.raw(key);
-    if (typeof value === 'string') return value;
-    if (value instanceof Uint8Array) return new TextDecoder().decode(value);
-    throw new Error(`key ${key} holds a ${typeOfRaw(value)}, not a string`);
+    const stored = this.get(key);
+    if (stored === null) return null;
+    if (stored.type !== 'string') throw new Error(`key ${key} holds a ${stored.type}, not a string`);
+    return stored.value;
+  }
+
+  /**
+   * Stores a value. `keepTtl: false` is Redis's setKey (SET, MSET, RENAME target: the old TTL goes);
+   * `keepTtl: true` is an in-place change (APPEND, INCR, HSET, LPUSH: the TTL stays). An empty
+   * hash, list or set deletes the key, as Redis never keeps empty aggregates.
+   */
+  write(key: string, stored: StoredValue, options: { keepTtl: boolean }): void {
+    if (isEmptyAggregate(stored)) {
+      this.delete(key);
+      return;
+    }
+    const expireAtMs = options.keepTtl ? this.expireAtMs(key) : null;
+    this.quiet(() => this.mock.data.set(key, stored.value));
+    this.setExpireAt(key, expireAtMs);
+  }
+
+  delete(key: string): boolean {
+    if (!this.has(key)) return false;
+    this.quiet(() => this.mock.data.delete(key));
+    return true;
+  }
+
+  clear(): void {
+    this.mock.data.clear();
+    this.mock.expires.clear();
   }
 
   expireAtMs(key: string): number | null {
@@ -115,12 +176,22 @@ export class Keyspace {
   }
 
   restore(snapshot: KeyspaceSnapshot): void {
-    this.mock.data.clear();
-    this.mock.expires.clear();
+    this.clear();
     for (const entry of snapshot.entries) {
-      this.mock.data.set(entry.key, fromKeyValue(entry));
+      this.quiet(() => this.mock.data.set(entry.key, fromKeyValue(entry)));
       if (entry.expireAtMs !== null) this.mock.expires.set(entry.key, entry.expireAtMs);
     }
+  }
+}
+
+function isEmptyAggregate(stored: StoredValue): boolean {
+  switch (stored.type) {
+    case 'string':
+      return false;
+    case 'list':
+      return stored.value.length === 0;
+    default:
+      return stored.value.size === 0;
   }
 }
 
@@ -128,31 +199,47 @@ function typeOfRaw(value: unknown): RedisType {
   if (typeof value === 'string' || value instanceof Uint8Array) return 'string';
   if (Array.isArray(value)) return 'list';
   if (value instanceof Set) return 'set';
-  if (value instanceof Map) return 'zset';
+  if (value instanceof Map) {
+    // Never empty (empty aggregates are deleted): the first value tells hash from zset.
+    const first = value.values().next().value;
+    return typeof first === 'string' ? 'hash' : 'zset';
+  }
   if (value && typeof value === 'object') return 'hash';
   throw new Error(`unknown ioredis-mock value: ${String(value)}`);
 }
 
-function toKeyValue(value: unknown): KeyValue {
+function toStored(value: unknown): StoredValue {
   switch (typeOfRaw(value)) {
     case 'string':
       return { type: 'string', value: typeof value === 'string' ? value : new TextDecoder().decode(value as Uint8Array) };
     case 'list':
       return { type: 'list', value: (value as unknown[]).map(String) };
     case 'set':
-      return { type: 'set', value: [...(value as Set<unknown>)].map(String).sort() };
+      return { type: 'set', value: new Set([...(value as Set<unknown>)].map(String)) };
     case 'zset':
-      return {
-        type: 'zset',
-        value: [...(value as Map<string, { score: number }>)].map(([member, v]) => [member, String(v.score)] as [string, string]),
-      };
+      return { type: 'zset', value: new Map(value as Map<string, { score: number; value: string }>) };
     case 'hash':
+      // A plain object only if someone wrote one through the mock's own hash commands.
       return {
         type: 'hash',
-        value: Object.entries(value as Record<string, unknown>)
-          .map(([f, v]) => [f, String(v)] as [string, string])
-          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        value: value instanceof Map ? new Map(value as Map<string, string>) : new Map(Object.entries(value as Record<string, unknown>).map(([f, v]) => [f, String(v)])),
       };
+  }
+}
+
+function toKeyValue(value: unknown): KeyValue {
+  const stored = toStored(value);
+  switch (stored.type) {
+    case 'string':
+      return stored;
+    case 'list':
+      return { type: 'list', value: stored.value };
+    case 'set':
+      return { type: 'set', value: [...stored.value].sort(compareCodeUnits) };
+    case 'zset':
+      return { type: 'zset', value: [...stored.value].map(([member, v]) => [member, String(v.score)] as [string, string]) };
+    case 'hash':
+      return { type: 'hash', value: [...stored.value] };
   }
 }
 
@@ -167,6 +254,10 @@ function fromKeyValue(entry: KeyValue): unknown {
     case 'zset':
       return new Map(entry.value.map(([member, score]) => [member, { score: Number(score), value: member }]));
     case 'hash':
-      return Object.fromEntries(entry.value);
+      return new Map(entry.value);
   }
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

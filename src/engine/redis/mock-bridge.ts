@@ -66,12 +66,15 @@ export type MockOutcome = { ok: true; value: unknown } | { ok: false; error: Err
 
 let instanceCount = 0;
 
-/** A fresh ioredis-mock keyspace. Each gets its own host name: instances sharing host:port share data. */
-export function createMockInstance(): MockInstance {
+/**
+ * A fresh ioredis-mock keyspace. Each gets its own host name: instances sharing host:port share
+ * data. `keyPrefix` is applied by the mock's data layer to every key it stores.
+ */
+export function createMockInstance(keyPrefix = ''): MockInstance {
   instanceCount += 1;
   // Identity only: the host name never reaches a trace.
   const Ctor = RedisMock as unknown as new (options: object) => MockInstance;
-  return new Ctor({ host: `lockstep-${instanceCount}`, port: 6379, lazyConnect: false });
+  return new Ctor({ host: `lockstep-${instanceCount}`, port: 6379, lazyConnect: false, keyPrefix });
 }
 
 /**

@@ -1,0 +1,311 @@
+import { decodeBytes, encodeString, isValidUtf8Text, toHex } from './commands/bytes';
+import type { KeyEntry } from './keyspace';
+import type { Reply } from './reply';
+import type { SimRedisServer } from './server';
+
+/**
+ * The pure part of the Redis console: redis-cli's argument splitting, redis-cli's reply
+ * rendering, the JSON reply encoding, and `.directives` over one simulated server and a virtual
+ * clock. No I/O: the CLI (src/cli/console.ts) and the UI console panel feed it lines.
+ */
+
+export type SplitResult = { ok: true; argv: string[] } | { ok: false; error: string };
+
+const LINE_LENGTH_MAX = 1 << 20;
+
+/**
+ * Splits one line like redis-cli (sdssplitargs): whitespace separates words; "double quotes" take
+ * \n \r \t \b \a \" \\ and \xHH escapes; 'single quotes' are literal except \'; a closing quote
+ * must be followed by whitespace or the end; a quote inside a bare word opens a quoted part.
+ */
+export function splitArgs(line: string): SplitResult {
+  if (line.length > LINE_LENGTH_MAX) return { ok: false, error: 'Invalid argument(s): line too long' };
+  const bytes = encodeString(line);
+  const argv: string[] = [];
+  let p = 0;
+  const isSpace = (b: number | undefined) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0x0b || b === 0x0c;
+  const isHex = (b: number | undefined) => b !== undefined && /[0-9a-fA-F]/.test(String.fromCharCode(b));
+  // Every iteration of both loops advances p, so they end within bytes.length steps.
+  while (p < bytes.length) {
+    while (p < bytes.length && isSpace(bytes[p])) p++;
+    if (p >= bytes.length) break;
+    const word: number[] = [];
+    let inDouble = false;
+    let inSingle = false;
+    let done = false;
+    while (!done) {
+      const c = bytes[p];
+      if (inDouble) {
+        if (c === undefined) return { ok: false, error: 'Invalid argument(s): unbalanced quotes' };
+        if (c === 0x5c && bytes[p + 1] === 0x78 && isHex(bytes[p + 2]) && isHex(bytes[p + 3])) {
+          word.push(parseInt(String.fromCharCode(bytes[p + 2], bytes[p + 3]), 16));
+          p += 3;
+        } else if (c === 0x5c && p + 1 < bytes.length) {
+          p++;
+          const escaped = bytes[p];
+          const map: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x61: 0x07 };
+          word.push(map[escaped] ?? escaped);
+        } else if (c === 0x22) {
+          if (p + 1 < bytes.length && !isSpace(bytes[p + 1])) {
+            return { ok: false, error: 'Invalid argument(s): closing quote must be followed by a space' };
+          }
+          done = true;
+        } else word.push(c);
+      } else if (inSingle) {
+        if (c === undefined) return { ok: false, error: 'Invalid argument(s): unbalanced quotes' };
+        if (c === 0x5c && bytes[p + 1] === 0x27) {
+          p++;
+          word.push(0x27);
+        } else if (c === 0x27) {
+          if (p + 1 < bytes.length && !isSpace(bytes[p + 1])) {
+            return { ok: false, error: 'Invalid argument(s): closing quote must be followed by a space' };
+          }
+          done = true;
+        } else word.push(c);
+      } else if (c === undefined || isSpace(c)) done = true;
+      else if (c === 0x22) inDouble = true;
+      else if (c === 0x27) inSingle = true;
+      else word.push(c);
+      if (p < bytes.length) p++;
+    }
+    argv.push(decodeBytes(Uint8Array.from(word)));
+  }
+  return { ok: true, argv };
+}
+
+/** A bulk string as redis-cli prints it (sdscatrepr): quoted, C escapes, other bytes as \xhh. */
+export function quoteBulk(value: string): string {
+  let out = '"';
+  for (const b of encodeString(value)) {
+    if (b === 0x5c) out += '\\\\';
+    else if (b === 0x22) out += '\\"';
+    else if (b === 0x0a) out += '\\n';
+    else if (b === 0x0d) out += '\\r';
+    else if (b === 0x09) out += '\\t';
+    else if (b === 0x07) out += '\\a';
+    else if (b === 0x08) out += '\\b';
+    else if (b >= 0x20 && b <= 0x7e) out += String.fromCharCode(b);
+    else out += `\\x${b.toString(16).padStart(2, '0')}`;
+  }
+  return out + '"';
+}
+
+/** redis-cli's TTY rendering (cliFormatReplyTTY), without the final newline. */
+export function formatCli(r: Reply, prefix = ''): string {
+  switch (r.type) {
+    case 'status':
+      return r.value;
+    case 'bulk':
+      return quoteBulk(r.value);
+    case 'integer':
+      return `(integer) ${r.value}`;
+    case 'nil':
+      return '(nil)';
+    case 'error':
+      return `(error) ${r.value}`;
+    case 'array': {
+      if (r.value.length === 0) return '(empty array)';
+      const indexWidth = String(r.value.length).length;
+      const nestedPrefix = prefix + ' '.repeat(indexWidth + 2);
+      return r.value
+        .map((item, i) => `${i === 0 ? '' : prefix}${String(i + 1).padStart(indexWidth)}) ${formatCli(item, nestedPrefix)}`)
+        .join('\n');
+    }
+  }
+}
+
+/** A reply as JSON data: integers as decimal strings, non-UTF-8 bulk values as hex. */
+export type JsonReply =
+  | { type: 'status' | 'integer' | 'error'; value: string }
+  | { type: 'bulk'; value: string }
+  | { type: 'bulk'; hex: string }
+  | { type: 'null'; value: null }
+  | { type: 'array'; value: JsonReply[] };
+
+export function toJsonReply(r: Reply): JsonReply {
+  switch (r.type) {
+    case 'status':
+    case 'integer':
+    case 'error':
+      return { type: r.type, value: r.value };
+    case 'bulk':
+      return isValidUtf8Text(r.value) ? { type: 'bulk', value: r.value } : { type: 'bulk', hex: toHex(encodeString(r.value)) };
+    case 'nil':
+      return { type: 'null', value: null };
+    case 'array':
+      return { type: 'array', value: r.value.map(toJsonReply) };
+  }
+}
+
+export const CONSOLE_HELP = [
+  'Type Redis commands as in redis-cli, e.g.  SET lock:a token-1 NX PX 30000',
+  'Quoting: "double quotes" with \\n \\t \\" \\\\ \\xHH escapes; \'single quotes\' are literal.',
+  'Directives:',
+  '  .advance <ms>   move the virtual clock forward by <ms> milliseconds',
+  '  .time           print the virtual time in milliseconds',
+  '  .keys           list every live key with its type, TTL and value',
+  '  .help           this text',
+  'quit or exit ends the session.',
+].join('\n');
+
+/** One line's result: text mode output (may be multi-line, '' for nothing) and whether to stop. */
+export interface ConsoleOutput {
+  readonly text: string;
+  readonly exit: boolean;
+}
+
+export interface ConsoleSessionOptions {
+  readonly server: SimRedisServer;
+  /** Virtual time at the start, in ms. */
+  readonly startMs?: number;
+}
+
+/** Largest single `.advance`: about 300 years, far beyond any lesson, well inside exact doubles. */
+const ADVANCE_MS_MAX = 10_000_000_000_000;
+
+type DirectiveResult = { reply: Reply; text: string };
+
+/**
+ * A console over one simulated server and its own virtual clock. Every command runs at the
+ * current virtual time; only `.advance` moves it.
+ */
+export class ConsoleSession {
+  private readonly server: SimRedisServer;
+  private clockMs: number;
+
+  constructor(options: ConsoleSessionOptions) {
+    this.server = options.server;
+    this.clockMs = options.startMs ?? 0;
+  }
+
+  get nowMs(): number {
+    return this.clockMs;
+  }
+
+  /** Runs one argv (a command, or a directive when argv[0] starts with '.'). */
+  execute(argv: readonly string[]): DirectiveResult {
+    if (argv.length > 0 && argv[0].startsWith('.')) return this.directive(argv);
+    const result = this.server.execute(argv, this.clockMs);
+    return { reply: result, text: formatCli(result) };
+  }
+
+  /** Text mode: one redis-cli style line in, redis-cli style text out. */
+  runLine(line: string): ConsoleOutput {
+    const split = splitArgs(line);
+    if (!split.ok) return { text: `(error) ERR ${split.error}`, exit: false };
+    if (split.argv.length === 0) return { text: '', exit: false };
+    const name = split.argv[0].toLowerCase();
+    if (split.argv.length === 1 && (name === 'quit' || name === 'exit')) return { text: '', exit: true };
+    return { text: this.execute(split.argv).text, exit: false };
+  }
+
+  /** JSON mode: a JSON array of strings in, one JSON reply line out ('' for a blank line). */
+  runJsonLine(line: string): string {
+    if (line.trim() === '') return '';
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
+      return jsonError(`ERR malformed input: not JSON (${(error as Error).message})`);
+    }
+    if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((item) => typeof item === 'string')) {
+      return jsonError('ERR malformed input: expected a non-empty JSON array of strings');
+    }
+    return JSON.stringify(toJsonReply(this.execute(parsed as string[]).reply));
+  }
+
+  private directive(argv: readonly string[]): DirectiveResult {
+    const name = argv[0].toLowerCase();
+    const fail = (message: string): DirectiveResult => {
+      const r: Reply = { type: 'error', value: message };
+      return { reply: r, text: formatCli(r) };
+    };
+    switch (name) {
+      case '.advance': {
+        if (argv.length !== 2) return fail('ERR usage: .advance <ms>');
+        if (!/^[0-9]+$/.test(argv[1]) || Number(argv[1]) > ADVANCE_MS_MAX) {
+          return fail(`ERR .advance takes a whole number of milliseconds from 0 to ${ADVANCE_MS_MAX}`);
+        }
+        const stepMs = Number(argv[1]);
+        this.clockMs += stepMs;
+        return { reply: { type: 'integer', value: String(this.clockMs) }, text: `virtual time: ${this.clockMs} ms (+${stepMs} ms)` };
+      }
+      case '.time':
+        if (argv.length !== 1) return fail('ERR usage: .time');
+        return { reply: { type: 'integer', value: String(this.clockMs) }, text: `virtual time: ${this.clockMs} ms` };
+      case '.keys': {
+        if (argv.length !== 1) return fail('ERR usage: .keys');
+        const entries = this.server.inspect(this.clockMs);
+        return { reply: { type: 'array', value: entries.map((e) => this.keyReply(e)) }, text: this.keysText(entries) };
+      }
+      case '.help':
+        return { reply: { type: 'bulk', value: CONSOLE_HELP }, text: CONSOLE_HELP };
+      default:
+        return fail(`ERR unknown directive '${argv[0]}' (try .help)`);
+    }
+  }
+
+  /** [key, type, pttl ms (-1: no expiry), value] */
+  private keyReply(entry: KeyEntry): Reply {
+    const pttlMs = entry.expireAtMs === null ? -1 : entry.expireAtMs - this.clockMs;
+    return {
+      type: 'array',
+      value: [
+        { type: 'bulk', value: entry.key },
+        { type: 'status', value: entry.type },
+        { type: 'integer', value: String(pttlMs) },
+        valueReply(entry),
+      ],
+    };
+  }
+
+  private keysText(entries: readonly KeyEntry[]): string {
+    if (entries.length === 0) return '(no keys)';
+    return entries
+      .map((entry) => {
+        const ttl = entry.expireAtMs === null ? 'no expiry' : `pttl ${entry.expireAtMs - this.clockMs} ms`;
+        const value = valueReply(entry);
+        const shown = value.type === 'array' ? `[${value.value.map((v) => formatCli(v)).join(' ')}]` : formatCli(value);
+        return `${quoteBulk(entry.key)}  ${entry.type}  ${ttl}  ${shown}`;
+      })
+      .join('\n');
+  }
+}
+
+function valueReply(entry: KeyEntry): Reply {
+  const bulk = (value: string): Reply => ({ type: 'bulk', value });
+  switch (entry.type) {
+    case 'string':
+      return bulk(entry.value);
+    case 'list':
+    case 'set':
+      return { type: 'array', value: entry.value.map(bulk) };
+    case 'hash':
+    case 'zset':
+      return { type: 'array', value: entry.value.flatMap(([a, b]) => [bulk(a), bulk(b)]) };
+  }
+}
+
+function jsonError(message: string): string {
+  return JSON.stringify({ type: 'error', value: message } satisfies JsonReply);
+}
+
+/** Parses a JSON reply line back into a Reply (for tests and tools reading `--json` output). */
+export function fromJsonReply(json: JsonReply): Reply {
+  switch (json.type) {
+    case 'null':
+      return { type: 'nil' };
+    case 'array':
+      return { type: 'array', value: json.value.map(fromJsonReply) };
+    case 'bulk':
+      return { type: 'bulk', value: 'hex' in json ? decodeBytes(hexToBytes(json.hex)) : json.value };
+    default:
+      return { type: json.type, value: json.value };
+  }
+}
+
+function hexToBytes(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}

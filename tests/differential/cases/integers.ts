@@ -1,0 +1,21 @@
+import { diffCase } from '../harness';
+
+/** 64-bit integer parsing and overflow: fencing tokens and counters are INCRs. */
+export const INTEGER_CASES = [
+  diffCase('INCR on absent, then DECR', 'INCR k', 'INCR k', 'DECR k', 'DECR k', 'DECR k', 'GET k', 'TYPE k'),
+  diffCase('INCR on a non-integer', 'SET k abc', 'INCR k', 'SET k 1.5', 'INCR k', 'SET k ""', 'INCR k', 'GET k'),
+  diffCase('INCR on spaces, plus, leading zero', 'SET a " 1"', 'INCR a', 'SET b "+1"', 'INCR b', 'SET c 01', 'INCR c', 'SET d "1 "', 'INCR d', 'SET e -0', 'INCR e'),
+  diffCase('INCR at the int64 limit', 'SET k 9223372036854775807', 'INCR k', 'GET k', 'SET m -9223372036854775808', 'DECR m', 'INCR m'),
+  diffCase('INCR beyond int64 in the value', 'SET k 9223372036854775808', 'INCR k', 'SET m -9223372036854775809', 'DECR m'),
+  diffCase('INCRBY argument parsing', 'INCRBY k " 1"', 'INCRBY k +1', 'INCRBY k 01', 'INCRBY k 1.0', 'INCRBY k abc', 'INCRBY k -0', 'INCRBY k 5', 'INCRBY k -7', 'GET k'),
+  diffCase('INCRBY overflow', 'SET k 9223372036854775800', 'INCRBY k 7', 'INCRBY k 1', 'GET k', 'INCRBY k 9223372036854775807'),
+  diffCase('INCRBY argument beyond int64', 'INCRBY k 9223372036854775808', 'INCRBY k -9223372036854775808', 'GET k'),
+  diffCase('DECRBY', 'DECRBY k 5', 'DECRBY k -10', 'DECRBY k abc', 'GET k'),
+  diffCase('DECRBY of int64 min', 'SET k 0', 'DECRBY k -9223372036854775808', 'SET j -1', 'DECRBY j -9223372036854775808', 'GET j'),
+  diffCase('INCR keeps the TTL', 'SET k 1 EX 1000', 'INCR k', 'TTL k', 'INCRBY k 5', 'TTL k'),
+  diffCase('INCR on a hash', 'HSET h f 1', 'INCR h', 'DECRBY h 1'),
+  diffCase('INCRBYFLOAT', 'INCRBYFLOAT k 1.5', 'INCRBYFLOAT k 0.1', 'INCRBYFLOAT k -3', 'INCRBYFLOAT k 1e2', 'GET k', 'SET s abc', 'INCRBYFLOAT s 1', 'INCRBYFLOAT k abc'),
+  diffCase('INCRBYFLOAT formatting', 'SET k 10', 'INCRBYFLOAT k 0', 'SET k 3.0e3', 'INCRBYFLOAT k 0', 'SET k 5.0000', 'INCRBYFLOAT k 0.5', 'INCRBYFLOAT k 1.1'),
+  diffCase('INCRBYFLOAT rejects inf and nan', 'INCRBYFLOAT k inf', 'INCRBYFLOAT k nan', 'SET k 1', 'INCRBYFLOAT k " 1"', 'GET k'),
+  diffCase('INCR result is an integer, GET is bulk', 'INCRBY k 42', 'GET k', 'APPEND k 0', 'INCR k'),
+];

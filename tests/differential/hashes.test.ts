@@ -1,0 +1,4 @@
+import { differentialSuite } from './harness';
+import { HASH_CASES } from './cases/hashes';
+
+differentialSuite('hashes', HASH_CASES);

@@ -1,0 +1,4 @@
+import { differentialSuite } from './harness';
+import { LIST_SET_CASES } from './cases/lists-sets';
+
+differentialSuite('lists-sets', LIST_SET_CASES);
