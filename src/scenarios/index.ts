@@ -1,9 +1,12 @@
 import type { Scenario } from '../engine/scenario';
 import { ScenarioError } from '../engine/scenario';
 import { getThenDel } from './get-then-del';
+import { setnxNoTtl } from './setnx-no-ttl';
+import { setnxThenExpire } from './setnx-then-expire';
+import { plainDel } from './plain-del';
 
 /** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
-export const SCENARIOS: readonly Scenario[] = [getThenDel];
+export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, plainDel, getThenDel];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);

@@ -1,0 +1,78 @@
+import type { LocalizedText, Step } from '../engine/program';
+
+/*
+ * Program fragments several scenarios share. Each returns fresh step objects; labels are given by
+ * the caller where a client uses a fragment twice.
+ */
+
+export const text = (en: string, zh: string): LocalizedText => ({ en, zh });
+
+/** `SET lock token NX PX ttl`, then enter on OK; on nil wait and try again, at most `attemptCountMax` times, then give up. */
+export function acquireWithSetNxPx(options: { retryAfterMs: number; attemptCountMax: number; jitterMs?: number; backoffFactor?: number }): Step[] {
+  return [
+    {
+      op: 'command',
+      label: 'acquire',
+      argv: ['SET', '${lockKey}', '${token}', 'NX', 'PX', '${ttlMs}'],
+      saveAs: 'acquired',
+      note: text('take the lock only if it is free, with a lease of ttlMs', '仅当锁空闲时加锁，租期 ttlMs'),
+    },
+    { op: 'if', when: { test: 'notNil', reply: 'acquired' }, goto: 'locked' },
+    {
+      op: 'retry',
+      goto: 'acquire',
+      afterMs: options.retryAfterMs,
+      attemptCountMax: options.attemptCountMax,
+      ...(options.jitterMs === undefined ? {} : { jitterMs: options.jitterMs }),
+      ...(options.backoffFactor === undefined ? {} : { backoffFactor: options.backoffFactor }),
+      note: text('the lock is taken: wait, then try again', '锁被占用：等一会儿再试'),
+    },
+    { op: 'end', note: text('give up', '放弃') },
+    { op: 'enter', label: 'locked' },
+  ];
+}
+
+/** The safe release: the compare-and-delete script (the scenario must list COMPARE_AND_DELETE as `compareAndDelete`). */
+export function releaseWithLua(note?: LocalizedText): Step {
+  return {
+    op: 'eval',
+    script: 'compareAndDelete',
+    keys: ['${lockKey}'],
+    args: ['${token}'],
+    saveAs: 'released',
+    releases: true,
+    note: note ?? text('delete the lock only if it still holds my token (atomic)', '仅当锁里仍是我的 token 时才删除（原子操作）'),
+  };
+}
+
+/** The naive release: DEL whatever is there. */
+export function releaseWithDel(note?: LocalizedText): Step {
+  return {
+    op: 'command',
+    argv: ['DEL', '${lockKey}'],
+    saveAs: 'released',
+    releases: true,
+    note: note ?? text('release: delete the key, whoever it belongs to now', '释放：直接删除键，不管它现在属于谁'),
+  };
+}
+
+/**
+ * A helper thread's timer loop: wait `everyMs`, run `action`, and go round again while `keepGoing`
+ * holds, at most `roundCountMax` times (the loop's bound; past it the helper stops).
+ */
+export function timerLoop(options: { everyMs: number; roundCountMax: number; action: Step; keepGoing?: Step; timerNote: LocalizedText; stopNote: LocalizedText }): Step[] {
+  return [
+    {
+      op: 'retry',
+      label: 'timer',
+      goto: 'tick',
+      afterMs: options.everyMs,
+      attemptCountMax: options.roundCountMax,
+      note: options.timerNote,
+    },
+    { op: 'end', note: options.stopNote },
+    { ...options.action, label: 'tick' },
+    options.keepGoing ?? { op: 'goto', goto: 'timer' },
+    { op: 'end', label: 'stop' },
+  ];
+}
