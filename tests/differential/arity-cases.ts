@@ -1,4 +1,5 @@
 import { COMMANDS } from '../../src/engine/redis/commands';
+import { COMMANDS_NEWER_THAN_7_0 } from '../../src/engine/redis/commands/index';
 import { diffCase, type DiffCase } from './harness';
 
 /**
@@ -8,6 +9,7 @@ import { diffCase, type DiffCase } from './harness';
  */
 export function arityCases(): DiffCase[] {
   return Object.entries(COMMANDS)
+    .filter(([name]) => !COMMANDS_NEWER_THAN_7_0.has(name))
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([name, spec]) => {
       const words = (count: number) => [name.toUpperCase(), ...Array.from({ length: count - 1 }, (_, i) => `a${i}`)].join(' ');

@@ -1,9 +1,6 @@
 import { SimRedisServer } from '../../src/engine/redis/server';
 
-/**
- * The simulated server under test, built as the application builds it. Scripting: once the Lua
- * engine (src/engine/redis/lua/) lands, it is wired here so the EVAL cases run against it.
- */
+/** The simulated server under test, built as the application builds it (with its Lua engine). */
 export function createSimServer(): SimRedisServer {
   return new SimRedisServer();
 }

@@ -15,6 +15,7 @@ export const HASH_CASES = [
   diffCase('HINCRBY errors', 'HSET h s abc', 'HINCRBY h s 1', 'HINCRBY h n abc', 'HINCRBY h n " 1"', 'HSET h big 9223372036854775807', 'HINCRBY h big 1', 'HINCRBY h n 9223372036854775808', 'HGETALL h'),
   diffCase('HINCRBY value with leading zero or plus', 'HSET h a 01 b +1 c -0', 'HINCRBY h a 1', 'HINCRBY h b 1', 'HINCRBY h c 1'),
   diffCase('HINCRBYFLOAT', 'HINCRBYFLOAT h f 1.5', 'HINCRBYFLOAT h f 0.25', 'HINCRBYFLOAT h f abc', 'HSET h s x', 'HINCRBYFLOAT h s 1', 'HGET h f'),
+  diffCase('HINCRBYFLOAT inf, nan and precision', 'HINCRBYFLOAT h f inf', 'HINCRBYFLOAT h f nan', 'HINCRBYFLOAT h f 0.1', 'HINCRBYFLOAT h f 0.2', 'HSET h big 1e4932', 'HINCRBYFLOAT h big 1e4932', 'HGETALL h'),
   diffCase('HSETNX', 'HSETNX h f v', 'HSETNX h f w', 'HGET h f', 'SET s v', 'HSETNX s f v'),
   diffCase('HSTRLEN', 'HSET h f "héllo"', 'HSTRLEN h f', 'HSTRLEN h g', 'HSTRLEN missing f'),
   diffCase('hash with a TTL (lock with metadata)', 'HSET lock owner a count 1', 'PEXPIRE lock 100000', near('PTTL lock'), 'HINCRBY lock count 1', near('PTTL lock'), 'HDEL lock owner count', 'PTTL lock'),

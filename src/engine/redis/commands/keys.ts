@@ -190,9 +190,11 @@ function ttlCommand(outputMs: boolean, absolute: boolean): CommandSpec {
     if (!ctx.keyspace.has(key)) return reply.integer(-2);
     const when = ctx.keyspace.expireAtMs(key);
     if (when === null) return reply.integer(-1);
-    const ms = Math.max(0, absolute ? when : when - ctx.nowMs);
+    // BigInt: an expiry set far in the future (EXPIREAT near 2^63) is beyond exact doubles.
+    let ms = BigInt(when) - (absolute ? 0n : BigInt(ctx.nowMs));
+    if (ms < 0n) ms = 0n;
     // Seconds are rounded to the nearest: (ms + 500) / 1000 in integer arithmetic.
-    return reply.integer(outputMs ? ms : Math.floor((ms + 500) / 1000));
+    return reply.integer(outputMs ? ms : (ms + 500n) / 1000n);
   });
 }
 
