@@ -24,20 +24,29 @@ const STOP_WAIT_MS_MAX = 5_000;
 export const REDIS_NOT_INSTALLED =
   'redis-server is not installed (or not on PATH). Install Redis 7.0.x, e.g. `apt-get install -y redis-server` on Debian; .ci/run does this in CI.';
 
-/** Absolute path of redis-server, or null. Debian installs it in /usr/bin; PATH may lack /usr/sbin. */
+/**
+ * Absolute path of redis-server, or null. LOCKSTEP_REDIS_SERVER names a binary explicitly (and
+ * nothing else is tried); otherwise PATH, then Debian's /usr/bin (PATH may lack /usr/sbin).
+ */
 export function findRedisServer(): string | null {
+  const explicit = process.env.LOCKSTEP_REDIS_SERVER;
+  if (explicit !== undefined && explicit !== '') return isExecutable(explicit) ? explicit : null;
   const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/bin', '/usr/sbin', '/usr/local/bin'];
   for (const dir of dirs) {
     if (!dir) continue;
     const candidate = path.join(dir, 'redis-server');
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
+    if (isExecutable(candidate)) return candidate;
   }
   return null;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 export async function startRealRedis(): Promise<RealRedis> {
