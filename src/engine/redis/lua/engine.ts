@@ -1,8 +1,14 @@
 import { reply, type Reply } from '../reply';
 import type { ScriptCommandInfo, ScriptEngine, ScriptHost, ScriptRunReport } from '../script-engine';
 import { luaToReply, pushErrorTable, pushReply, redisErrorText } from './convert';
-import { jsText, lauxlib, lua, luaBytes, lualib, type LuaDebug, type LuaState } from './fengari-api';
-import { sha1Hex } from './sha1';
+import { openBitLibrary } from './bit';
+import { openCjsonLibrary } from './cjson';
+import { jsText, lauxlib, lua, luaBytes, lualib, raiseError, type LuaState } from './fengari-api';
+import { installLua51Semantics, lua51Escapes, lua51SyntaxMessage, protectRecursively, setActiveState, setTableReadonly } from './lua51';
+import { formatArgumentNumber } from './numbers';
+import { Rand48 } from './rand48';
+import { sha1Hex, sha1HexBytes } from './sha1';
+import { openStandardLibraries, setFunctions } from './stdlib';
 
 /**
  * How many Lua VM instructions one script may run before the engine stops it, as if a user had
@@ -23,6 +29,10 @@ export interface LuaScriptEngineOptions {
 /** Stack slots the engine keeps on the main Lua thread for its whole life. */
 const SLOT_ERROR_HANDLER = 1;
 const SLOT_FUNCTIONS = 2;
+
+/** What `redis.REDIS_VERSION` reports: the version Lockstep's semantics were checked against. */
+const REDIS_VERSION = '7.0.15';
+const REDIS_VERSION_NUM = 0x07000f;
 
 const KILLED_MESSAGE = 'ERR Script killed by user with SCRIPT KILL...';
 const NOSCRIPT = 'NOSCRIPT No matching script. Please use EVAL.';
@@ -59,11 +69,13 @@ export class LuaScriptEngine implements ScriptEngine {
   private run: RunState | null = null;
   private lastReport: ScriptRunReport | null = null;
   private readonly instructionBudget: number;
+  private readonly random = new Rand48();
 
   constructor(options: LuaScriptEngineOptions = {}) {
     this.instructionBudget = options.instructionBudget ?? scriptInstructionBudget;
+    installLua51Semantics();
     this.L = lauxlib.luaL_newstate();
-    this.openLibraries();
+    this.buildEnvironment();
     const L = this.L;
     lua.lua_settop(L, 0);
     lua.lua_pushjsfunction(L, (state) => this.errorHandler(state));
@@ -156,9 +168,7 @@ export class LuaScriptEngine implements ScriptEngine {
         return reply.array(argv.slice(2).map((sha) => reply.integer(this.scripts.has(sha.toLowerCase()) ? 1 : 0)));
       }
       case 'flush': {
-        const bad = arity(argv.length <= 3);
-        if (bad) return bad;
-        if (argv.length === 3 && !['sync', 'async'].includes(argv[2].toLowerCase())) {
+        if (argv.length > 3 || (argv.length === 3 && !['sync', 'async'].includes(argv[2].toLowerCase()))) {
           return reply.error('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
         }
         this.flush();
@@ -185,13 +195,12 @@ export class LuaScriptEngine implements ScriptEngine {
   /** Compiles and caches `source`; returns the Redis error text on a syntax error. */
   private compile(source: string, sha = sha1Hex(source)): CachedScript | string {
     const L = this.L;
-    const bytes = luaBytes(source);
-    const status = lauxlib.luaL_loadbuffer(L, bytes, bytes.length, '@user_script');
+    const bytes = lua51Escapes(luaBytes(source));
+    const status = lauxlib.luaL_loadbufferx(L, bytes, bytes.length, '@user_script', 't');
     if (status !== lua.LUA_OK) {
       const message = lua.lua_type(L, -1) === lua.LUA_TSTRING ? jsText(lua.lua_tostring(L, -1) as Uint8Array) : 'unknown error';
       lua.lua_pop(L, 1);
-      // Lua 5.1 quotes every token in "near ..."; 5.3 leaves <eof> bare.
-      return `ERR Error compiling script (new function): ${message.replace(/ near <eof>$/, " near '<eof>'")}`;
+      return `ERR Error compiling script (new function): ${lua51SyntaxMessage(message)}`;
     }
     const slot = this.nextSlot++;
     lua.lua_rawseti(L, SLOT_FUNCTIONS, slot);
@@ -211,10 +220,10 @@ export class LuaScriptEngine implements ScriptEngine {
     const L = this.L;
     const run: RunState = { host, readOnly, instructionCount: 0, wroteDataset: false, killed: false };
     this.run = run;
-    setGlobalArray(L, 'KEYS', keys);
-    setGlobalArray(L, 'ARGV', args);
+    setGlobalArrays(L, keys, args);
     lua.lua_rawgeti(L, SLOT_FUNCTIONS, script.slot);
     lua.lua_sethook(L, (state) => this.countHook(state), lua.LUA_MASKCOUNT, hookInstructionStep);
+    setActiveState(L);
     let result: Reply;
     try {
       const status = lua.lua_pcall(L, 0, 1, SLOT_ERROR_HANDLER);
@@ -223,6 +232,7 @@ export class LuaScriptEngine implements ScriptEngine {
       lua.lua_settop(L, SLOT_FUNCTIONS);
     } finally {
       lua.lua_sethook(L, null, 0, 0);
+      setActiveState(null);
       this.run = null;
       this.lastReport = {
         sha,
@@ -296,49 +306,116 @@ export class LuaScriptEngine implements ScriptEngine {
     }
   }
 
-  // ---------------------------------------------------------------- redis.* library
+  // ---------------------------------------------------------------- environment
 
-  private openLibraries(): void {
+  /**
+   * Builds the script environment once, like Redis's scriptingInit: libraries, the `redis`
+   * table, a globals metatable that refuses reads of undefined names, then every table reachable
+   * from the globals made read-only.
+   */
+  private buildEnvironment(): void {
     const L = this.L;
-    for (const [name, open] of [
-      ['_G', lualib.luaopen_base],
-      ['table', lualib.luaopen_table],
-      ['string', lualib.luaopen_string],
-      ['math', lualib.luaopen_math],
-      ['coroutine', lualib.luaopen_coroutine],
-    ] as const) {
-      lauxlib.luaL_requiref(L, name, open, 1);
-      lua.lua_pop(L, 1);
-    }
-    for (const name of ['dofile', 'loadfile', 'print']) {
-      lua.lua_pushnil(L);
-      lua.lua_setglobal(L, name);
-    }
-    lua.lua_createtable(L, 0, 16);
-    const fns: Record<string, (L: LuaState) => number> = {
+    openStandardLibraries(L, this.random);
+    openBitLibrary(L);
+    openCjsonLibrary(L);
+    this.openRedisLibrary();
+    defineErrorHandlerGlobal(L);
+    lua.lua_pushglobaltable(L);
+    lua.lua_createtable(L, 0, 1);
+    lua.lua_pushjsfunction(L, (state) => {
+      const name = lua.lua_type(state, 2) === lua.LUA_TSTRING || lua.lua_type(state, 2) === lua.LUA_TNUMBER ? jsText(lua.lua_tostring(state, 2) as Uint8Array) : '?';
+      return raiseError(state, `Script attempted to access nonexistent global variable '${name}'`);
+    });
+    lua.lua_setfield(L, -2, '__index');
+    lua.lua_setmetatable(L, -2);
+    protectRecursively(L);
+    lua.lua_pop(L, 1);
+    // Library loaders registered their tables here; 5.1-style error names need it empty (stdlib.ts).
+    lua.lua_createtable(L, 0, 0);
+    lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, '_LOADED');
+    lua.lua_atnativeerror(L, (state) => {
+      // A JS exception inside fengari (a bug, or the JS stack running out): a Lua error instead.
+      const error = lua.lua_touserdata(state, 1);
+      lua.lua_pushstring(state, luaBytes(error instanceof Error ? error.message : String(error)));
+      return 1;
+    });
+  }
+
+  private openRedisLibrary(): void {
+    const L = this.L;
+    lua.lua_createtable(L, 0, 32);
+    const returnsNil = (state: LuaState) => {
+      lua.lua_pushnil(state);
+      return 1;
+    };
+    setFunctions(L, {
       call: (state) => this.redisCall(state, true),
       pcall: (state) => this.redisCall(state, false),
       error_reply: (state) => replyHelper(state, 'err'),
       status_reply: (state) => replyHelper(state, 'ok'),
       sha1hex: (state) => {
-        if (lua.lua_gettop(state) !== 1) lauxlib.luaL_error(state, 'wrong number of arguments');
-        const text = lua.lua_tostring(state, 1);
-        lua.lua_pushstring(state, sha1Hex(text === null ? '' : jsText(text)));
+        if (lua.lua_gettop(state) !== 1) return raiseRedisError(state, 'wrong number of arguments');
+        const bytes = lua.lua_tostring(state, 1);
+        lua.lua_pushstring(state, sha1HexBytes(bytes ?? new Uint8Array()));
         return 1;
       },
       log: (state) => {
-        if (lua.lua_gettop(state) < 2) lauxlib.luaL_error(state, 'redis.log() requires two arguments or more.');
+        if (lua.lua_gettop(state) < 2) return raiseRedisError(state, 'redis.log() requires two arguments or more.');
+        if (lua.lua_type(state, 1) !== lua.LUA_TNUMBER) return raiseRedisError(state, 'First argument must be a number (log level).');
+        const level = lua.lua_tonumber(state, 1);
+        if (level < 0 || level > 3) return raiseRedisError(state, 'Invalid debug level.');
+        // The simulated server keeps no log file: the message is dropped, as at a high loglevel.
         return 0;
       },
+      setresp: (state) => {
+        const version = lua.lua_gettop(state) === 1 ? lua.lua_tonumber(state, 1) : NaN;
+        if (version !== 2 && version !== 3) return raiseRedisError(state, 'RESP version must be 2 or 3.');
+        // Replies stay RESP2: Lockstep's clients speak RESP2 only.
+        return 0;
+      },
+      set_repl: (state) => {
+        if (lua.lua_gettop(state) !== 1) return raiseRedisError(state, 'redis.set_repl() requires two arguments.');
+        const flags = lua.lua_tonumber(state, 1);
+        if (!(flags >= 0 && flags <= 3)) return raiseRedisError(state, 'Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.');
+        return 0;
+      },
+      replicate_commands: (state) => {
+        lua.lua_pushboolean(state, true);
+        return 1;
+      },
+      breakpoint: (state) => {
+        lua.lua_pushboolean(state, false);
+        return 1;
+      },
+      debug: returnsNil,
+      acl_check_cmd: (state) => {
+        if (lua.lua_gettop(state) < 1) return raiseRedisError(state, 'Please specify at least one argument for this redis lib call');
+        const name = jsText(lua.lua_tostring(state, 1) ?? new Uint8Array()).toLowerCase();
+        const info = this.run?.host.commandInfo?.(name);
+        if (info === null) return raiseRedisError(state, 'Invalid command passed to redis.acl_check_cmd()');
+        // Lockstep has no ACL users: the default user may run every command.
+        lua.lua_pushboolean(state, true);
+        return 1;
+      },
+    });
+    const constants: Record<string, number> = {
+      LOG_DEBUG: 0,
+      LOG_VERBOSE: 1,
+      LOG_NOTICE: 2,
+      LOG_WARNING: 3,
+      REPL_NONE: 0,
+      REPL_AOF: 1,
+      REPL_SLAVE: 2,
+      REPL_REPLICA: 2,
+      REPL_ALL: 3,
+      REDIS_VERSION_NUM: REDIS_VERSION_NUM,
     };
-    for (const [name, fn] of Object.entries(fns)) {
-      lua.lua_pushjsfunction(L, fn);
-      lua.lua_setfield(L, -2, name);
-    }
-    for (const [name, value] of Object.entries({ LOG_DEBUG: 0, LOG_VERBOSE: 1, LOG_NOTICE: 2, LOG_WARNING: 3 })) {
+    for (const [name, value] of Object.entries(constants)) {
       lua.lua_pushnumber(L, value);
       lua.lua_setfield(L, -2, name);
     }
+    lua.lua_pushstring(L, luaBytes(REDIS_VERSION));
+    lua.lua_setfield(L, -2, 'REDIS_VERSION');
     lua.lua_setglobal(L, 'redis');
   }
 
@@ -374,6 +451,12 @@ export class LuaScriptEngine implements ScriptEngine {
   }
 }
 
+/** luaPushError + luaError: raises {err = "ERR <message>"}, with no position prefix. */
+function raiseRedisError(L: LuaState, message: string): never {
+  pushErrorTable(L, `ERR ${message}`);
+  return lua.lua_error(L);
+}
+
 /** scriptCall's checks in Redis 7.0 (script.c), in its order, before the command runs. */
 function checkScriptCall(info: ScriptCommandInfo | null, argc: number, readOnly: boolean): string | null {
   if (info === null) return 'ERR Unknown Redis command called from script';
@@ -400,41 +483,54 @@ function replyHelper(L: LuaState, field: 'err' | 'ok'): number {
   return 1;
 }
 
-/** A Lua number passed to redis.call: Redis formats it with "%.17g". */
-export function formatArgumentNumber(n: number): string {
-  return formatG(n, 17);
-}
-
-/** C's printf("%.<precision>g"), including inf/nan spellings. */
-export function formatG(n: number, precision: number): string {
-  if (Number.isNaN(n)) return '-nan';
-  if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
-  if (n === 0) return Object.is(n, -0) ? '-0' : '0';
-  const exponent = Math.floor(Math.log10(Math.abs(n)));
-  // toExponential gives the exact exponent after rounding to `precision` digits.
-  const expForm = n.toExponential(precision - 1);
-  const e = Number(expForm.slice(expForm.indexOf('e') + 1));
-  if (e < -4 || e >= precision) {
-    const [mantissa] = expForm.split('e');
-    const trimmed = mantissa.includes('.') ? mantissa.replace(/\.?0+$/, '') : mantissa;
-    const sign = e < 0 ? '-' : '+';
-    return `${trimmed}e${sign}${String(Math.abs(e)).padStart(2, '0')}`;
-  }
-  void exponent;
-  const fixed = n.toFixed(Math.max(0, precision - 1 - e));
-  return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
-}
-
-function setGlobalArray(L: LuaState, name: string, values: readonly string[]): void {
+/** KEYS and ARGV: Redis lifts the globals' protection just to set these two. */
+function setGlobalArrays(L: LuaState, keys: readonly string[], args: readonly string[]): void {
   lua.lua_pushglobaltable(L);
-  lua.lua_pushstring(L, name);
-  lua.lua_createtable(L, values.length, 0);
-  for (let i = 0; i < values.length; i++) {
-    lua.lua_pushstring(L, luaBytes(values[i]));
-    lua.lua_rawseti(L, -2, i + 1);
+  setTableReadonly(L, -1, false);
+  for (const [name, values] of [
+    ['KEYS', keys],
+    ['ARGV', args],
+  ] as const) {
+    lua.lua_pushstring(L, luaBytes(name));
+    lua.lua_createtable(L, values.length, 0);
+    for (let i = 0; i < values.length; i++) {
+      lua.lua_pushstring(L, luaBytes(values[i]));
+      lua.lua_rawseti(L, -2, i + 1);
+    }
+    lua.lua_rawset(L, -3);
   }
-  lua.lua_rawset(L, -3);
+  setTableReadonly(L, -1, true);
   lua.lua_pop(L, 1);
+}
+
+/**
+ * Redis 7.0 defines its message handler as a global Lua function, visible to scripts. The engine
+ * runs its own (JS) handler; this copy exists so the globals look the same, and it works if
+ * called. It keeps `debug` in an upvalue, as Redis does, while `debug` itself stays hidden.
+ */
+const ERROR_HANDLER_SOURCE = `local dbg = ...
+function __redis__err__handler(err)
+  local i = dbg.getinfo(2,'nSl')
+  if i and i.what == 'C' then
+    i = dbg.getinfo(3,'nSl')
+  end
+  if type(err) ~= 'table' then
+    err = {err='ERR ' .. tostring(err)}
+  end
+  if i then
+    err['source'] = i.source
+    err['line'] = i.currentline
+  end
+  return err
+end`;
+
+function defineErrorHandlerGlobal(L: LuaState): void {
+  const source = luaBytes(ERROR_HANDLER_SOURCE);
+  if (lauxlib.luaL_loadbufferx(L, source, source.length, '@err_handler_def', 't') !== lua.LUA_OK) {
+    throw new Error(`error handler does not compile: ${jsText(lua.lua_tostring(L, -1) ?? new Uint8Array())}`);
+  }
+  lauxlib.luaL_requiref(L, 'debug', lualib.luaopen_debug, 0);
+  lua.lua_call(L, 1, 0);
 }
 
 const SCRIPT_HELP = [

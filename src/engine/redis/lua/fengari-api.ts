@@ -1,4 +1,5 @@
 import fengari from 'fengari';
+import { decodeBytes, encodeString } from '../commands/bytes';
 
 /**
  * The slice of fengari's C-like API the script engine uses, typed. fengari ships no types (the
@@ -29,6 +30,7 @@ interface LuaApi {
   LUA_TSTRING: number;
   LUA_TTABLE: number;
   LUA_TFUNCTION: number;
+  LUA_TLIGHTUSERDATA: number;
   LUA_REGISTRYINDEX: number;
   LUA_MASKCOUNT: number;
   LUA_MASKLINE: number;
@@ -77,12 +79,20 @@ interface LuaApi {
   lua_tonumber(L: LuaState, idx: number): number;
   lua_tostring(L: LuaState, idx: number): Uint8Array | null;
   lua_touserdata(L: LuaState, idx: number): unknown;
+  lua_topointer(L: LuaState, idx: number): unknown;
+  lua_typename(L: LuaState, t: number): Uint8Array;
+  lua_upvalueindex(i: number): number;
+  lua_isnoneornil(L: LuaState, idx: number): boolean;
+  lua_concat(L: LuaState, n: number): void;
   lua_type(L: LuaState, idx: number): number;
 }
 
 interface LauxlibApi {
   luaL_newstate(): LuaState;
   luaL_loadbuffer(L: LuaState, buff: Uint8Array, size: number | null, name: Uint8Array | string): number;
+  luaL_loadbufferx(L: LuaState, buff: Uint8Array, size: number | null, name: Uint8Array | string, mode: string | null): number;
+  luaL_argcheck(L: LuaState, cond: boolean, arg: number, extramsg: string): void;
+  luaL_getmetafield(L: LuaState, obj: number, e: string | Uint8Array): number;
   luaL_requiref(L: LuaState, name: Uint8Array | string, open: LuaJsFunction, global: number): void;
   luaL_checkstack(L: LuaState, n: number, msg: string | null): void;
   luaL_checknumber(L: LuaState, arg: number): number;
@@ -104,6 +114,7 @@ interface LualibApi {
   luaopen_string: LuaJsFunction;
   luaopen_math: LuaJsFunction;
   luaopen_coroutine: LuaJsFunction;
+  luaopen_debug: LuaJsFunction;
 }
 
 const api = fengari as {
@@ -117,17 +128,46 @@ export const lua: LuaApi = api.lua;
 export const lauxlib: LauxlibApi = api.lauxlib;
 export const lualib: LualibApi = api.lualib;
 
-const encoder = new TextEncoder();
-// Lua strings are bytes; Redis values are bytes too. Reply values are JS strings, so bytes that are
-// not UTF-8 decode to U+FFFD (they never occur in Lockstep's lock scenarios).
-const decoder = new TextDecoder('utf-8', { fatal: false });
-
-/** JS string -> Lua string bytes (UTF-8). */
+/**
+ * JS string -> Lua string bytes, in the simulator's byte convention (commands/bytes.ts): text as
+ * UTF-8, escaped bytes back to themselves. ASCII, the common case, takes a fast path.
+ */
 export function luaBytes(text: string): Uint8Array {
-  return encoder.encode(text);
+  const length = text.length;
+  if (length <= 64) {
+    const out = new Uint8Array(length);
+    for (let i = 0; i < length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit >= 0x80) return encodeString(text);
+      out[i] = unit;
+    }
+    return out;
+  }
+  return encodeString(text);
 }
 
-/** Lua string bytes -> JS string (UTF-8, invalid bytes replaced). */
+/** Lua string bytes -> JS string, in the simulator's byte convention (invalid UTF-8 escaped, not lost). */
 export function jsText(bytes: Uint8Array): string {
-  return decoder.decode(bytes);
+  const length = bytes.length;
+  if (length <= 64) {
+    let out = '';
+    for (let i = 0; i < length; i++) {
+      const byte = bytes[i];
+      if (byte >= 0x80) return decodeBytes(bytes);
+      out += String.fromCharCode(byte);
+    }
+    return out;
+  }
+  return decodeBytes(bytes);
+}
+
+/**
+ * luaL_error without printf: prefixes the caller's position ("user_script:1: ") and raises
+ * `message` verbatim, so a '%' in data cannot be read as a format directive.
+ */
+export function raiseError(L: LuaState, message: string): never {
+  lauxlib.luaL_where(L, 1);
+  lua.lua_pushstring(L, luaBytes(message));
+  lua.lua_concat(L, 2);
+  return lua.lua_error(L);
 }

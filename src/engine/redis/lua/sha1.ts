@@ -3,11 +3,11 @@
  * engine runs synchronously in a page, a worker or Node, and SubtleCrypto is async-only.
  */
 
-const utf8 = new TextEncoder();
+import { encodeString } from '../commands/bytes';
 
-/** Lower-case hex SHA-1 of the UTF-8 bytes of `text`, as Redis computes a script's id. */
+/** Lower-case hex SHA-1 of the bytes of `text` (commands/bytes.ts convention), as Redis computes a script's id. */
 export function sha1Hex(text: string): string {
-  return sha1HexBytes(utf8.encode(text));
+  return sha1HexBytes(encodeString(text));
 }
 
 export function sha1HexBytes(bytes: Uint8Array): string {

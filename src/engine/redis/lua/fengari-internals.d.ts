@@ -1,0 +1,21 @@
+// fengari's internal modules, patched by lua51.ts (CommonJS, untyped).
+declare module 'fengari/src/lobject.js' {
+  const value: Record<string, unknown>;
+  export default value;
+}
+declare module 'fengari/src/llex.js' {
+  const value: Record<string, unknown>;
+  export default value;
+}
+declare module 'fengari/src/ltable.js' {
+  const value: Record<string, unknown>;
+  export default value;
+}
+declare module 'fengari/src/ldebug.js' {
+  const value: Record<string, unknown>;
+  export default value;
+}
+declare module 'fengari/src/lstring.js' {
+  const value: Record<string, unknown>;
+  export default value;
+}

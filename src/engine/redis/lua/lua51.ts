@@ -1,0 +1,349 @@
+import ldebug from 'fengari/src/ldebug.js';
+import llex from 'fengari/src/llex.js';
+import lobject from 'fengari/src/lobject.js';
+import lstring from 'fengari/src/lstring.js';
+import ltable from 'fengari/src/ltable.js';
+import { lua, luaBytes, type LuaState } from './fengari-api';
+import { formatLuaNumber } from './numbers';
+
+/**
+ * Makes fengari (Lua 5.3 in JS) behave like Redis's Lua 5.1 where a learner can see it. Patched
+ * once per JS realm, on fengari's shared module objects, so every fengari state in the realm gets
+ * them (only this engine uses fengari).
+ *
+ * Numbers. Lua 5.1 has one number type, a double. fengari has 5.3's two subtypes, and its
+ * integers are 32-bit: `2147483647 + 1` wraps, `4/2` prints "2.0". Choice: every number is a
+ * double. The VM asks a value `ttisinteger()` / `ttisfloat()` before every arithmetic, comparison,
+ * for-loop and conversion, so answering "never an integer, always a float" on TValue's prototype
+ * sends all of them down the float paths: no wrap at 2^31, `/` and `^` as in 5.1, loop counters
+ * exact up to 2^53. Integer-tagged values still exist (literals, `#t`, library results) but
+ * nothing treats them as integers. Number-to-text goes through `luaO_tostring` (tostring, `..`,
+ * lua_tostring) and `luaO_pushvfstring` (%d/%f in messages such as "user_script:1:"): both are
+ * replaced to print 5.1's "%.14g" with no ".0" suffix. Chosen over converting at the boundary because integers are born inside
+ * the VM (literals, `#`, string.len), not only at the boundary, and over a source rewrite
+ * because it leaves the parser and the line numbers of errors untouched.
+ *
+ * Syntax. 5.3-only tokens must fail to compile, at the line and with the message Lua 5.1 gives.
+ * The parser reads tokens through `llex.luaX_next`; the wrapper below re-tokenises the way 5.1's
+ * lexer would: `//` `<<` `>>` `::` become two one-character tokens, `&` `|` `~` become tokens no
+ * grammar rule accepts (printed back as themselves in the message), and `goto` is a plain name.
+ * The 5.3 parser then fails exactly where 5.1's would ("unexpected symbol near '/'", "'<eof>'
+ * expected near '&'").
+ *
+ * Read-only tables. Redis 7.0 protects every table reachable from the globals: any write
+ * raises "Attempt to modify a readonly table". fengari writes table slots through
+ * `ltable.luaH_setfrom` / `luaH_setint` (VM, API, libraries alike), so a check there covers
+ * assignment, rawset and table.insert.
+ */
+
+/** Set while a state runs (luaH_setint has no lua_State to raise the error on). */
+let activeState: LuaState | null = null;
+
+export function setActiveState(L: LuaState | null): void {
+  activeState = L;
+}
+
+interface FengariTable {
+  readonly?: boolean;
+}
+
+const READONLY_MESSAGE = luaBytes('Attempt to modify a readonly table');
+
+/** Control characters that stand in for `&`, `|`, `~` in the token stream (printed as '<\N>'). */
+const STAND_INS: ReadonlyArray<readonly [standIn: number, shown: string]> = [
+  [0x1d, '&'],
+  [0x1e, '|'],
+  [0x1f, '~'],
+];
+
+let installed = false;
+
+export function installLua51Semantics(): void {
+  if (installed) return;
+  installed = true;
+  patchNumbers();
+  patchLexer();
+  patchTableWrites();
+}
+
+interface TValueLike {
+  type: number;
+  value: number;
+  setsvalue(ts: unknown): void;
+}
+
+function patchNumbers(): void {
+  const TValue = lobject.TValue as { prototype: { ttisinteger(): boolean; ttisfloat(): boolean } };
+  const NUMBER_TAG = lua.LUA_TNUMBER;
+  TValue.prototype.ttisinteger = function ttisinteger() {
+    return false;
+  };
+  TValue.prototype.ttisfloat = function ttisfloat(this: TValueLike) {
+    return (this.type & 0x0f) === NUMBER_TAG;
+  };
+
+  const bless = lstring.luaS_bless as (L: LuaState, bytes: Uint8Array) => unknown;
+  lobject.luaO_tostring = function luaO_tostring(L: LuaState, obj: TValueLike): void {
+    obj.setsvalue(bless(L, luaBytes(formatLuaNumber(obj.value))));
+  };
+
+  // fengari's printf: hand it only %s and %p, with the numbers already formatted our way.
+  type PushV = (L: LuaState, fmt: Uint8Array, argp: unknown[]) => Uint8Array;
+  const pushvfstring = lobject.luaO_pushvfstring as PushV;
+  const preformatted = function luaO_pushvfstring(L: LuaState, fmt: Uint8Array, argp: unknown[]): Uint8Array {
+    if (fmt.indexOf(PERCENT) < 0) return pushvfstring(L, fmt, argp);
+    if (fmt.length === TYPE_ERROR_FORMAT.length && new TextDecoder().decode(fmt) === TYPE_ERROR_FORMAT) {
+      return pushvfstring(L, ...typeError51(argp));
+    }
+    const bytes = Array.from(fmt);
+    const args: unknown[] = [];
+    let a = 0;
+    for (let i = 0; i < bytes.length - 1; i++) {
+      if (bytes[i] !== PERCENT) continue;
+      const directive = bytes[i + 1];
+      i++;
+      if (directive === PERCENT) continue;
+      const value = argp[a++];
+      let text: string | null = null;
+      if (directive === CHAR_D || directive === CHAR_I) text = String(value);
+      else if (directive === CHAR_F) text = formatLuaNumber(value as number);
+      else if (directive === CHAR_P && value !== null && (typeof value === 'object' || typeof value === 'function')) {
+        // A pointer-looking address, as C Lua prints (fengari prints small object ids).
+        text = `0x${(POINTER_BASE + pointerId(value) * 0x40).toString(16)}`;
+      }
+      else if (directive === CHAR_C) {
+        const code = value as number;
+        text = code >= 0x20 && code < 0x7f ? String.fromCharCode(code) : `<\\${code}>`;
+      }
+      if (text === null) args.push(value);
+      else {
+        bytes[i] = CHAR_S;
+        args.push(luaBytes(text));
+      }
+    }
+    return pushvfstring(L, Uint8Array.from(bytes), args);
+  };
+  lobject.luaO_pushvfstring = preformatted;
+  lobject.luaO_pushfstring = function luaO_pushfstring(L: LuaState, fmt: Uint8Array, ...argp: unknown[]): Uint8Array {
+    return preformatted(L, fmt, argp);
+  };
+}
+
+const PERCENT = 0x25;
+const CHAR_C = 'c'.charCodeAt(0);
+const CHAR_D = 'd'.charCodeAt(0);
+const CHAR_I = 'I'.charCodeAt(0);
+const CHAR_F = 'f'.charCodeAt(0);
+const CHAR_S = 's'.charCodeAt(0);
+const CHAR_P = 'p'.charCodeAt(0);
+const POINTER_BASE = 0x55d4a2c00000;
+const pointerIds = new WeakMap<object, number>();
+let pointerIdNext = 1;
+
+function pointerId(value: object): number {
+  const own = (value as { id?: unknown }).id;
+  if (typeof own === 'number') return own;
+  let id = pointerIds.get(value);
+  if (id === undefined) {
+    // Counted down from far above fengari's ids, so the two never collide.
+    id = 0x3ffffff - pointerIdNext++;
+    pointerIds.set(value, id);
+  }
+  return id;
+}
+
+/** luaG_typeerror's format in 5.3; 5.1 words it "attempt to index local 't' (a nil value)". */
+const TYPE_ERROR_FORMAT = 'attempt to %s a %s value%s';
+
+function typeError51(argp: unknown[]): [Uint8Array, unknown[]] {
+  const [op, typeName, varinfo] = argp as [Uint8Array, Uint8Array, Uint8Array];
+  const info = /^ \((\w+) '(.*)'\)$/s.exec(new TextDecoder().decode(varinfo));
+  if (info === null) return [luaBytes('attempt to %s a %s value'), [op, typeName]];
+  return [luaBytes("attempt to %s %s '%s' (a %s value)"), [op, luaBytes(info[1]), luaBytes(info[2]), typeName]];
+}
+
+interface Token {
+  token: number;
+  seminfo: { ts: unknown; r: number; i: number };
+}
+interface LexState {
+  t: Token;
+  lookahead: Token;
+}
+
+function patchLexer(): void {
+  const first = llex.FIRST_RESERVED as number;
+  const tokens = (llex.luaX_tokens as Uint8Array[]).map((bytes) => new TextDecoder().decode(bytes));
+  const tk = (text: string) => first + tokens.indexOf(text);
+  const TK_IDIV = tk('//');
+  const TK_SHL = tk('<<');
+  const TK_SHR = tk('>>');
+  const TK_DBCOLON = tk('::');
+  const TK_GOTO = tk('goto');
+  const TK_NAME = tk('<name>');
+  const split = new Map<number, number>([
+    [TK_IDIV, '/'.charCodeAt(0)],
+    [TK_SHL, '<'.charCodeAt(0)],
+    [TK_SHR, '>'.charCodeAt(0)],
+    [TK_DBCOLON, ':'.charCodeAt(0)],
+  ]);
+  const standIn = new Map<number, number>(STAND_INS.map(([code, shown]) => [shown.charCodeAt(0), code]));
+  const gotoName = luaBytes('goto');
+  const newString = llex.luaX_newstring as (ls: LexState, s: Uint8Array) => unknown;
+  const next = llex.luaX_next as (ls: LexState) => void;
+  llex.luaX_next = function luaX_next51(ls: LexState): void {
+    next(ls);
+    const token = ls.t.token;
+    const half = split.get(token);
+    if (half !== undefined) {
+      // After luaX_next the look-ahead slot is free: the second half goes there.
+      ls.t.token = half;
+      ls.lookahead.token = half;
+      return;
+    }
+    const replacement = standIn.get(token);
+    if (replacement !== undefined) {
+      ls.t.token = replacement;
+      return;
+    }
+    if (token === TK_GOTO) {
+      ls.t.token = TK_NAME;
+      ls.t.seminfo.ts = newString(ls, gotoName);
+    }
+  };
+}
+
+/**
+ * Rewrites a fengari (5.3) syntax error message into Lua 5.1's wording: `&`, `|`, `~` back in
+ * place of their stand-ins, every token quoted ('<eof>', '<name>'; 5.3 leaves those bare), and
+ * 5.1's "'=' expected" where 5.3 says "syntax error" for an expression used as a statement.
+ */
+export function lua51SyntaxMessage(message: string): string {
+  let out = message;
+  for (const [code, shown] of STAND_INS) out = out.split(`'<\\${code}>'`).join(`'${shown}'`);
+  out = out.replace(/(^|[^'])<(eof|name|string|number|integer)>(?!')/g, (_m, before: string, what: string) => `${before}'<${what === 'integer' ? 'number' : what}>'`);
+  // 5.3's exprstat: "syntax error" unless the next token starts an assignment ('=' or ',').
+  return out.replace(/: syntax error near (?!'='$|','$)/, ": '=' expected near ");
+}
+
+function patchTableWrites(): void {
+  const setfrom = ltable.luaH_setfrom as (L: LuaState, t: FengariTable, key: unknown, value: unknown) => void;
+  const setint = ltable.luaH_setint as (t: FengariTable, key: number, value: unknown) => void;
+  const runerror = ldebug.luaG_runerror as (L: LuaState, fmt: Uint8Array) => never;
+  ltable.luaH_setfrom = function luaH_setfrom(L: LuaState, t: FengariTable, key: unknown, value: unknown): void {
+    if (t.readonly === true) runerror(L, READONLY_MESSAGE);
+    setfrom(L, t, key, value);
+  };
+  ltable.luaH_setint = function luaH_setint(t: FengariTable, key: number, value: unknown): void {
+    if (t.readonly === true) {
+      if (activeState === null) throw new Error('Attempt to modify a readonly table');
+      runerror(activeState, READONLY_MESSAGE);
+    }
+    setint(t, key, value);
+  };
+}
+
+/** True when the table at `idx` is read-only. */
+export function isReadonlyTable(L: LuaState, idx: number): boolean {
+  return lua.lua_type(L, idx) === lua.LUA_TTABLE && (lua.lua_topointer(L, idx) as FengariTable).readonly === true;
+}
+
+/** Raises Redis's read-only error from a native function (no position, as from C). */
+export function raiseReadonly(L: LuaState): never {
+  return (ldebug.luaG_runerror as (L: LuaState, fmt: Uint8Array) => never)(L, READONLY_MESSAGE);
+}
+
+export function setTableReadonly(L: LuaState, idx: number, readonly: boolean): void {
+  (lua.lua_topointer(L, idx) as FengariTable).readonly = readonly;
+}
+
+/**
+ * Redis's luaSetTableProtectionRecursively: the table at the top of the stack, every table
+ * reachable from it through values, and their metatables become read-only.
+ */
+export function protectRecursively(L: LuaState): void {
+  if (isReadonlyTable(L, -1)) return;
+  setTableReadonly(L, -1, true);
+  lua.lua_pushnil(L);
+  // Bounded by the table's size; cycles stop at tables already marked.
+  while (lua.lua_next(L, -2) !== 0) {
+    if (lua.lua_type(L, -1) === lua.LUA_TTABLE) protectRecursively(L);
+    lua.lua_pop(L, 1);
+  }
+  if (lua.lua_getmetatable(L, -1)) {
+    protectRecursively(L);
+    lua.lua_pop(L, 1);
+  }
+}
+
+const BACKSLASH = 0x5c;
+const ESCAPES_53_ONLY = new Set(['x', 'z', 'u'].map((c) => c.charCodeAt(0)));
+
+/**
+ * 5.3's string escapes \x, \z and \u{...} do not exist in 5.1, whose lexer keeps an unknown
+ * escape's character ("\x41" is "x41"). This pass drops the backslash of those three inside
+ * short strings, before compiling, so fengari's lexer reads what 5.1's would. Comments and long
+ * strings are left alone; no newline moves, so line numbers stay right.
+ */
+export function lua51Escapes(source: Uint8Array): Uint8Array {
+  if (source.indexOf(BACKSLASH) < 0) return source;
+  const out: number[] = [];
+  let changed = false;
+  const length = source.length;
+  let i = 0;
+  const longBracketLevel = (at: number): number => {
+    // "[" "="* "[" -> the number of '=', or -1.
+    if (source[at] !== 0x5b) return -1;
+    let j = at + 1;
+    while (source[j] === 0x3d) j++;
+    return source[j] === 0x5b ? j - at - 1 : -1;
+  };
+  const skipLong = (at: number, level: number): number => {
+    // Returns the index just past "]" "="*level "]", or the end.
+    let j = at + level + 2;
+    while (j < length) {
+      if (source[j] === 0x5d) {
+        let k = j + 1;
+        while (source[k] === 0x3d) k++;
+        if (source[k] === 0x5d && k - j - 1 === level) return k + 1;
+      }
+      j++;
+    }
+    return length;
+  };
+  // Bounded by the source's length: every branch advances i.
+  while (i < length) {
+    const c = source[i];
+    if (c === 0x2d && source[i + 1] === 0x2d) {
+      const level = longBracketLevel(i + 2);
+      let end: number;
+      if (level >= 0) end = skipLong(i + 2, level);
+      else {
+        end = source.indexOf(0x0a, i);
+        if (end < 0) end = length;
+      }
+      for (let j = i; j < end; j++) out.push(source[j]);
+      i = end;
+    } else if (c === 0x5b && longBracketLevel(i) >= 0) {
+      const end = skipLong(i, longBracketLevel(i));
+      for (let j = i; j < end; j++) out.push(source[j]);
+      i = end;
+    } else if (c === 0x22 || c === 0x27) {
+      out.push(c);
+      i++;
+      while (i < length && source[i] !== c && source[i] !== 0x0a) {
+        if (source[i] === BACKSLASH && i + 1 < length) {
+          if (ESCAPES_53_ONLY.has(source[i + 1])) changed = true;
+          else out.push(BACKSLASH);
+          out.push(source[i + 1]);
+          i += 2;
+        } else out.push(source[i++]);
+      }
+      if (i < length) out.push(source[i++]);
+    } else {
+      out.push(c);
+      i++;
+    }
+  }
+  return changed ? Uint8Array.from(out) : source;
+}
