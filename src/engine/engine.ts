@@ -1,4 +1,5 @@
 import { CHECKERS } from './checkers';
+import { resourcesOf } from './scenario';
 import { addInteger, evaluateCondition, isRedisStep, resolveTemplate, type Step } from './program';
 import { replyText, type Reply } from './redis/reply';
 import type { SimRedisServer } from './redis/server';
@@ -363,7 +364,7 @@ class StepRun {
 
   private write(c: ClientState, pc: number, resourceId: string, value: string, fencingToken: string | null): void {
     const resource = this.world.resources[resourceId];
-    const spec = (this.ctx.scenario.resources ?? []).find((r) => r.id === resourceId);
+    const spec = resourcesOf(this.ctx.scenario, this.ctx.variant).find((r) => r.id === resourceId);
     if (!resource || !spec) throw new Error(`client ${c.id} writes to unknown resource "${resourceId}"`);
     let accepted = true;
     if (spec.fencing) {

@@ -59,6 +59,11 @@ export interface VariantSpec {
   readonly summary: LocalizedText;
   readonly clients: readonly ClientSpec[];
   readonly scripts?: Readonly<Record<string, ScriptSpec>>;
+  /**
+   * This variant's protected resources, when they differ from the scenario's (e.g. a storage that
+   * checks fencing tokens where the broken variant's does not). Replaces `Scenario.resources`.
+   */
+  readonly resources?: readonly ResourceSpec[];
   /** Redis version this variant needs, when newer than 7.0 (e.g. '8.4' for DELEX). */
   readonly requiresRedis?: string;
   /** Narration that differs from the scenario's for this variant, by step. */
@@ -110,4 +115,9 @@ export function findVariant(scenario: Scenario, variantId: string | undefined): 
 
 export class ScenarioError extends Error {
   override name = 'ScenarioError';
+}
+
+/** The protected resources a variant writes to: its own when it lists them, else the scenario's. */
+export function resourcesOf(scenario: Scenario, variant: VariantSpec): readonly ResourceSpec[] {
+  return variant.resources ?? scenario.resources ?? [];
 }

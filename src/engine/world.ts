@@ -1,7 +1,7 @@
 import type { Reply } from './redis/reply';
 import type { ServerSnapshot } from './redis/server';
 import { nextToken, seedRng, type RngState } from './rng';
-import type { ScriptSpec, Scenario, VariantSpec } from './scenario';
+import { resourcesOf, type ScriptSpec, type Scenario, type VariantSpec } from './scenario';
 import type { Step } from './program';
 
 export type ClientStatus = 'ready' | 'blocked' | 'crashed' | 'done';
@@ -134,7 +134,7 @@ export function createWorld(ctx: RunContext): WorldState {
   const counters: WorldState['counters'] = {};
   for (const c of ctx.scenario.counters ?? []) counters[c.id] = { sold: 0, reported: false };
   const resources: WorldState['resources'] = {};
-  for (const r of ctx.scenario.resources ?? []) resources[r.id] = { value: null, maxFencingToken: null, writeCount: 0 };
+  for (const r of resourcesOf(ctx.scenario, ctx.variant)) resources[r.id] = { value: null, maxFencingToken: null, writeCount: 0 };
   return {
     nowMs: 0,
     rng,

@@ -164,6 +164,33 @@ export const getThenDel: Scenario = {
       ],
       expect: { violations: [], absent: ['foreign-release', 'mutual-exclusion', 'lock-never-released'] },
     },
+    {
+      id: 'delex',
+      title: { en: 'DELEX key IFEQ token (Redis 8.4)', zh: 'DELEX key IFEQ token（Redis 8.4）' },
+      summary: {
+        en: 'One built-in command compares and deletes atomically: no Lua needed.',
+        zh: '一条内置命令原子地比较并删除：不再需要 Lua。',
+      },
+      clients: clients('delex'),
+      requiresRedis: '8.4',
+      narration: [
+        {
+          step: 1,
+          text: {
+            en: 'A finishes its work. Before it sends DELEX, the same 6 s GC pause freezes A.',
+            zh: 'A 完成业务。在发出 DELEX 之前，同样的 6 秒 GC 停顿冻结了 A。',
+          },
+        },
+        {
+          step: 4,
+          text: {
+            en: 'A wakes up and sends DELEX lock IFEQ <A\'s token>. The value is B\'s token, so Redis answers 0 and deletes nothing.',
+            zh: 'A 醒来，发出 DELEX lock IFEQ <A 的 token>。此时值是 B 的 token，Redis 返回 0，什么也不删除。',
+          },
+        },
+      ],
+      expect: { violations: [], absent: ['foreign-release', 'mutual-exclusion', 'lock-never-released'] },
+    },
   ],
   defaultVariant: 'get-then-del',
 };
