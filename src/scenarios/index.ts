@@ -4,9 +4,10 @@ import { getThenDel } from './get-then-del';
 import { setnxNoTtl } from './setnx-no-ttl';
 import { setnxThenExpire } from './setnx-then-expire';
 import { plainDel } from './plain-del';
+import { leaseExpiresMidWork } from './lease-expires-mid-work';
 
 /** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
-export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, plainDel, getThenDel];
+export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, plainDel, getThenDel, leaseExpiresMidWork];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);

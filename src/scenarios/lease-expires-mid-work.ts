@@ -1,0 +1,185 @@
+import type { ClientSpec, Scenario } from '../engine/scenario';
+import type { Step } from '../engine/program';
+import { ACQUIRE_WITH_FENCING_TOKEN, COMPARE_AND_DELETE, COMPARE_AND_PEXPIRE } from './scripts';
+import { releaseWithLua, text, timerLoop } from './common';
+
+/*
+ * Martin Kleppmann's objection to lease-based locks ("How to do distributed locking", 2016): a
+ * process paused longer than its lease (a stop-the-world GC) wakes up believing it still holds
+ * the lock and writes, after another client has taken the lock and written. The Lua release does
+ * not help; it only stops the late client deleting the other's lock. Fencing tokens make the
+ * storage refuse the late write; a watchdog does not help here, because the pause freezes it too.
+ */
+
+type Variant = 'lua-release' | 'fencing' | 'watchdog';
+
+const renewEveryMs = 2000;
+
+function acquire(variant: Variant): Step[] {
+  const head: Step =
+    variant === 'fencing'
+      ? {
+          op: 'eval',
+          label: 'acquire',
+          script: 'acquireWithFencingToken',
+          keys: ['${lockKey}', '${fencingKey}'],
+          args: ['${token}', '${ttlMs}'],
+          saveAs: 'fencingToken',
+          note: text('take the lock and the next fencing token in one atomic step', '在一个原子步骤里加锁并领取下一个 fencing token'),
+        }
+      : {
+          op: 'command',
+          label: 'acquire',
+          argv: ['SET', '${lockKey}', '${token}', 'NX', 'PX', '${ttlMs}'],
+          saveAs: 'acquired',
+          note: text('take the lock with a lease of ttlMs', '加锁，租期 ttlMs'),
+        };
+  return [
+    head,
+    { op: 'if', when: { test: 'notNil', reply: variant === 'fencing' ? 'fencingToken' : 'acquired' }, goto: 'locked' },
+    { op: 'retry', goto: 'acquire', afterMs: 1000, attemptCountMax: 10, note: text('taken: wait and retry', '锁被占用：等待后重试') },
+    { op: 'end', note: text('give up', '放弃') },
+    { op: 'enter', label: 'locked' },
+  ];
+}
+
+function write(variant: Variant, value: string): Step {
+  return variant === 'fencing'
+    ? { op: 'write', resource: 'db', value, fencingToken: '${fencingToken}', note: text('write, showing the fencing token', '写入，并出示 fencing token') }
+    : { op: 'write', resource: 'db', value, note: text('write to the protected storage', '写入受保护的存储') };
+}
+
+function holder(variant: Variant): Step[] {
+  return [
+    ...acquire(variant),
+    { op: 'work', durationMs: 4000, note: text('read, compute the new value', '读取数据，计算新值') },
+    { op: 'pause', reason: 'gc', durationMs: 7000, note: text('a 7 s stop-the-world GC pause, longer than the 6 s lease', '一次 7 秒的 STW GC 停顿，比 6 秒的租期还长') },
+    write(variant, "A's update"),
+    { op: 'leave' },
+    releaseWithLua(),
+    { op: 'end' },
+  ];
+}
+
+function other(variant: Variant): Step[] {
+  return [...acquire(variant), write(variant, "B's update"), { op: 'work', durationMs: 1000, note: text('business logic', '业务逻辑') }, { op: 'leave' }, releaseWithLua(), { op: 'end' }];
+}
+
+/** A's background thread: a watchdog renewing A's lease, or (without one) a probe that only reads it. */
+function helper(variant: Variant): Step[] {
+  if (variant !== 'watchdog') {
+    return timerLoop({
+      everyMs: renewEveryMs,
+      roundCountMax: 1000,
+      action: {
+        op: 'command',
+        argv: ['PTTL', '${lockKey}'],
+        saveAs: 'leaseLeftMs',
+        note: text('no watchdog in this variant: only read how long the lease has left', '本变体没有看门狗：只读取租期还剩多久'),
+      },
+      timerNote: text('every ttlMs/3', '每隔 ttlMs/3'),
+      stopNote: text('stop', '停止'),
+    });
+  }
+  return timerLoop({
+    everyMs: renewEveryMs,
+    roundCountMax: 1000,
+    action: {
+      op: 'eval',
+      script: 'renew',
+      keys: ['${lockKey}'],
+      args: ['${token}', '${ttlMs}'],
+      saveAs: 'renewed',
+      note: text('extend the lease to ttlMs again, only if the lock is still A\'s', '仅当锁仍属于 A 时，把租期重新延长到 ttlMs'),
+    },
+    keepGoing: { op: 'if', when: { test: 'eq', left: '${renewed}', right: '1' }, goto: 'timer' },
+    timerNote: text('every ttlMs/3, like Redisson\'s watchdog (no cap: 1000 only bounds the simulation)', '每隔 ttlMs/3，与 Redisson 看门狗一样（不设上限：1000 只是模拟的边界）'),
+    stopNote: text('stop', '停止'),
+  });
+}
+
+function clients(variant: Variant): ClientSpec[] {
+  return [
+    { id: 'A', program: holder(variant) },
+    { id: 'W', program: helper(variant), tokenFrom: 'A', process: 'A' },
+    { id: 'B', program: other(variant) },
+  ];
+}
+
+export const leaseExpiresMidWork: Scenario = {
+  id: 'lease-expires-mid-work',
+  title: text('The lease expires mid-work: a pause longer than the TTL', '租期在工作中途到期：比 TTL 更长的停顿'),
+  summary: text(
+    'A GC pause longer than the lease lets B in while A still believes it holds the lock; both write.',
+    '一次比租期更长的 GC 停顿让 B 拿到了锁，而 A 仍以为锁在自己手里；两者都写入了数据。',
+  ),
+  lesson: text(
+    'A has taken the lock correctly (SET NX PX, a token, the Lua release) and is about to write its result when a stop-the-world GC ' +
+      'pause freezes it for 7 s, longer than its 6 s lease. Redis expires the lock, B acquires it and writes, then A wakes up and ' +
+      'writes too, over B\'s data, still believing it holds the lock: nothing told it otherwise, and it cannot check without another ' +
+      'race. This is Martin Kleppmann\'s argument in "How to do distributed locking": a lease alone cannot give mutual exclusion when ' +
+      'pauses (GC, page faults, a stopped VM, a slow network) can be longer than the lease. The fix that holds is fencing: the lock ' +
+      'hands out a number that grows with every grant (here INCR, in the same script as the SET NX), every write carries it, and ' +
+      'the storage refuses a number lower than one it has already seen. With fencing A\'s late write is rejected, so there is no ' +
+      'stale write; but A and B were still both inside the critical section, so mutual-exclusion remains: fencing protects the ' +
+      'data, not the lock. A watchdog (lane W, Redisson-style renewal every ttl/3, see the watchdog scenario) does not save this run: ' +
+      'it lives in A\'s process, so the same pause freezes it and the lease lapses anyway. Renewal helps a holder that is slow but ' +
+      'running, never one that is frozen.',
+    'A 已经用正确的方式加了锁（SET NX PX、token、Lua 释放），正准备写入结果时，一次 STW GC 停顿把它冻结了 7 秒，比 6 秒的租期还长。' +
+      'Redis 让锁过期，B 拿到锁并写入；随后 A 醒来，仍然以为锁在自己手里，也写入了，覆盖了 B 的数据：没有任何东西通知它锁已易主，' +
+      '而它若要检查，又会引入新的竞态。这正是 Martin Kleppmann 在《How to do distributed locking》中的论点：' +
+      '只要停顿（GC、缺页、虚拟机被挂起、网络变慢）可能比租期更长，单靠租约就无法保证互斥。真正可靠的修复是 fencing：' +
+      '锁每次授予时都发放一个递增的编号（这里用 INCR，与 SET NX 放在同一个脚本里），每次写入都带上它，存储拒绝比已见过的编号更小的写入。' +
+      '有了 fencing，A 迟到的写入会被拒绝，不再有过期写入；但 A 和 B 确实同时待在临界区里，所以 mutual-exclusion 依然存在：' +
+      'fencing 保护的是数据，而不是锁本身。看门狗（W 泳道，Redisson 式每隔 ttl/3 续期，见 watchdog 场景）救不了这一次：' +
+      '它运行在 A 的进程里，同一次停顿也把它冻结了，租期照样过期。续期只能帮助慢但仍在运行的持有者，帮不了被冻结的持有者。',
+  ),
+  params: { lockKey: 'lock', ttlMs: '6000', fencingKey: 'lock:fencing' },
+  lockKey: 'lock',
+  scripts: { compareAndDelete: COMPARE_AND_DELETE, acquireWithFencingToken: ACQUIRE_WITH_FENCING_TOKEN, renew: COMPARE_AND_PEXPIRE },
+  resources: [{ id: 'db', fencing: false }],
+  defaultSchedule: 'A W W W A +6500 B A W',
+  narration: [
+    { step: 0, text: text('A takes the lock with a 6 s lease and starts computing its update.', 'A 以 6 秒的租期加锁，开始计算要写入的数据。') },
+    { step: 2, text: text('Lane W is A\'s background thread. Here it has no watchdog: it only reads the lease, which runs down.', 'W 泳道是 A 的后台线程。这里没有看门狗：它只读取租期，租期在不断减少。') },
+    { step: 4, text: text('A finishes computing and a 7 s stop-the-world GC pause freezes its whole process, W included.', 'A 计算完毕，一次 7 秒的 STW GC 停顿冻结了整个进程，包括 W。') },
+    { step: 5, text: text('6.5 s later A\'s lease has expired; A is still frozen.', '6.5 秒后，A 的租期已经到期；A 仍处于冻结中。') },
+    { step: 6, text: text('B takes the free lock, enters while A is still inside, and writes its update.', 'B 拿到空闲的锁，在 A 仍在临界区时进入，并写入自己的数据。') },
+    { step: 7, text: text('A wakes up, still believing it holds the lock, and writes over B\'s data. Its release finds B\'s token and deletes nothing.', 'A 醒来，仍以为锁在自己手里，于是写入并覆盖了 B 的数据。它的释放发现是 B 的 token，什么也没删。') },
+  ],
+  variants: [
+    {
+      id: 'lua-release',
+      title: text('SET NX PX + Lua release, no fencing', 'SET NX PX + Lua 释放，无 fencing'),
+      summary: text('Both A and B write: the late write from the paused A wins.', 'A 和 B 都写入了：被停顿的 A 的迟到写入覆盖了结果。'),
+      clients: clients('lua-release'),
+      expect: { violations: ['mutual-exclusion', 'stale-write'], absent: ['foreign-release'] },
+    },
+    {
+      id: 'fencing',
+      title: text('Fencing tokens', 'Fencing token'),
+      summary: text('The storage rejects A\'s write with an older token; the overlap itself remains.', '存储拒绝了 A 携带旧 token 的写入；但两者的重叠依然存在。'),
+      clients: clients('fencing'),
+      resources: [{ id: 'db', fencing: true }],
+      narration: [
+        { step: 0, text: text('A takes the lock and fencing token 1 in one script, and starts computing.', 'A 用一个脚本同时拿到锁和 fencing token 1，开始计算。') },
+        { step: 6, text: text('B takes the lock and fencing token 2, enters while A is still inside, and writes with token 2.', 'B 拿到锁和 fencing token 2，在 A 仍在临界区时进入，并携带 token 2 写入。') },
+        { step: 7, text: text('A wakes up and writes with token 1. The storage has seen 2 and rejects it: B\'s data is safe.', 'A 醒来并携带 token 1 写入。存储已经见过 2，于是拒绝了它：B 的数据安然无恙。') },
+      ],
+      expect: { violations: ['mutual-exclusion'], absent: ['stale-write', 'foreign-release'] },
+    },
+    {
+      id: 'watchdog',
+      title: text('Watchdog renewal (frozen by the same pause)', '看门狗续期（被同一次停顿冻结）'),
+      summary: text('W renews A\'s lease every 2 s until the GC pause freezes it too; the lease lapses anyway.', 'W 每 2 秒为 A 续期，直到 GC 停顿把它也冻结；租期照样过期。'),
+      clients: clients('watchdog'),
+      narration: [
+        { step: 2, text: text('W, A\'s watchdog, renews the lease every 2 s: it is back at 6 s after each renewal.', 'W 是 A 的看门狗，每 2 秒续期一次：每次续期后租期都回到 6 秒。') },
+        { step: 4, text: text('The 7 s GC pause freezes A\'s whole process: the watchdog cannot run either. The last renewal lasts until t=10000.', '7 秒的 GC 停顿冻结了 A 的整个进程：看门狗也无法运行。最后一次续期只撑到 t=10000。') },
+        { step: 8, text: text('The watchdog wakes with A and tries to renew: the lock is B\'s now, so the script answers 0 and W stops.', '看门狗随 A 一起醒来并尝试续期：锁已经属于 B，脚本返回 0，W 停止工作。') },
+      ],
+      expect: { violations: ['mutual-exclusion', 'stale-write'], absent: ['foreign-release'] },
+    },
+  ],
+  defaultVariant: 'lua-release',
+};
