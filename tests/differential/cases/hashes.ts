@@ -19,5 +19,7 @@ export const HASH_CASES = [
   diffCase('HSETNX', 'HSETNX h f v', 'HSETNX h f w', 'HGET h f', 'SET s v', 'HSETNX s f v'),
   diffCase('HSTRLEN', 'HSET h f "héllo"', 'HSTRLEN h f', 'HSTRLEN h g', 'HSTRLEN missing f'),
   diffCase('hash with a TTL (lock with metadata)', 'HSET lock owner a count 1', 'PEXPIRE lock 100000', near('PTTL lock'), 'HINCRBY lock count 1', near('PTTL lock'), 'HDEL lock owner count', 'PTTL lock'),
+  diffCase('HSET repeated field in one call', 'HSET h a 1 a 2', 'HGETALL h', 'HLEN h', 'HMSET h b 1 b 2', 'HGET h b'),
+  diffCase('hash with empty field and value', 'HSET h "" ""', 'HGET h ""', 'HEXISTS h ""', 'HSTRLEN h ""', 'HGETALL h'),
   diffCase('hash field named __proto__', 'HSET h __proto__ v constructor w', 'HGET h __proto__', 'HGETALL h', 'HEXISTS h toString', 'HLEN h'),
 ];

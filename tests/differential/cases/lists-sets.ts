@@ -13,6 +13,9 @@ export const LIST_SET_CASES = [
   diffCase('SADD/SREM/SCARD/SISMEMBER', 'SADD s a b a', 'SADD s b c', 'SCARD s', 'SISMEMBER s a', 'SISMEMBER s z', 'SREM s a z', 'SCARD s', 'SISMEMBER missing a', 'SCARD missing'),
   diffCase('SMEMBERS (sorted for comparison)', 'SADD s c a b', sorted('SMEMBERS s'), sorted('SMEMBERS missing')),
   diffCase('SMEMBERS of integers', 'SADD s 3 1 2 10', 'SMEMBERS s'),
+  diffCase('SMEMBERS of integers with negatives and duplicates', 'SADD s -5 3 0 3 -10', 'SMEMBERS s', 'SREM s 0', 'SMEMBERS s'),
+  diffCase('LRANGE with extreme indexes', 'RPUSH l a b c', 'LRANGE l -9223372036854775808 9223372036854775807', 'LRANGE l 9223372036854775807 -1', 'LINDEX l -9223372036854775808', 'LINDEX l 9223372036854775807'),
+  diffCase('list and set keep the TTL when changed', 'RPUSH l a', 'EXPIRE l 1000', 'LPUSH l b', 'RPOP l', 'TTL l', 'SADD s a', 'EXPIRE s 1000', 'SADD s b', 'SREM s a', 'TTL s'),
   diffCase('set emptied by SREM is deleted', 'SADD s a', 'SREM s a', 'EXISTS s', 'SREM s a'),
   diffCase('SMISMEMBER', 'SADD s a b', 'SMISMEMBER s a z b', 'SMISMEMBER missing a'),
 ];

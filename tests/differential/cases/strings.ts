@@ -53,5 +53,12 @@ export const STRING_CASES = [
   diffCase('APPEND and STRLEN', 'APPEND k abc', 'APPEND k def', 'GET k', 'STRLEN k', 'STRLEN missing', 'HSET h f v', 'APPEND h x', 'STRLEN h'),
   diffCase('APPEND keeps the TTL', 'SET k v EX 1000', 'APPEND k w', 'TTL k'),
   diffCase('GETRANGE and SETRANGE', 'SET k "Hello World"', 'GETRANGE k 0 4', 'GETRANGE k -5 -1', 'GETRANGE k 5 1', 'GETRANGE k 0 100', 'SETRANGE k 6 Redis', 'GET k', 'SETRANGE n 3 x', 'GET n', 'GETRANGE missing 0 -1'),
+  diffCase('SET GET KEEPTTL and XX KEEPTTL', 'SET k v EX 1000', 'SET k w GET KEEPTTL', 'TTL k', 'SET k x XX KEEPTTL', 'TTL k', 'GET k'),
+  diffCase('GETEX PERSIST on a key without TTL', 'SET k v', 'GETEX k PERSIST', 'TTL k', 'GETEX k persist', 'GETEX k ex 100', 'TTL k'),
+  diffCase('GETRANGE with extreme indexes', 'SET k abcdef', 'GETRANGE k -9223372036854775808 9223372036854775807', 'GETRANGE k 9223372036854775807 -1', 'GETRANGE k -1 -9223372036854775808', 'GETRANGE k -3 -100', 'GETRANGE k 2 -2'),
+  diffCase('GETRANGE and SETRANGE split multibyte characters', 'SET k "é✓"', 'GETRANGE k 0 0', 'GETRANGE k 1 3', 'SETRANGE k 1 x', 'GET k', 'STRLEN k'),
+  diffCase('SETRANGE pads with zero bytes and keeps the TTL', 'SET k ab EX 1000', 'SETRANGE k 5 z', 'GET k', 'TTL k', 'SETRANGE k 0 ""', 'SETRANGE missing 0 ""', 'EXISTS missing'),
+  diffCase('MGET with duplicates and missing keys', 'SET a 1', 'MGET a a missing a'),
+  diffCase('ECHO and PING with binary', 'ECHO "\x00\xff"', 'PING "\r\n"'),
   diffCase('SETRANGE errors', 'SETRANGE k -1 x', 'SETRANGE k abc x', 'SETRANGE k 0 ""', 'EXISTS k', 'SETRANGE k 536870912 x'),
 ];
