@@ -60,7 +60,16 @@ export function releaseWithDel(note?: LocalizedText): Step {
  * A helper thread's timer loop: wait `everyMs`, run `action`, and go round again while `keepGoing`
  * holds, at most `roundCountMax` times (the loop's bound; past it the helper stops).
  */
-export function timerLoop(options: { everyMs: number; roundCountMax: number; action: Step; keepGoing?: Step; timerNote: LocalizedText; stopNote: LocalizedText }): Step[] {
+export function timerLoop(options: {
+  everyMs: number;
+  roundCountMax: number;
+  action: Step;
+  keepGoing?: Step;
+  /** Runs once when the bound is reached, before the helper stops. */
+  afterCap?: Step;
+  timerNote: LocalizedText;
+  stopNote: LocalizedText;
+}): Step[] {
   return [
     {
       op: 'retry',
@@ -70,6 +79,7 @@ export function timerLoop(options: { everyMs: number; roundCountMax: number; act
       attemptCountMax: options.roundCountMax,
       note: options.timerNote,
     },
+    ...(options.afterCap ? [options.afterCap] : []),
     { op: 'end', note: options.stopNote },
     { ...options.action, label: 'tick' },
     options.keepGoing ?? { op: 'goto', goto: 'timer' },

@@ -5,9 +5,10 @@ import { setnxNoTtl } from './setnx-no-ttl';
 import { setnxThenExpire } from './setnx-then-expire';
 import { plainDel } from './plain-del';
 import { leaseExpiresMidWork } from './lease-expires-mid-work';
+import { watchdogScenario } from './watchdog';
 
 /** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
-export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, plainDel, getThenDel, leaseExpiresMidWork];
+export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, plainDel, getThenDel, leaseExpiresMidWork, watchdogScenario];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);
