@@ -166,7 +166,7 @@ export const getThenDel: Scenario = {
     },
     {
       id: 'delex',
-      title: { en: 'DELEX key IFEQ token (Redis 8.4)', zh: 'DELEX key IFEQ token（Redis 8.4）' },
+      title: { en: 'DELEX key IFEQ token (Redis 8.4)', zh: 'DELEX key IFEQ token（Redis 8.4 新命令）' },
       summary: {
         en: 'One built-in command compares and deletes atomically: no Lua needed.',
         zh: '一条内置命令原子地比较并删除：不再需要 Lua。',

@@ -157,7 +157,7 @@ export const leaseExpiresMidWork: Scenario = {
     },
     {
       id: 'fencing',
-      title: text('Fencing tokens', 'Fencing token'),
+      title: text('Fencing tokens', 'Fencing token（防护令牌）'),
       summary: text('The storage rejects A\'s write with an older token; the overlap itself remains.', '存储拒绝了 A 携带旧 token 的写入；但两者的重叠依然存在。'),
       clients: clients('fencing'),
       resources: [{ id: 'db', fencing: true }],

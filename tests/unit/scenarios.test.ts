@@ -1,0 +1,171 @@
+// Goal: every scenario tells its story under its default schedule, in every variant: the run
+// completes, exactly the expected violation kinds appear, narration points at real steps, and
+// every text exists in English and Chinese. Then a few assertions per scenario, computed from the
+// trace, prove the story itself (who got which reply, what the keys hold at the end).
+import { describe, expect, it } from 'vitest';
+import { parseSchedule } from '../../src/engine/schedule';
+import { Simulation } from '../../src/engine/simulation';
+import type { Scenario, VariantSpec } from '../../src/engine/scenario';
+import type { TraceEvent } from '../../src/engine/trace';
+import { VIOLATION_KINDS } from '../../src/engine/trace';
+import { SCENARIOS, findScenario } from '../../src/scenarios';
+
+function run(scenarioId: string, variantId?: string): Simulation {
+  const scenario = findScenario(scenarioId);
+  const sim = new Simulation(scenario, { variantId });
+  sim.applySchedule(scenario.defaultSchedule);
+  return sim;
+}
+
+type CommandEvent = Extract<TraceEvent, { kind: 'command' }>;
+
+function commands(sim: Simulation, clientId?: string): CommandEvent[] {
+  return sim.allEvents().filter((e): e is CommandEvent => e.kind === 'command' && (clientId === undefined || e.clientId === clientId));
+}
+
+function replyOf(e: CommandEvent): string {
+  const r = e.reply;
+  return r.type === 'nil' ? 'nil' : r.type === 'array' ? 'array' : `${r.type}:${r.value}`;
+}
+
+/** Every {en, zh} object anywhere inside a value, with its path. */
+function localizedTexts(value: unknown, path: string, out: { path: string; en: unknown; zh: unknown }[] = []): typeof out {
+  if (Array.isArray(value)) value.forEach((v, i) => localizedTexts(v, `${path}[${i}]`, out));
+  else if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    if ('en' in record || 'zh' in record) out.push({ path, en: record.en, zh: record.zh });
+    else for (const [k, v] of Object.entries(record)) localizedTexts(v, `${path}.${k}`, out);
+  }
+  return out;
+}
+
+const CJK = /[\u4e00-\u9fff]/;
+const cases: [Scenario, VariantSpec][] = SCENARIOS.flatMap((s) => s.variants.map((v): [Scenario, VariantSpec] => [s, v]));
+
+describe('the scenario library', () => {
+  it('has unique scenario ids, unique variant ids per scenario, and a default variant that exists', () => {
+    expect(new Set(SCENARIOS.map((s) => s.id)).size).toBe(SCENARIOS.length);
+    for (const s of SCENARIOS) {
+      expect(new Set(s.variants.map((v) => v.id)).size, s.id).toBe(s.variants.length);
+      expect(s.variants.map((v) => v.id), s.id).toContain(s.defaultVariant);
+    }
+  });
+
+  it('declares only known violation kinds, and never the same kind as both expected and absent', () => {
+    for (const [s, v] of cases) {
+      for (const kind of [...v.expect.violations, ...v.expect.absent]) expect(VIOLATION_KINDS, `${s.id}/${v.id}`).toContain(kind);
+      expect(v.expect.violations.filter((k) => v.expect.absent.includes(k)), `${s.id}/${v.id}`).toEqual([]);
+    }
+  });
+});
+
+describe.each(cases.map(([s, v]) => [`${s.id}/${v.id}`, s, v] as const))('%s', (_name, scenario, variant) => {
+  it('runs the default schedule to the end and shows exactly the expected violation kinds', () => {
+    const sim = new Simulation(scenario, { variantId: variant.id });
+    sim.applySchedule(scenario.defaultSchedule);
+    expect(sim.cursor).toBe(parseSchedule(scenario.defaultSchedule).length);
+    const present = [...new Set(sim.trace().violations.map((v) => v.violation))].sort();
+    expect(present).toEqual([...new Set(variant.expect.violations)].sort());
+    for (const kind of variant.expect.absent) expect(present).not.toContain(kind);
+  });
+
+  it('narrates only steps that exist in the default schedule', () => {
+    const length = parseSchedule(scenario.defaultSchedule).length;
+    for (const n of [...(scenario.narration ?? []), ...(variant.narration ?? [])]) {
+      expect(Number.isInteger(n.step) && n.step >= 0 && n.step < length, `narration step ${n.step} of ${length}`).toBe(true);
+    }
+  });
+
+  it('writes every text in both English and Chinese', () => {
+    const texts = localizedTexts({ ...scenario, variants: [variant] }, scenario.id);
+    expect(texts.length).toBeGreaterThan(3);
+    for (const t of texts) {
+      expect(typeof t.en === 'string' && t.en.trim().length > 0, `${t.path}.en`).toBe(true);
+      expect(typeof t.zh === 'string' && CJK.test(t.zh as string), `${t.path}.zh`).toBe(true);
+    }
+  });
+});
+
+describe('the stories, from their traces', () => {
+  it('setnx-no-ttl: B sees PTTL -1 and is refused even after 6 s; with SET NX PX it gets the lock once the lease ran out', () => {
+    const broken = run('setnx-no-ttl', 'setnx');
+    const pttl = commands(broken, 'B').filter((e) => e.argv[0] === 'PTTL');
+    expect(pttl.map(replyOf)).toEqual(pttl.map(() => 'integer:-1'));
+    expect(commands(broken, 'B').filter((e) => e.argv[0] === 'SETNX').map(replyOf)).toEqual(['integer:0', 'integer:0']);
+    expect(broken.inspect().find((k) => k.key === 'lock')?.expireAtMs).toBeNull();
+
+    const fixed = run('setnx-no-ttl', 'set-nx-px');
+    const lastSet = commands(fixed, 'B').filter((e) => e.argv[0] === 'SET').at(-1);
+    expect(lastSet && replyOf(lastSet)).toBe('status:OK');
+    expect(lastSet!.atMs).toBeGreaterThan(5000);
+  });
+
+  it('setnx-then-expire: A crashed between SETNX and EXPIRE, so EXPIRE never ran', () => {
+    const sim = run('setnx-then-expire', 'setnx-expire');
+    expect(commands(sim, 'A').map((e) => e.argv[0])).toEqual(['SETNX']);
+    expect(sim.clients.find((c) => c.id === 'A')?.status).toBe('crashed');
+    expect(sim.lock().pttlMs).toBe(-1);
+  });
+
+  it('plain-del: A\'s DEL deletes B\'s lock and C gets in; with Lua A\'s release answers 0 and C is refused', () => {
+    const broken = run('plain-del', 'plain-del');
+    const aDel = commands(broken, 'A').find((e) => e.argv[0] === 'DEL')!;
+    expect(aDel.lockBefore.holder).toBe('B');
+    expect(replyOf(aDel)).toBe('integer:1');
+    expect(broken.trace().violations.some((v) => v.violation === 'mutual-exclusion' && v.clients.join() === 'C,B')).toBe(true);
+
+    const fixed = run('plain-del', 'lua');
+    const aRelease = commands(fixed, 'A').find((e) => e.argv[0] === 'EVAL')!;
+    expect(replyOf(aRelease)).toBe('integer:0');
+    expect(aRelease.lockAfter.holder).toBe('B');
+    expect(replyOf(commands(fixed, 'C')[0])).toBe('nil');
+    // The overlap that remains is A and B's (the lease), never C's.
+    expect(fixed.trace().violations.map((v) => v.clients.join())).toEqual(['B,A']);
+  });
+
+  it('get-then-del: with Lua or DELEX, A\'s release answers integer 0 and B still holds the lock', () => {
+    for (const variant of ['lua', 'delex']) {
+      const sim = run('get-then-del', variant);
+      const release = commands(sim, 'A').at(-1)!;
+      expect(release.argv[0]).toBe(variant === 'lua' ? 'EVAL' : 'DELEX');
+      expect(replyOf(release)).toBe('integer:0');
+      expect(sim.lock().holder).toBe('B');
+      expect(sim.lock().value).toBe(sim.clients.find((c) => c.id === 'B')?.vars.token);
+    }
+  });
+
+  it('lease-expires-mid-work: the storage ends with A\'s stale update, unless fencing rejects it', () => {
+    const broken = run('lease-expires-mid-work', 'lua-release');
+    expect(broken.state.resources.db.value).toBe("A's update");
+    const fenced = run('lease-expires-mid-work', 'fencing');
+    const writes = fenced.allEvents().filter((e): e is Extract<TraceEvent, { kind: 'write' }> => e.kind === 'write');
+    expect(writes.map((w) => [w.clientId, w.fencingToken, w.accepted])).toEqual([
+      ['B', '2', true],
+      ['A', '1', false],
+    ]);
+    expect(fenced.state.resources.db.value).toBe("B's update");
+    // The watchdog renewed before the pause, and its first renewal after the pause found the lock lost.
+    const renewals = commands(run('lease-expires-mid-work', 'watchdog'), 'W').map(replyOf);
+    expect(renewals).toEqual(['integer:1', 'integer:1', 'integer:0']);
+  });
+
+  it('watchdog: renewals keep the TTL from reaching 0 while A works; the zombie outlives B; the cap stops after 3', () => {
+    const renewal = run('watchdog', 'renewal');
+    const renewals = commands(renewal, 'W');
+    expect(renewals.length).toBeGreaterThanOrEqual(3);
+    for (const r of renewals) {
+      expect(replyOf(r)).toBe('integer:1');
+      expect(r.lockAfter.pttlMs).toBe(6000);
+      expect(r.lockBefore.pttlMs).toBeLessThan(6000);
+    }
+    expect(commands(renewal, 'B').filter((e) => replyOf(e) === 'nil').every((e) => e.lockBefore.holder === 'A')).toBe(true);
+
+    const zombie = run('watchdog', 'zombie');
+    expect(zombie.allEvents().some((e) => e.kind === 'give-up' && e.clientId === 'B')).toBe(true);
+    expect(zombie.lock().holder).toBe('A');
+
+    const capped = run('watchdog', 'capped');
+    expect(commands(capped, 'W').filter((e) => e.argv[0] === 'EVAL').map(replyOf)).toEqual(['integer:1', 'integer:1', 'integer:1']);
+    expect(capped.lock().holder).toBe('B');
+  });
+});
