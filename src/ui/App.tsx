@@ -1,0 +1,60 @@
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { HTML_LANG } from './i18n';
+import { AppHeader } from './components/AppHeader';
+import { ClockBar } from './components/ClockBar';
+import { Inspector } from './components/Inspector';
+import { Lanes } from './components/Lanes';
+import { Narration } from './components/Narration';
+import { LinkErrorNotice, NoticeLine } from './components/Notices';
+import { RunViews } from './components/RunViews';
+import { ScenarioBar } from './components/ScenarioBar';
+import { ShortcutsDialog } from './components/ShortcutsDialog';
+import { useKeyboardShortcuts } from './components/useKeyboardShortcuts';
+import { EmbedBar } from './components/EmbedBar';
+import { ViolationBanner as ViolationBannerSlot } from './components/ViolationBanner';
+import { useSimStore, useSimStoreApi } from './store/context';
+import { selectAppearance } from './store/selectors';
+
+/**
+ * The simulator page. Layout, top to bottom: header (settings), scenario and variant, the stage
+ * (client lanes; beside them what just happened, violations and the Redis inspector), the clock,
+ * the run views. Every region keeps its size while stepping.
+ */
+export function App() {
+  const store = useSimStoreApi();
+  const { lang, theme, presentation, embed } = useSimStore(useShallow(selectAppearance));
+  useKeyboardShortcuts(store, true);
+
+  // Theme, language and presentation live on <html> so the page background and fonts follow.
+  useEffect(() => {
+    const root = document.documentElement;
+    root.lang = HTML_LANG[lang];
+    root.dataset.theme = theme;
+    root.dataset.presentation = presentation ? 'on' : 'off';
+    root.dataset.embed = embed ? 'on' : 'off';
+  }, [lang, theme, presentation, embed]);
+
+  return (
+    <div className="app">
+      {embed ? <EmbedBar /> : <AppHeader />}
+      <LinkErrorNotice />
+      <main className="workspace">
+        {!embed && <ScenarioBar />}
+        <div className="stage">
+          <Lanes />
+          <aside className="sidebar">
+            <Narration />
+            <ViolationBannerSlot />
+            <Inspector />
+          </aside>
+        </div>
+        <ClockBar />
+        <RunViews />
+      </main>
+      <NoticeLine />
+      <ShortcutsDialog />
+    </div>
+  );
+}
+

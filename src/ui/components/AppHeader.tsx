@@ -1,0 +1,108 @@
+import { useEffect, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { LANG_LABEL, LANGS } from '../i18n';
+import { useSimStore, useSimStoreApi, useT } from '../store/context';
+import { selectAppearance } from '../store/selectors';
+import { Icon } from './Icon';
+import { ScenarioPicker } from './ScenarioPicker';
+
+/** Brand, scenario picker and the page's settings: language, theme, presentation, link, help. */
+export function AppHeader() {
+  const t = useT();
+  const store = useSimStoreApi();
+  const { lang, theme, presentation } = useSimStore(useShallow(selectAppearance));
+  return (
+    <header className="app-header">
+      <a className="skip-link" href="#controls">
+        {t('skipToControls')}
+      </a>
+      <div className="brand">
+        <span className="brand__mark" aria-hidden="true">
+          <Icon name="lock" />
+        </span>
+        <span className="brand__name">{t('appName')}</span>
+        <span className="brand__tagline">{t('appTagline')}</span>
+      </div>
+      <ScenarioPicker />
+      <div className="header-actions">
+        <div className="segmented" role="group" aria-label={t('language')}>
+          {LANGS.map((code) => (
+            <button
+              key={code}
+              type="button"
+              className="segmented__option"
+              aria-pressed={lang === code}
+              lang={code === 'zh' ? 'zh-CN' : 'en'}
+              onClick={() => store.getState().setLang(code)}
+            >
+              {LANG_LABEL[code]}
+            </button>
+          ))}
+        </div>
+        <button
+          type="button"
+          className="button button--ghost button--icon-text"
+          aria-pressed={theme === 'dark'}
+          onClick={() => store.getState().setTheme(theme === 'dark' ? 'light' : 'dark')}
+        >
+          <Icon name={theme === 'dark' ? 'moon' : 'sun'} />
+          <span>{t('switchToDark')}</span>
+        </button>
+        <button
+          type="button"
+          className="button button--ghost button--icon-text"
+          aria-pressed={presentation}
+          onClick={() => store.getState().togglePresentation()}
+        >
+          <Icon name="present" />
+          <span>{t('presentation')}</span>
+        </button>
+        <CopyLinkButton />
+        <button
+          type="button"
+          className="button button--ghost button--icon"
+          aria-label={t('shortcuts')}
+          aria-keyshortcuts="?"
+          title={`${t('shortcuts')} (?)`}
+          onClick={() => store.getState().setShortcutsOpen(true)}
+        >
+          <Icon name="help" />
+        </button>
+      </div>
+    </header>
+  );
+}
+
+type CopyState = 'idle' | 'copied' | 'failed';
+
+export function CopyLinkButton() {
+  const t = useT();
+  const [state, setState] = useState<CopyState>('idle');
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => {
+    if (timer.current) clearTimeout(timer.current);
+  }, []);
+  const copy = async () => {
+    let next: CopyState = 'copied';
+    try {
+      await navigator.clipboard.writeText(window.location.href);
+    } catch {
+      next = 'failed';
+    }
+    setState(next);
+    if (timer.current) clearTimeout(timer.current);
+    // The confirmation is a transient UI message, not simulation time.
+    timer.current = setTimeout(() => setState('idle'), 2500);
+  };
+  return (
+    <span className="copy-link">
+      <button type="button" className="button button--primary button--icon-text" onClick={() => void copy()} data-testid="copy-link">
+        <Icon name={state === 'copied' ? 'check' : 'link'} />
+        <span>{t('copyLink')}</span>
+      </button>
+      <span className="copy-link__status" role="status" data-testid="copy-link-status">
+        {state === 'copied' ? t('linkCopied') : state === 'failed' ? t('linkCopyFailed') : ''}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,112 @@
+import { memo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { Translate } from '../i18n';
+import { useSimStore, useT } from '../store/context';
+import type { SimState } from '../store/createSimStore';
+import type { ClientView, KeyView } from '../store/types';
+import { ClientBadge } from './ClientBadge';
+
+const selectInspector = (s: SimState) => ({ keys: s.keys, nowMs: s.nowMs, clients: s.clients });
+const selectTruth = (s: SimState) => ({ lock: s.lock, clients: s.clients });
+
+/** Every key with type, value, TTL in virtual time; the step's changes highlighted in words too. */
+export function Inspector() {
+  const t = useT();
+  const { keys, nowMs, clients } = useSimStore(useShallow(selectInspector));
+  return (
+    <section className="inspector panel" aria-labelledby="inspector-title" data-testid="inspector">
+      <header className="panel__header">
+        <h2 id="inspector-title" className="panel__title">
+          {t('inspector')}
+        </h2>
+      </header>
+      <ul className="key-list" aria-label={t('inspector')}>
+        {keys.length === 0 ? (
+          <li className="key-list__empty">{t('emptyKeyspace')}</li>
+        ) : (
+          keys.map((row) => <KeyRow key={row.key} row={row} nowMs={nowMs} clients={clients} t={t} />)
+        )}
+      </ul>
+      <LockTruth />
+    </section>
+  );
+}
+
+const CHANGE_KEYS = { created: 'created', changed: 'changed', deleted: 'deleted', expired: 'expired' } as const;
+
+/** One key: name, type and TTL on the first line, the value (with its owner) on the second. */
+const KeyRow = memo(function KeyRow({ row, nowMs, clients, t }: { row: KeyView; nowMs: number; clients: readonly ClientView[]; t: Translate }) {
+  const owner = row.tokenOwner === null ? undefined : clients.find((c) => c.id === row.tokenOwner);
+  const gone = row.change === 'deleted' || row.change === 'expired';
+  const ttlMs = row.expireAtMs === null ? null : row.expireAtMs - nowMs;
+  return (
+    <li className={`key-row${row.change ? ` is-${row.change}` : ''}`} data-testid={`key.${row.key}`}>
+      <div className="key-row__head">
+        <code className="key-row__key">{row.key}</code>
+        <span className="key-row__type">{row.type}</span>
+        {row.change && <span className={`change-pill change-pill--${row.change}`}>{t(CHANGE_KEYS[row.change])}</span>}
+        <span className="key-row__ttl" data-testid={`key.${row.key}.ttl`}>
+          <span className="key-row__ttl-label">{t('ttl')}</span> {gone ? '—' : ttlMs === null ? t('noTtl') : `${ttlMs} ms`}
+        </span>
+      </div>
+      <div className="key-row__value">
+        {owner && (
+          <span className={`token-owner client-${owner.index % 6}`}>
+            <ClientBadge id={owner.id} index={owner.index} size="small" />
+            <span className="token-owner__name">{t('tokenOf', { id: owner.id })}</span>
+          </span>
+        )}
+        <code className={gone ? 'is-gone' : undefined} title={row.text}>
+          {row.text}
+        </code>
+      </div>
+    </li>
+  );
+});
+
+/** Redis's truth (who wrote the lock value) beside each client's belief: where they differ is the lesson. */
+function LockTruth() {
+  const t = useT();
+  const { lock, clients } = useSimStore(useShallow(selectTruth));
+  const holder = lock.holder === null ? undefined : clients.find((c) => c.id === lock.holder);
+  const believers = clients.filter((c) => c.believesHoldsLock);
+  const mismatch = believers.some((c) => c.id !== lock.holder) || (holder !== undefined && !holder.believesHoldsLock && holder.live);
+  return (
+    <div className="truth" data-testid="lock-truth">
+      <h3 className="truth__title">
+        {t('whoHolds')}
+        <span className={`truth__mismatch${mismatch ? ' is-on' : ''}`} data-testid="lock-truth.mismatch">
+          {mismatch ? `⚠ ${t('beliefMismatch')}` : ''}
+        </span>
+      </h3>
+      <dl className="truth__list">
+        <div className="truth__row" data-testid="lock-truth.redis">
+          <dt>{t('redisSays')}</dt>
+          <dd>
+            {holder ? (
+              <>
+                <ClientBadge id={holder.id} index={holder.index} size="small" /> {t('redisSaysHolder', { id: holder.id })}
+              </>
+            ) : lock.value === null ? (
+              t('redisSaysFree')
+            ) : (
+              t('redisSaysUnknown')
+            )}
+          </dd>
+        </div>
+        <div className="truth__row" data-testid="lock-truth.clients">
+          <dt>{t('clients')}</dt>
+          <dd>
+            {believers.length === 0
+              ? t('nobodyBelieves')
+              : believers.map((c) => (
+                  <span key={c.id} className="truth__belief">
+                    <ClientBadge id={c.id} index={c.index} size="small" /> {t('clientBelieves', { id: c.id })}
+                  </span>
+                ))}
+          </dd>
+        </div>
+      </dl>
+    </div>
+  );
+}

@@ -1,0 +1,226 @@
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { isRedisStep, renderStep, type Step } from '../../engine/program';
+import { findVariant } from '../../engine/scenario';
+import { findScenario } from '../../scenarios';
+import { localized, type Translate } from '../i18n';
+import { useSimStore, useSimStoreApi, useT } from '../store/context';
+import type { SimState } from '../store/createSimStore';
+import { selectClientIds, selectLang } from '../store/selectors';
+import type { ClientView } from '../store/types';
+import { ClientBadge, clientClass } from './ClientBadge';
+import { Icon } from './Icon';
+
+const selectProgramKey = (s: SimState) => ({ scenarioId: s.scenarioId, variantId: s.variantId });
+const defaultStallMs = 6000;
+
+/** One lane per client, side by side. */
+export function Lanes() {
+  const clientIds = useSimStore(selectClientIds);
+  const t = useT();
+  return (
+    <section className="lanes" aria-label={t('clients')} style={{ gridTemplateColumns: `repeat(${Math.max(1, clientIds.length)}, minmax(0, 1fr))` }}>
+      {clientIds.map((id) => (
+        <Lane key={id} clientId={id} />
+      ))}
+    </section>
+  );
+}
+
+interface ProgramLine {
+  readonly pc: number;
+  readonly label: string | undefined;
+  readonly code: string;
+  readonly note: string;
+  readonly redis: boolean;
+  /** Lua source lines of an EVAL step, shown under it. */
+  readonly lua: readonly string[] | null;
+  readonly scriptName: string | null;
+}
+
+function programLines(scenarioId: string, variantId: string, clientId: string, lang: 'en' | 'zh'): ProgramLine[] {
+  const scenario = findScenario(scenarioId);
+  const variant = findVariant(scenario, variantId);
+  const spec = variant.clients.find((c) => c.id === clientId);
+  if (!spec) return [];
+  const scripts = { ...(scenario.scripts ?? {}), ...(variant.scripts ?? {}) };
+  return spec.program.map((step: Step, pc) => ({
+    pc,
+    label: step.label,
+    code: renderStep(step, scenario.params, scripts),
+    note: localized(step.note, lang),
+    redis: isRedisStep(step),
+    lua: step.op === 'eval' && !step.bySha && scripts[step.script] ? scripts[step.script].source.split('\n') : null,
+    scriptName: step.op === 'eval' ? step.script : null,
+  }));
+}
+
+function statusText(client: ClientView, t: Translate): string {
+  const untilMs = client.blockedUntilMs;
+  switch (client.status) {
+    case 'ready':
+      return t('statusReady');
+    case 'crashed':
+      return t('statusCrashed');
+    case 'done':
+      return t('statusDone');
+    case 'blocked':
+      switch (client.blockReason) {
+        case 'gc':
+          return t('statusGc', { untilMs });
+        case 'network':
+          return t('statusNetwork', { untilMs });
+        case 'stall':
+          return t('statusPaused', { untilMs });
+        case 'retry':
+          return t('statusRetrying', { untilMs });
+        default:
+          return t('statusWorking', { untilMs });
+      }
+  }
+}
+
+function statusTone(client: ClientView): string {
+  if (client.status === 'blocked') return client.blockReason === 'work' ? 'working' : client.blockReason === 'retry' ? 'waiting' : 'paused';
+  return client.status;
+}
+
+/** A client's program like a debugger: code lines with the next one highlighted, state, and controls. */
+const Lane = memo(function Lane({ clientId }: { clientId: string }) {
+  const t = useT();
+  const lang = useSimStore(selectLang);
+  const store = useSimStoreApi();
+  const client = useSimStore(useCallback((s: SimState) => s.clients.find((c) => c.id === clientId), [clientId]));
+  const { scenarioId, variantId } = useSimStore(useShallow(selectProgramKey));
+  const lines = useMemo(() => programLines(scenarioId, variantId, clientId, lang), [scenarioId, variantId, clientId, lang]);
+  const [stallMs, setStallMs] = useState(defaultStallMs);
+  const listRef = useRef<HTMLOListElement>(null);
+
+  // Keep the next line in view without scrolling the page (scrollIntoView would).
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    const line = list?.querySelector<HTMLElement>('[aria-current="step"]');
+    if (!list || !line) return;
+    const top = line.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + line.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+    }
+  }, [client?.pc]);
+
+  if (!client) return null;
+  const live = client.live;
+  const key = client.index + 1;
+  const stallValid = Number.isSafeInteger(stallMs) && stallMs > 0 && stallMs <= 86_400_000;
+  return (
+    <article className={`lane ${clientClass(client.index)} lane--${statusTone(client)}`} data-testid={`lane.${clientId}`} aria-labelledby={`lane-${clientId}-title`}>
+      <header className="lane__header">
+        <ClientBadge id={clientId} index={client.index} />
+        <h2 className="lane__title" id={`lane-${clientId}-title`}>
+          {t('client', { id: clientId })}
+        </h2>
+        <span className={`status-chip status-chip--${statusTone(client)}`} data-testid={`lane.${clientId}.status`}>
+          {statusText(client, t)}
+        </span>
+      </header>
+      <div className="lane__flags" data-testid={`lane.${clientId}.flags`}>
+        <span className={`flag flag--belief${client.believesHoldsLock ? ' is-on' : ''}`} data-testid={`lane.${clientId}.belief`}>
+          {client.believesHoldsLock ? t('believesHolds') : t('believesNot')}
+        </span>
+        {client.inCriticalSection && (
+          <span className="flag is-on" data-testid={`lane.${clientId}.critical`}>
+            <Icon name="lock" />
+            {t('inCritical')}
+          </span>
+        )}
+      </div>
+      <ol className="program" ref={listRef} aria-label={t('program', { id: clientId })} data-testid={`lane.${clientId}.program`}>
+        {lines.map((line) => {
+          const current = live && line.pc === client.pc;
+          return (
+            <li
+              key={line.pc}
+              className={`program__line${current ? ' is-current' : ''}${line.redis ? ' is-redis' : ''}`}
+              aria-current={current ? 'step' : undefined}
+              data-testid={current ? `lane.${clientId}.current` : undefined}
+            >
+              <span className="program__gutter" aria-hidden="true">
+                {current ? '▶' : line.pc + 1}
+              </span>
+              <span className="program__code">
+                {line.label && <span className="program__label">{line.label}:</span>}
+                <code>{line.code}</code>
+                {current && <span className="visually-hidden"> ({t('currentLine')})</span>}
+                {line.note && (
+                  <span className="program__note" title={line.note}>
+                    {' '}
+                    -- {line.note}
+                  </span>
+                )}
+                {line.lua && (
+                  <pre className="program__lua" aria-label={t('luaSource', { name: line.scriptName ?? '' })}>
+                    {line.lua.join('\n')}
+                  </pre>
+                )}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+      <div className="lane__controls" role="group" aria-label={t('client', { id: clientId })}>
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={!live}
+          aria-keyshortcuts={key <= 9 ? String(key) : undefined}
+          title={t('stepClientTitle', { id: clientId, n: key })}
+          onClick={() => store.getState().stepClient(clientId)}
+        >
+          <Icon name="step" />
+          {t('stepClient', { id: clientId })}
+          {key <= 9 && <kbd className="kbd" aria-hidden="true">{key}</kbd>}
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={!live}
+          aria-label={t('runToCommand', { id: clientId })}
+          title={t('runToCommand', { id: clientId })}
+          onClick={() => store.getState().runToNextCommand(clientId)}
+        >
+          {t('runToCommandShort')}
+        </button>
+        <span className="stall-group">
+          <input
+            type="number"
+            className="input input--ms"
+            min={1}
+            max={86_400_000}
+            step={500}
+            value={Number.isFinite(stallMs) ? stallMs : ''}
+            aria-label={t('pauseMs', { id: clientId })}
+            disabled={!live}
+            onChange={(e) => setStallMs(e.currentTarget.valueAsNumber)}
+          />
+          <button
+            type="button"
+            className="button"
+            aria-label={t('pauseClient', { id: clientId })}
+            disabled={!live || !stallValid}
+            onClick={() => store.getState().stallClient(clientId, stallMs)}
+          >
+            {t('pauseShort')}
+          </button>
+        </span>
+        <button
+          type="button"
+          className="button button--danger-quiet"
+          aria-label={t('crashClient', { id: clientId })}
+          disabled={!live}
+          onClick={() => store.getState().crashClient(clientId)}
+        >
+          {t('crashShort')}
+        </button>
+      </div>
+    </article>
+  );
+});

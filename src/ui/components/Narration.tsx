@@ -1,0 +1,50 @@
+import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { findVariant } from '../../engine/scenario';
+import { findScenario } from '../../scenarios';
+import { localized } from '../i18n';
+import { describeEventIn, tokenNamerFor } from '../i18n/describe';
+import { narrationFor } from '../store/derive';
+import { useSimStore, useT } from '../store/context';
+import { selectNarrationInput } from '../store/selectors';
+
+/** Lines of "what just happened" shown when the run leaves the scripted story. */
+const describedEventCountMax = 4;
+
+/**
+ * What the last step did: the scenario's scripted narration while the run follows its default
+ * schedule, otherwise a plain description of the step's events.
+ */
+export function Narration() {
+  const t = useT();
+  const { scenarioId, variantId, cursor, onDefaultPath, lastStepEvents, tokens, lang } = useSimStore(useShallow(selectNarrationInput));
+  const text = useMemo(() => {
+    if (cursor === 0) return { scripted: true, lines: [t('narrationStart')] };
+    const scenario = findScenario(scenarioId);
+    const scripted = onDefaultPath ? narrationFor(scenario, findVariant(scenario, variantId), cursor - 1) : null;
+    if (scripted) return { scripted: true, lines: [localized(scripted, lang)] };
+    const name = tokenNamerFor(tokens, lang);
+    const lines = lastStepEvents
+      .filter((e) => e.kind !== 'branch' && e.kind !== 'set')
+      .slice(0, describedEventCountMax)
+      .map((e) => `${e.clientId ?? 'Redis'}: ${describeEventIn(e, lang, name)}`);
+    return { scripted: false, lines };
+  }, [cursor, onDefaultPath, scenarioId, variantId, lastStepEvents, tokens, lang, t]);
+
+  return (
+    <section className="narration" aria-labelledby="narration-heading" data-testid="narration">
+      <h2 id="narration-heading" className="narration__heading">
+        {t('narration')}
+        {cursor > 0 && <span className="narration__step"> · {t('violationAt', { step: cursor })}</span>}
+      </h2>
+      <div className="narration__body" aria-live="polite">
+        {!text.scripted && <p className="narration__offscript">{t('offScript')}</p>}
+        {text.lines.map((line, i) => (
+          <p key={i} className="narration__line">
+            {line}
+          </p>
+        ))}
+      </div>
+    </section>
+  );
+}

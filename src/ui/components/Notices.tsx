@@ -1,0 +1,58 @@
+import type { StringKey } from '../i18n';
+import type { LinkErrorReason } from '../share/link';
+import { useSimStore, useSimStoreApi, useT } from '../store/context';
+import { selectLinkError, selectNotice } from '../store/selectors';
+import { Icon } from './Icon';
+
+const LINK_MESSAGES: Record<LinkErrorReason, StringKey> = {
+  'too-long': 'linkTooLong',
+  'bad-format': 'linkBadFormat',
+  'bad-version': 'linkBadVersion',
+  'unknown-scenario': 'linkUnknownScenario',
+  'unknown-variant': 'linkUnknownVariant',
+  'bad-seed': 'linkBadSeed',
+  'bad-schedule': 'linkBadSchedule',
+  'schedule-does-not-fit': 'linkScheduleDoesNotFit',
+  'bad-cursor': 'linkBadCursor',
+};
+
+/** A refused share link: what was wrong, and that the default scenario loaded instead. */
+export function LinkErrorNotice() {
+  const t = useT();
+  const store = useSimStoreApi();
+  const error = useSimStore(selectLinkError);
+  if (!error) return null;
+  return (
+    <div className="link-error" role="alert" data-testid="link-error">
+      <Icon name="warning" />
+      <div className="link-error__text">
+        <strong>{t('linkErrorTitle')}</strong>
+        <span>
+          {t(LINK_MESSAGES[error.reason], { detail: error.detail, length: error.detail, max: 130000 })} {t('linkErrorLoadedDefault')}
+        </span>
+      </div>
+      <button type="button" className="button" onClick={() => store.getState().dismissLinkError()}>
+        {t('dismiss')}
+      </button>
+    </div>
+  );
+}
+
+/** A one-line status message (a refused action, autoplay stopped...). Its slot never changes height. */
+export function NoticeLine() {
+  const t = useT();
+  const store = useSimStoreApi();
+  const notice = useSimStore(selectNotice);
+  return (
+    <div className={`notice-line${notice ? ` notice-line--${notice.tone}` : ''}`} role="status" data-testid="notice">
+      {notice && (
+        <>
+          <span className="notice-line__text">{t(notice.key, notice.params)}</span>
+          <button type="button" className="button button--ghost button--small" onClick={() => store.getState().dismissNotice()}>
+            {t('dismiss')}
+          </button>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { findScenario } from '../../scenarios';
+import { localized, type Lang, type Translate } from '../i18n';
+import { violationKindLabel } from '../i18n/describe';
+import { useSimStore, useSimStoreApi, useT } from '../store/context';
+import { selectLang, selectOutcomes } from '../store/selectors';
+import type { VariantOutcome } from '../store/types';
+
+const selectScenarioId = (s: { scenarioId: string }) => s.scenarioId;
+
+/** The scenario's title, one-line lesson, full lesson on demand, and the variant toggle. */
+export function ScenarioBar() {
+  const lang = useSimStore(selectLang);
+  const scenarioId = useSimStore(selectScenarioId);
+  const t = useT();
+  const scenario = useMemo(() => findScenario(scenarioId), [scenarioId]);
+  return (
+    <section className="scenario-bar" aria-labelledby="scenario-title">
+      <div className="scenario-bar__text">
+        <h1 id="scenario-title" className="scenario-bar__title" data-testid="scenario-title">
+          {localized(scenario.title, lang)}
+        </h1>
+        <div className="scenario-bar__summary">
+          <span>{localized(scenario.summary, lang)}</span>{' '}
+          <details className="lesson" data-testid="lesson">
+            <summary>{t('showLesson')}</summary>
+            <p>{localized(scenario.lesson, lang)}</p>
+          </details>
+        </div>
+      </div>
+      <VariantToggle />
+    </section>
+  );
+}
+
+function outcomeLines(outcome: VariantOutcome | undefined, t: Translate, lang: Lang): [string, string] {
+  if (!outcome) return [t('outcomeComputing'), ''];
+  const first = outcome.violations[0];
+  const result = first ? t('outcomeViolation', { kind: violationKindLabel(first.kind, lang), step: first.step + 1 }) : t('outcomeClean');
+  const notes: string[] = [];
+  if (outcome.firstDivergentStep !== null) notes.push(t('outcomeDivergesAt', { step: outcome.firstDivergentStep + 1 }));
+  if (outcome.stopReason !== null) notes.push(t('outcomeStopsAt', { step: outcome.stepsApplied + 1 }));
+  return [result, notes.join(' · ')];
+}
+
+/**
+ * Variants as a radio group. Each option says what that variant does under the current schedule
+ * (computed in the worker), so the toggle itself shows where outcomes diverge.
+ */
+function VariantToggle() {
+  const t = useT();
+  const store = useSimStoreApi();
+  const scenarioId = useSimStore(selectScenarioId);
+  const { outcomes, pending, variantId, lang } = useSimStore(useShallow(selectOutcomes));
+  const scenario = useMemo(() => findScenario(scenarioId), [scenarioId]);
+  const current = outcomes && outcomes.scenarioId === scenarioId ? outcomes : null;
+  return (
+    <fieldset className="variant-toggle" data-testid="variant-toggle">
+      <legend>{t('variant')}</legend>
+      {scenario.variants.map((variant) => {
+        const outcome = current?.outcomes.find((o) => o.variantId === variant.id);
+        const checked = variant.id === variantId;
+        const bad = outcome !== undefined && outcome.violations.length > 0;
+        const [result, note] = outcomeLines(outcome, t, lang);
+        return (
+          <label key={variant.id} className={`variant-option${checked ? ' is-checked' : ''}`} data-testid={`variant.${variant.id}`}>
+            <input
+              type="radio"
+              name={`variant-${scenarioId}`}
+              value={variant.id}
+              checked={checked}
+              onChange={() => store.getState().selectVariant(variant.id)}
+            />
+            <span className="variant-option__title" title={localized(variant.title, lang)}>
+              {localized(variant.title, lang)}
+            </span>
+            <span className={`variant-option__outcome${bad ? ' is-bad' : outcome ? ' is-good' : ''}`} data-testid={`variant.${variant.id}.outcome`}>
+              {bad ? '⚠ ' : outcome ? '✓ ' : ''}
+              {result}
+              {pending && outcome ? ' …' : ''}
+            </span>
+            <span className="variant-option__note">{note}</span>
+          </label>
+        );
+      })}
+    </fieldset>
+  );
+}

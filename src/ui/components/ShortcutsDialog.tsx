@@ -1,0 +1,52 @@
+import { useEffect, useRef } from 'react';
+import { useSimStore, useSimStoreApi, useT } from '../store/context';
+import { selectShortcutsOpen } from '../store/selectors';
+
+/** The `?` dialog: a native modal <dialog> (focus trap, Escape and inert background for free). */
+export function ShortcutsDialog() {
+  const t = useT();
+  const store = useSimStoreApi();
+  const open = useSimStore(selectShortcutsOpen);
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      if (typeof dialog.showModal === 'function') dialog.showModal();
+      else dialog.setAttribute('open', '');
+    }
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  const rows: [string, string][] = [
+    ['Space', t('kbPlay')],
+    ['←', t('kbBack')],
+    ['→', t('kbForward')],
+    ['1 … 9', t('kbClient')],
+    ['?', t('kbHelp')],
+    ['Esc', t('kbEscape')],
+  ];
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby="shortcuts-title" onClose={() => store.getState().setShortcutsOpen(false)} data-testid="shortcuts-dialog">
+      <h2 id="shortcuts-title" className="dialog__title">
+        {t('shortcutsTitle')}
+      </h2>
+      <table className="shortcuts">
+        <tbody>
+          {rows.map(([key, what]) => (
+            <tr key={key}>
+              <th scope="row">
+                <kbd className="kbd">{key}</kbd>
+              </th>
+              <td>{what}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form method="dialog" className="dialog__actions">
+        <button type="submit" className="button button--primary" autoFocus>
+          {t('close')}
+        </button>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,100 @@
+import { describeEvent } from '../../engine/describe';
+import { formatReplyShort } from '../../engine/redis/reply';
+import type { TraceEvent, ViolationEvent, ViolationKind } from '../../engine/trace';
+import { translator, type Lang, type StringKey } from './index';
+
+/** Replaces each client's token with `<A's token>` (or `<A 的 token>`) so values read like a lesson. */
+export function tokenNamerFor(tokens: Readonly<Record<string, string>>, lang: Lang): (text: string) => string {
+  const t = translator(lang);
+  const entries = Object.entries(tokens).filter(([, token]) => token.length > 0);
+  return (text) => {
+    let out = text;
+    for (const [clientId, token] of entries) out = out.split(token).join(t('tokenNamed', { id: clientId }));
+    return out;
+  };
+}
+
+/** Kinds with a translated label; a kind added to the engine later shows its id until it gets one. */
+const KIND_KEYS: Partial<Record<ViolationKind, StringKey>> = {
+  'foreign-release': 'kindForeignRelease',
+  'mutual-exclusion': 'kindMutualExclusion',
+  'lock-never-released': 'kindLockNeverReleased',
+  oversell: 'kindOversell',
+  'stale-write': 'kindStaleWrite',
+};
+
+export function violationKindLabel(kind: ViolationKind, lang: Lang): string {
+  const key = KIND_KEYS[kind];
+  return key ? translator(lang)(key) : kind;
+}
+
+/**
+ * A violation in plain words. English is the checker's own message ("A deleted B's lock");
+ * Chinese is written from the kind and the clients involved.
+ */
+export function violationMessage(v: ViolationEvent, lang: Lang): string {
+  if (lang === 'en') return v.message;
+  const t = translator(lang);
+  const [a = '?', b = '?'] = v.clients;
+  switch (v.violation) {
+    case 'foreign-release':
+      return t(v.lockAfter.value === null ? 'vForeignReleaseDeleted' : 'vForeignReleaseOverwrote', { a, b });
+    case 'mutual-exclusion':
+      return t('vMutualExclusion', { a, b });
+    case 'lock-never-released':
+      return t('vLockNeverReleased', { a });
+    case 'oversell':
+      return t('vOversell');
+    case 'stale-write':
+      return v.clients.length > 1 ? t('vStaleWrite', { a, b }) : t('vStaleWriteNobody', { a });
+    default:
+      // A kind without a Chinese sentence yet: the checker's English words are better than nothing.
+      return v.message;
+  }
+}
+
+function argvText(argv: readonly string[]): string {
+  return argv.map((a) => (/\s/.test(a) || a === '' ? JSON.stringify(a) : a)).join(' ');
+}
+
+/** One event in the chosen language; tokens named by `name`. */
+export function describeEventIn(event: TraceEvent, lang: Lang, name: (text: string) => string): string {
+  if (lang === 'en') {
+    if (event.kind === 'violation') return `VIOLATION: ${event.message}`;
+    return describeEvent(event, name);
+  }
+  switch (event.kind) {
+    case 'command':
+      return `${name(argvText(event.argv))} → ${name(formatReplyShort(event.reply))}`;
+    case 'clock':
+      return event.reason === 'advance'
+        ? `时钟前进 ${event.toMs - event.fromMs} 毫秒，到 t=${event.toMs}`
+        : `时钟走到 t=${event.toMs}（唤醒）`;
+    case 'enter':
+      return '进入临界区';
+    case 'leave':
+      return '离开临界区';
+    case 'end':
+      return '结束';
+    case 'branch':
+      return event.taken ? `条件成立：跳到 ${event.goto}` : '条件不成立：继续';
+    case 'set':
+      return `${event.var} = ${name(event.value)}`;
+    case 'block': {
+      const what = { work: '处理业务', gc: '被 GC 停顿冻结', network: '网络阻塞', retry: '等待重试', stall: '被暂停' }[event.reason];
+      return `${what} ${event.durationMs} 毫秒（至 t=${event.untilMs}）`;
+    }
+    case 'give-up':
+      return `重试 ${event.attempts} 次后放弃`;
+    case 'crash':
+      return '崩溃';
+    case 'write':
+      return `向 ${event.resource} 写入 ${name(event.value)}${event.fencingToken ? `（fencing token ${event.fencingToken}）` : ''}：${
+        event.accepted ? '已接受' : '被拒绝（fencing token 过期）'
+      }`;
+    case 'mark':
+      return `在 ${event.counter} 上记一笔销售（累计 ${event.count}）`;
+    case 'violation':
+      return `违规：${violationMessage(event, 'zh')}`;
+  }
+}

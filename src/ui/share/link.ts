@@ -1,0 +1,151 @@
+/**
+ * Share links: a whole run as a URL hash, versioned and validated.
+ *
+ *   #/v1/<scenario>/<variant>?seed=<uint32>&s=<schedule>&at=<cursor>
+ *
+ * `s` is the schedule's tokens (docs/SCHEDULES.md), each percent-encoded, joined by `.`:
+ * `A A +4000 B A` is `s=A.A.%2B4000.B.A`. `at` is the step shown (0..schedule length; default the
+ * end). Grammar and limits are documented in docs/AUTOMATION.md.
+ *
+ * Parsing never trusts the text: length caps first, then a strict shape, known scenario and
+ * variant, an integer seed, and the schedule through `parseSchedule`. Whether the schedule fits
+ * (replays without a ChoiceError) is checked by the store when it loads the link.
+ */
+import { formatSchedule, parseSchedule, ScheduleSyntaxError, type Choice } from '../../engine/schedule';
+import type { Scenario } from '../../engine/scenario';
+
+export const LINK_VERSION = 'v1';
+/** Longest hash accepted: 10,000 schedule tokens of up to 11 characters, plus the rest. */
+export const linkLengthMax = 130_000;
+const idLengthMax = 64;
+const seedMax = 0xffff_ffff;
+
+export interface RunLink {
+  readonly scenarioId: string;
+  readonly variantId: string;
+  readonly seed: number;
+  readonly choices: readonly Choice[];
+  /** Step shown; null means the end of the schedule. */
+  readonly cursor: number | null;
+}
+
+export type LinkErrorReason =
+  | 'too-long'
+  | 'bad-format'
+  | 'bad-version'
+  | 'unknown-scenario'
+  | 'unknown-variant'
+  | 'bad-seed'
+  | 'bad-schedule'
+  | 'schedule-does-not-fit'
+  | 'bad-cursor';
+
+export interface LinkError {
+  readonly reason: LinkErrorReason;
+  /** The offending piece, already cut to a safe length; shown as text, never as markup. */
+  readonly detail: string;
+}
+
+export type LinkParse = { readonly kind: 'none' } | { readonly kind: 'ok'; readonly link: RunLink } | { readonly kind: 'error'; readonly error: LinkError };
+
+/** Cuts untrusted text for display. */
+export function clip(text: string, lengthMax = 80): string {
+  return text.length > lengthMax ? `${text.slice(0, lengthMax)}…` : text;
+}
+
+function decode(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+}
+
+const ID = /^[a-z0-9][a-z0-9-]*$/;
+
+/** Parses a location hash (with or without the leading `#`). An empty hash is `none`. */
+export function parseRunLink(hash: string, scenarios: readonly Scenario[]): LinkParse {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (text === '' || text === '/') return { kind: 'none' };
+  const fail = (reason: LinkErrorReason, detail: string): LinkParse => ({ kind: 'error', error: { reason, detail: clip(detail) } });
+  if (text.length > linkLengthMax) return fail('too-long', String(text.length));
+
+  const queryAt = text.indexOf('?');
+  const path = queryAt === -1 ? text : text.slice(0, queryAt);
+  const query = queryAt === -1 ? '' : text.slice(queryAt + 1);
+  const segments = path.split('/');
+  if (segments.length !== 4 || segments[0] !== '') return fail('bad-format', path);
+  const [, version, rawScenario, rawVariant] = segments;
+  if (version !== LINK_VERSION) return fail('bad-version', version);
+  const scenarioId = decode(rawScenario);
+  if (scenarioId === null || scenarioId.length > idLengthMax || !ID.test(scenarioId)) return fail('unknown-scenario', rawScenario);
+  const scenario = scenarios.find((s) => s.id === scenarioId);
+  if (!scenario) return fail('unknown-scenario', scenarioId);
+  const variantId = decode(rawVariant);
+  if (variantId === null || variantId.length > idLengthMax || !ID.test(variantId)) return fail('unknown-variant', rawVariant);
+  const variant = scenario.variants.find((v) => v.id === variantId);
+  if (!variant) return fail('unknown-variant', variantId);
+
+  const params = new Map<string, string>();
+  if (query !== '') {
+    for (const pair of query.split('&')) {
+      const eq = pair.indexOf('=');
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      const value = eq === -1 ? '' : pair.slice(eq + 1);
+      if (params.has(name)) return fail('bad-format', `${name} twice`);
+      params.set(name, value);
+    }
+  }
+
+  const rawSeed = params.get('seed') ?? '1';
+  if (!/^[0-9]{1,10}$/.test(rawSeed) || Number(rawSeed) > seedMax) return fail('bad-seed', rawSeed);
+  const seed = Number(rawSeed);
+
+  const rawSchedule = params.get('s');
+  let choices: Choice[];
+  if (rawSchedule === undefined) {
+    choices = parseSchedule(scenario.defaultSchedule, variant.clients.map((c) => c.id));
+  } else {
+    const tokens = rawSchedule === '' ? [] : rawSchedule.split('.');
+    const decoded: string[] = [];
+    for (const token of tokens) {
+      const plain = decode(token);
+      if (plain === null || plain === '' || /[\s,]/.test(plain)) return fail('bad-schedule', token);
+      decoded.push(plain);
+    }
+    try {
+      choices = parseSchedule(decoded.join(' '), variant.clients.map((c) => c.id));
+    } catch (error) {
+      if (error instanceof ScheduleSyntaxError) return fail('bad-schedule', error.message);
+      throw error;
+    }
+  }
+
+  const rawCursor = params.get('at');
+  let cursor: number | null = null;
+  if (rawCursor !== undefined) {
+    if (!/^[0-9]{1,6}$/.test(rawCursor) || Number(rawCursor) > choices.length) return fail('bad-cursor', rawCursor);
+    cursor = Number(rawCursor);
+  }
+  return { kind: 'ok', link: { scenarioId, variantId, seed, choices, cursor } };
+}
+
+/** The hash for a run, `#/v1/...`. `at` is left out when the cursor is at the end. */
+export function formatRunLink(link: RunLink): string {
+  return formatRunHash(link.scenarioId, link.variantId, link.seed, formatSchedule(link.choices), link.cursor);
+}
+
+/** The same from canonical schedule text (tokens separated by single spaces). */
+export function formatRunHash(scenarioId: string, variantId: string, seed: number, scheduleText: string, cursor: number | null): string {
+  const tokens = scheduleText === '' ? [] : scheduleText.split(' ');
+  const schedule = tokens.map((token) => encodeURIComponent(token)).join('.');
+  const at = cursor === null || cursor === tokens.length ? '' : `&at=${cursor}`;
+  return `#/${LINK_VERSION}/${encodeURIComponent(scenarioId)}/${encodeURIComponent(variantId)}?seed=${seed}&s=${schedule}${at}`;
+}
+
+/** Embed mode: `?embed=1` in the query string (or `embed=1` in the hash's query). */
+export function isEmbed(search: string, hash: string): boolean {
+  const fromSearch = new URLSearchParams(search).get('embed');
+  if (fromSearch === '1' || fromSearch === 'true') return true;
+  return /[?&]embed=1(&|$)/.test(hash);
+}

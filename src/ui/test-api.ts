@@ -1,0 +1,160 @@
+/**
+ * `window.lockstep`: a small, stable API for tests and curious users (documented in
+ * docs/AUTOMATION.md). It reads the store and the engine; it never reaches into React.
+ */
+import type { LockView, Trace, ViolationKind } from '../engine/trace';
+import type { SimStore } from './store/createSimStore';
+import type { OutcomeReport } from './store/types';
+import type { LinkError } from './share/link';
+
+export interface LoadSpec {
+  readonly scenario: string;
+  readonly variant?: string;
+  readonly seed?: number;
+  /** Schedule text (docs/SCHEDULES.md); the scenario's default when absent. */
+  readonly schedule?: string;
+  /** Step to show; the end of the schedule when absent. */
+  readonly cursor?: number;
+}
+
+export interface StateSummary {
+  readonly scenario: string;
+  readonly variant: string;
+  readonly seed: number;
+  readonly schedule: string;
+  readonly cursor: number;
+  readonly length: number;
+  readonly nowMs: number;
+  readonly finished: boolean;
+  readonly playing: boolean;
+  readonly lang: string;
+  readonly clients: readonly {
+    readonly id: string;
+    readonly status: string;
+    readonly pc: number;
+    readonly blockReason: string | null;
+    readonly blockedUntilMs: number | null;
+    readonly inCriticalSection: boolean;
+    readonly believesHoldsLock: boolean;
+  }[];
+  readonly lock: LockView;
+  readonly keys: readonly { readonly key: string; readonly type: string; readonly value: string; readonly owner: string | null; readonly expireAtMs: number | null }[];
+  /** Redis commands the page's own engine has executed in this timeline (to the cursor). */
+  readonly commandsInPage: number;
+}
+
+export interface ViolationSummary {
+  readonly kind: ViolationKind;
+  readonly step: number;
+  readonly message: string;
+  readonly clients: readonly string[];
+}
+
+export interface LockstepApi {
+  readonly version: 1;
+  readonly ready: Promise<void>;
+  readonly isReady: boolean;
+  load(spec: LoadSpec): { ok: true } | { ok: false; error: LinkError };
+  trace(): Trace;
+  violations(): ViolationSummary[];
+  state(): StateSummary;
+  /** The worker's report for the current schedule (waits for it). */
+  outcomes(): Promise<OutcomeReport>;
+}
+
+declare global {
+  interface Window {
+    lockstep?: LockstepApi;
+  }
+}
+
+const outcomeWaitMsMax = 10_000;
+
+export function installTestApi(store: SimStore, win: Window): { markReady: () => void } {
+  let markReady: () => void = () => {};
+  let isReady = false;
+  const ready = new Promise<void>((resolve) => {
+    markReady = () => {
+      isReady = true;
+      resolve();
+    };
+  });
+  const api: LockstepApi = {
+    version: 1,
+    ready,
+    get isReady() {
+      return isReady;
+    },
+    load(spec) {
+      const result = store.getState().loadRun({
+        scenarioId: spec.scenario,
+        variantId: spec.variant,
+        seed: spec.seed,
+        schedule: spec.schedule,
+        cursor: spec.cursor ?? null,
+      });
+      if (result.ok) store.setState({ linkError: null, persistRun: true });
+      return result;
+    },
+    trace() {
+      return store.simulation().trace();
+    },
+    violations() {
+      return store.getState().violations.map((v) => ({ kind: v.violation, step: v.step, message: v.message, clients: v.clients }));
+    },
+    state() {
+      const s = store.getState();
+      return {
+        scenario: s.scenarioId,
+        variant: s.variantId,
+        seed: s.seed,
+        schedule: s.schedule,
+        cursor: s.cursor,
+        length: s.length,
+        nowMs: s.nowMs,
+        finished: s.finished,
+        playing: s.playing,
+        lang: s.lang,
+        clients: s.clients.map((c) => ({
+          id: c.id,
+          status: c.status,
+          pc: c.pc,
+          blockReason: c.blockReason,
+          blockedUntilMs: c.status === 'blocked' ? c.blockedUntilMs : null,
+          inCriticalSection: c.inCriticalSection,
+          believesHoldsLock: c.believesHoldsLock,
+        })),
+        lock: s.lock,
+        keys: s.keys
+          .filter((k) => k.change !== 'deleted' && k.change !== 'expired')
+          .map((k) => ({ key: k.key, type: k.type, value: k.text, owner: k.tokenOwner, expireAtMs: k.expireAtMs })),
+        commandsInPage: s.events.slice(0, s.eventCountToCursor).filter((e) => e.kind === 'command').length,
+      };
+    },
+    outcomes() {
+      return new Promise((resolve, reject) => {
+        const matches = () => {
+          const s = store.getState();
+          const o = s.outcomes;
+          return o && !s.outcomesPending && o.schedule === s.schedule && o.seed === s.seed && o.scenarioId === s.scenarioId ? o : null;
+        };
+        const now = matches();
+        if (now) return resolve(now);
+        // A test's own timeout, not simulation time: give up rather than hang forever.
+        const timer = setTimeout(() => {
+          unsubscribe();
+          reject(new Error('lockstep.outcomes(): no report from the worker'));
+        }, outcomeWaitMsMax);
+        const unsubscribe = store.subscribe(() => {
+          const report = matches();
+          if (!report) return;
+          clearTimeout(timer);
+          unsubscribe();
+          resolve(report);
+        });
+      });
+    },
+  };
+  win.lockstep = api;
+  return { markReady };
+}

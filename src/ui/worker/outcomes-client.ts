@@ -1,0 +1,53 @@
+import type { OutcomeReport, OutcomeRequest, OutcomeService } from '../store/types';
+import { computeOutcomes } from './outcomes';
+
+type WorkerReply = { kind: 'report'; report: OutcomeReport } | { kind: 'error'; id: number; message: string };
+
+/**
+ * Runs outcome requests in one dedicated worker. While a request is in flight, newer requests
+ * replace each other: only the latest is sent next, so a fast autoplay never queues work.
+ */
+export function createWorkerOutcomeService(): OutcomeService {
+  const worker = new Worker(new URL('./outcomes.worker.ts', import.meta.url), { type: 'module', name: 'lockstep-outcomes' });
+  let inFlight: { request: OutcomeRequest; onReport: (report: OutcomeReport) => void } | null = null;
+  let waiting: { request: OutcomeRequest; onReport: (report: OutcomeReport) => void } | null = null;
+
+  const send = (job: NonNullable<typeof inFlight>) => {
+    inFlight = job;
+    worker.postMessage(job.request);
+  };
+  worker.onmessage = (message: MessageEvent<WorkerReply>) => {
+    const job = inFlight;
+    inFlight = null;
+    if (job && message.data.kind === 'report' && message.data.report.id === job.request.id) job.onReport(message.data.report);
+    if (message.data.kind === 'error') console.error(`[lockstep] outcome worker: ${message.data.message}`);
+    if (waiting) {
+      const next = waiting;
+      waiting = null;
+      send(next);
+    }
+  };
+  worker.onerror = (event) => {
+    console.error(`[lockstep] outcome worker failed: ${event.message}`);
+    inFlight = null;
+  };
+  return {
+    request(request, onReport) {
+      if (inFlight) waiting = { request, onReport };
+      else send({ request, onReport });
+    },
+    dispose() {
+      worker.terminate();
+    },
+  };
+}
+
+/** Same answers on the calling thread, for tests and environments without workers. */
+export function createInlineOutcomeService(): OutcomeService {
+  return {
+    request(request, onReport) {
+      queueMicrotask(() => onReport(computeOutcomes(request, 'page')));
+    },
+    dispose() {},
+  };
+}

@@ -1,0 +1,20 @@
+/// <reference lib="webworker" />
+/**
+ * The engine in a Web Worker: replays the current schedule under every variant so the variant
+ * toggle can say what each would do, without blocking the page. ioredis-mock and the Lua engine
+ * load here through the same Vite patch as on the page (vite.config.ts, worker.plugins).
+ */
+import type { OutcomeRequest } from '../store/types';
+import { computeOutcomes } from './outcomes';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+self.onmessage = (message: MessageEvent<OutcomeRequest>) => {
+  const request = message.data;
+  try {
+    const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
+    self.postMessage({ kind: 'report', report: computeOutcomes(request, inWorker ? 'worker' : 'page') });
+  } catch (error) {
+    self.postMessage({ kind: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) });
+  }
+};
