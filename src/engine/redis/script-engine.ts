@@ -50,8 +50,11 @@ export interface ScriptEngine {
   /** sha1 -> source of every cached script, sorted by sha. */
   cachedScripts(): Record<string, string>;
   restoreCache(scripts: Record<string, string>): void;
-  /** What the last EVAL/EVALSHA did, or null before the first one. */
+  /** What the EVAL/EVALSHA just executed did; null if the last command ran no script. */
   lastRun?(): ScriptRunReport | null;
+  /** The scripts' random generator (math.random) state, for snapshots. */
+  randomState?(): string;
+  restoreRandomState?(state: string): void;
 }
 
 /** The scripting commands the server routes to its ScriptEngine. */

@@ -2,17 +2,24 @@ import { COMMANDS, errors, type CommandContext } from './commands';
 import { Keyspace, type KeyEntry, type KeyspaceSnapshot } from './keyspace';
 import { reply, type Reply } from './reply';
 import { createLuaScriptEngine } from './lua';
+import { ScriptBusyTracker, type RunningScript, type ScriptTiming } from './lua/busy';
 import { SCRIPT_COMMANDS, type ScriptCommandInfo, type ScriptEngine } from './script-engine';
 
 export interface ServerSnapshot {
   readonly keyspace: KeyspaceSnapshot;
   /** sha1 -> source of cached scripts. */
   readonly scripts: Record<string, string>;
+  /** The scripts' math.random generator state (engine-defined text). */
+  readonly scriptRandomState?: string;
+  /** A slow script still occupying the server on the virtual clock (lua/busy.ts). */
+  readonly runningScript?: RunningScript | null;
 }
 
 export interface ServerOptions {
   /** Builds the Lua engine for this server (default: Lockstep's fengari engine, `createLuaScriptEngine`). */
   readonly createScriptEngine?: () => ScriptEngine;
+  /** How script instructions map to virtual time, and when others get BUSY (lua/busy.ts). */
+  readonly scriptTiming?: ScriptTiming;
 }
 
 /**
@@ -24,13 +31,18 @@ export interface ServerOptions {
 export class SimRedisServer {
   readonly keyspace = new Keyspace();
   private readonly scripts: ScriptEngine | null;
+  /** The script occupying the server on the virtual clock, if any: see lua/busy.ts. */
+  readonly scriptBusy: ScriptBusyTracker;
 
   constructor(options: ServerOptions = {}) {
     this.scripts = (options.createScriptEngine ?? createLuaScriptEngine)();
+    this.scriptBusy = new ScriptBusyTracker(options.scriptTiming);
   }
 
   /** Executes one command (argv[0] is its name, any case) at virtual time `nowMs`. */
   execute(argv: readonly string[], nowMs: number): Reply {
+    const busy = this.scriptBusy.intercept(argv, nowMs);
+    if (busy !== null) return busy;
     this.keyspace.expireDue(nowMs);
     return this.dispatch(argv, nowMs, false);
   }
@@ -41,7 +53,10 @@ export class SimRedisServer {
     if (SCRIPT_COMMANDS.has(name)) {
       if (inScript) return reply.error('ERR This Redis command is not allowed from script');
       if (!this.scripts) return reply.error('ERR scripting is not available on this server');
-      return this.scripts.execute(argv, { nowMs, call: (inner) => this.dispatch(inner, nowMs, true), commandInfo: scriptCommandInfo });
+      const result = this.scripts.execute(argv, { nowMs, call: (inner) => this.dispatch(inner, nowMs, true), commandInfo: scriptCommandInfo });
+      const run = name === 'script' ? null : (this.scripts.lastRun?.() ?? null);
+      if (run !== null) this.scriptBusy.record(nowMs, run, result);
+      return result;
     }
     const spec = COMMANDS[name];
     if (!spec) return errors.unknown(argv[0], argv.slice(1));
@@ -59,18 +74,33 @@ export class SimRedisServer {
   }
 
   snapshot(): ServerSnapshot {
-    return { keyspace: this.keyspace.snapshot(), scripts: this.scripts ? this.scripts.cachedScripts() : {} };
+    return {
+      keyspace: this.keyspace.snapshot(),
+      scripts: this.scripts ? this.scripts.cachedScripts() : {},
+      scriptRandomState: this.scripts?.randomState?.(),
+      runningScript: this.scriptBusy.snapshot(),
+    };
   }
 
   restore(snapshot: ServerSnapshot): void {
     this.keyspace.restore(snapshot.keyspace);
     this.scripts?.restoreCache(snapshot.scripts);
+    if (snapshot.scriptRandomState !== undefined) this.scripts?.restoreRandomState?.(snapshot.scriptRandomState);
+    this.scriptBusy.restore(snapshot.runningScript ?? null);
   }
 }
 
 /** The command table as scripts see it: scripting commands exist but are refused inside a script. */
+const SCRIPTING_INFO: Record<string, ScriptCommandInfo> = {
+  eval: { arity: -3, write: false, noScript: true },
+  eval_ro: { arity: -3, write: false, noScript: true },
+  evalsha: { arity: -3, write: false, noScript: true },
+  evalsha_ro: { arity: -3, write: false, noScript: true },
+  script: { arity: -2, write: false, noScript: true },
+};
+
 function scriptCommandInfo(name: string): ScriptCommandInfo | null {
-  if (SCRIPT_COMMANDS.has(name)) return { arity: name === 'script' ? -2 : -3, write: false, noScript: true };
-  const spec = COMMANDS[name];
-  return spec ? { arity: spec.arity, write: spec.write } : null;
+  if (Object.hasOwn(SCRIPTING_INFO, name)) return SCRIPTING_INFO[name];
+  // A CommandSpec is a ScriptCommandInfo (arity, write); hasOwn keeps 'constructor' & co. out.
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : null;
 }

@@ -19,10 +19,11 @@ const KEY_OK = luaBytes('ok');
  * 64-bit integer cannot hold (NaN, +-inf, |n| >= 2^63) become INT64_MIN, as x86's cvttsd2si
  * yields (what a real redis-server on x86-64 answers).
  */
-export function luaNumberToIntegerText(n: number): string {
-  if (!(n > -TWO_POW_63 - 1) || n >= TWO_POW_63) return INT64_MIN_TEXT;
+export function luaNumberToInteger(n: number): number | string {
   const truncated = Math.trunc(n);
-  return Number.isSafeInteger(truncated) ? String(truncated) : BigInt(truncated).toString();
+  if (Number.isSafeInteger(truncated)) return truncated === 0 ? 0 : truncated;
+  if (!(n > -TWO_POW_63 - 1) || n >= TWO_POW_63) return INT64_MIN_TEXT;
+  return BigInt(truncated).toString();
 }
 
 /**
@@ -37,7 +38,7 @@ export function luaToReply(L: LuaState, depth = 0): Reply {
     case lua.LUA_TBOOLEAN:
       return lua.lua_toboolean(L, -1) ? reply.integer(1) : reply.nil();
     case lua.LUA_TNUMBER:
-      return reply.integer(luaNumberToIntegerText(lua.lua_tonumber(L, -1)));
+      return reply.integer(luaNumberToInteger(lua.lua_tonumber(L, -1)));
     case lua.LUA_TTABLE:
       return tableToReply(L, depth);
     default:

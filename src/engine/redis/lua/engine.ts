@@ -65,6 +65,9 @@ interface RunState {
 export class LuaScriptEngine implements ScriptEngine {
   private readonly L: LuaState;
   private readonly scripts = new Map<string, CachedScript>();
+  /** Source -> cached script: EVAL of a known source skips hashing it (Redis hashes every time; the answer is the same). */
+  private readonly scriptsBySource = new Map<string, { sha: string; script: CachedScript }>();
+  private readonly hook = (L: LuaState) => this.countHook(L);
   private nextSlot = 1;
   private run: RunState | null = null;
   private lastReport: ScriptRunReport | null = null;
@@ -83,6 +86,7 @@ export class LuaScriptEngine implements ScriptEngine {
   }
 
   execute(argv: readonly string[], host: ScriptHost): Reply {
+    this.lastReport = null;
     const name = argv[0].toLowerCase();
     switch (name) {
       case 'eval':
@@ -111,31 +115,42 @@ export class LuaScriptEngine implements ScriptEngine {
     }
   }
 
-  /** What the last EVAL/EVALSHA did: instructions run, whether it wrote, whether it was killed. */
+  /** What the EVAL/EVALSHA just executed did: instructions run, whether it wrote, whether it was killed. */
   lastRun(): ScriptRunReport | null {
     return this.lastReport;
+  }
+
+  randomState(): string {
+    return this.random.save();
+  }
+
+  restoreRandomState(state: string): void {
+    this.random.restore(state);
   }
 
   // ---------------------------------------------------------------- commands
 
   private evalCommand(name: string, argv: readonly string[], host: ScriptHost): Reply {
     if (argv.length < 3) return reply.error(`ERR wrong number of arguments for '${name}' command`);
-    const numkeysText = argv[2];
-    if (!/^-?(0|[1-9][0-9]*)$/.test(numkeysText) || !Number.isSafeInteger(Number(numkeysText))) {
-      return reply.error('ERR value is not an integer or out of range');
-    }
-    const numkeys = Number(numkeysText);
+    const numkeys = parseNumkeys(argv[2]);
+    if (numkeys === null) return reply.error('ERR value is not an integer or out of range');
     if (numkeys > argv.length - 3) return reply.error("ERR Number of keys can't be greater than number of args");
     if (numkeys < 0) return reply.error("ERR Number of keys can't be negative");
     let sha: string;
     let script: CachedScript | undefined;
     if (name === 'eval' || name === 'eval_ro') {
-      sha = sha1Hex(argv[1]);
-      script = this.scripts.get(sha);
-      if (!script) {
-        const compiled = this.compile(argv[1], sha);
-        if (typeof compiled === 'string') return reply.error(compiled);
-        script = compiled;
+      const known = this.scriptsBySource.get(argv[1]);
+      if (known) {
+        sha = known.sha;
+        script = known.script;
+      } else {
+        sha = sha1Hex(argv[1]);
+        script = this.scripts.get(sha);
+        if (!script) {
+          const compiled = this.compile(argv[1], sha);
+          if (typeof compiled === 'string') return reply.error(compiled);
+          script = compiled;
+        }
       }
     } else {
       sha = argv[1].toLowerCase();
@@ -206,11 +221,13 @@ export class LuaScriptEngine implements ScriptEngine {
     lua.lua_rawseti(L, SLOT_FUNCTIONS, slot);
     const script: CachedScript = { source, slot };
     this.scripts.set(sha, script);
+    this.scriptsBySource.set(source, { sha, script });
     return script;
   }
 
   private flush(): void {
     this.scripts.clear();
+    this.scriptsBySource.clear();
     this.nextSlot = 1;
     lua.lua_createtable(this.L, 0, 0);
     lua.lua_replace(this.L, SLOT_FUNCTIONS);
@@ -222,7 +239,7 @@ export class LuaScriptEngine implements ScriptEngine {
     this.run = run;
     setGlobalArrays(L, keys, args);
     lua.lua_rawgeti(L, SLOT_FUNCTIONS, script.slot);
-    lua.lua_sethook(L, (state) => this.countHook(state), lua.LUA_MASKCOUNT, hookInstructionStep);
+    lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, hookInstructionStep);
     setActiveState(L);
     let result: Reply;
     try {
@@ -300,7 +317,7 @@ export class LuaScriptEngine implements ScriptEngine {
     if (run.killed || run.instructionCount > this.instructionBudget) {
       run.killed = true;
       // From now on every instruction raises again, so a pcall inside the script cannot swallow the kill.
-      lua.lua_sethook(L, (state) => this.countHook(state), lua.LUA_MASKCOUNT, 1);
+      lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
       pushErrorTable(L, KILLED_MESSAGE);
       lua.lua_error(L);
     }
@@ -329,6 +346,14 @@ export class LuaScriptEngine implements ScriptEngine {
     lua.lua_setfield(L, -2, '__index');
     lua.lua_setmetatable(L, -2);
     protectRecursively(L);
+    lua.lua_pop(L, 1);
+    // Strings share one metatable ({__index = string}); Redis protects it too, or a script could
+    // stash data in it for the next script.
+    lua.lua_pushstring(L, luaBytes(''));
+    if (lua.lua_getmetatable(L, -1)) {
+      protectRecursively(L);
+      lua.lua_pop(L, 1);
+    }
     lua.lua_pop(L, 1);
     // Library loaders registered their tables here; 5.1-style error names need it empty (stdlib.ts).
     lua.lua_createtable(L, 0, 0);
@@ -423,32 +448,45 @@ export class LuaScriptEngine implements ScriptEngine {
   private redisCall(L: LuaState, raise: boolean): number {
     const run = this.run;
     const argc = lua.lua_gettop(L);
-    const fail = (message: string): number => {
-      pushErrorTable(L, message);
-      if (raise) lua.lua_error(L);
-      return 1;
-    };
-    if (argc === 0) return fail('ERR Please specify at least one argument for this redis lib call');
-    const argv: string[] = [];
+    if (argc === 0) return callFailure(L, raise, 'ERR Please specify at least one argument for this redis lib call');
+    const argv: string[] = new Array<string>(argc);
     for (let i = 1; i <= argc; i++) {
       const t = lua.lua_type(L, i);
-      if (t !== lua.LUA_TSTRING && t !== lua.LUA_TNUMBER) {
-        return fail('ERR Lua redis lib command arguments must be strings or integers');
-      }
-      argv.push(t === lua.LUA_TNUMBER ? formatArgumentNumber(lua.lua_tonumber(L, i)) : jsText(lua.lua_tostring(L, i) as Uint8Array));
+      if (t === lua.LUA_TSTRING) argv[i - 1] = jsText(lua.lua_tostring(L, i) as Uint8Array);
+      else if (t === lua.LUA_TNUMBER) argv[i - 1] = formatArgumentNumber(lua.lua_tonumber(L, i));
+      else return callFailure(L, raise, 'ERR Lua redis lib command arguments must be strings or integers');
     }
-    if (run === null) return fail('ERR redis.call is only available while a script runs');
+    if (run === null) return callFailure(L, raise, 'ERR redis.call is only available while a script runs');
     const info = run.host.commandInfo ? run.host.commandInfo(argv[0].toLowerCase()) : undefined;
     if (info !== undefined) {
       const refusal = checkScriptCall(info, argv.length, run.readOnly);
-      if (refusal !== null) return fail(refusal);
+      if (refusal !== null) return callFailure(L, raise, refusal);
     }
     const result = run.host.call(argv);
     if (info?.write && result.type !== 'error') run.wroteDataset = true;
-    if (result.type === 'error') return fail(redisErrorText(`-${result.value}`));
+    if (result.type === 'error') return callFailure(L, raise, redisErrorText(`-${result.value}`));
     pushReply(L, result);
     return 1;
   }
+}
+
+/** EVAL's numkeys as string2ll reads it (no sign '+', no spaces, no leading zeros), or null. */
+function parseNumkeys(text: string): number | null {
+  if (text.length === 1) {
+    const digit = text.charCodeAt(0) - 48;
+    return digit >= 0 && digit <= 9 ? digit : null;
+  }
+  if (!/^-?[1-9][0-9]*$/.test(text)) return null;
+  const value = BigInt(text);
+  // Beyond 2^53 the count is only compared with the argument count: precision does not matter.
+  return value >= -(2n ** 63n) && value < 2n ** 63n ? Number(value) : null;
+}
+
+/** A failed redis.call/pcall: {err = message}, raised for call, returned for pcall. */
+function callFailure(L: LuaState, raise: boolean, message: string): number {
+  pushErrorTable(L, message);
+  if (raise) lua.lua_error(L);
+  return 1;
 }
 
 /** luaPushError + luaError: raises {err = "ERR <message>"}, with no position prefix. */
@@ -483,24 +521,29 @@ function replyHelper(L: LuaState, field: 'err' | 'ok'): number {
   return 1;
 }
 
+const NAME_KEYS = luaBytes('KEYS');
+const NAME_ARGV = luaBytes('ARGV');
+
 /** KEYS and ARGV: Redis lifts the globals' protection just to set these two. */
 function setGlobalArrays(L: LuaState, keys: readonly string[], args: readonly string[]): void {
   lua.lua_pushglobaltable(L);
   setTableReadonly(L, -1, false);
-  for (const [name, values] of [
-    ['KEYS', keys],
-    ['ARGV', args],
-  ] as const) {
-    lua.lua_pushstring(L, luaBytes(name));
-    lua.lua_createtable(L, values.length, 0);
-    for (let i = 0; i < values.length; i++) {
-      lua.lua_pushstring(L, luaBytes(values[i]));
-      lua.lua_rawseti(L, -2, i + 1);
-    }
-    lua.lua_rawset(L, -3);
-  }
+  lua.lua_pushstring(L, NAME_KEYS);
+  pushStringArray(L, keys);
+  lua.lua_rawset(L, -3);
+  lua.lua_pushstring(L, NAME_ARGV);
+  pushStringArray(L, args);
+  lua.lua_rawset(L, -3);
   setTableReadonly(L, -1, true);
   lua.lua_pop(L, 1);
+}
+
+function pushStringArray(L: LuaState, values: readonly string[]): void {
+  lua.lua_createtable(L, values.length, 0);
+  for (let i = 0; i < values.length; i++) {
+    lua.lua_pushstring(L, luaBytes(values[i]));
+    lua.lua_rawseti(L, -2, i + 1);
+  }
 }
 
 /**

@@ -1,0 +1,114 @@
+import { Worker } from 'node:worker_threads';
+import Redis from 'ioredis';
+import { SimRedisServer } from '../src/engine/redis/server';
+import { startRealRedis } from '../tests/support/real-redis';
+import type { BenchRow, BenchTable } from './run';
+
+/**
+ * EVAL of the compare-and-delete unlock script, side by side, in one run:
+ * - the engine: SimRedisServer.execute(EVAL ...), script cached after the first call;
+ * - a real redis-server over loopback through ioredis, awaited one by one and pipelined by 100;
+ * - plain fengari running the same compiled script with no Redis layer (the upper bound).
+ * The lock is held by another token, so each EVAL runs GET, compares, and returns 0: the same
+ * work everywhere, and the keyspace does not change between iterations.
+ */
+
+const UNLOCK = "if redis.call('get',KEYS[1]) == ARGV[1] then return redis.call('del',KEYS[1]) else return 0 end";
+const DURATION_MS = 2_000;
+const WARMUP_COUNT = 20_000;
+const PIPELINE_BATCH = 100;
+
+function measure(fn: () => void): number {
+  for (let i = 0; i < WARMUP_COUNT; i++) fn();
+  let count = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  while (elapsed < DURATION_MS) {
+    for (let i = 0; i < 1000; i++) fn();
+    count += 1000;
+    elapsed = performance.now() - start;
+  }
+  return (count * 1000) / elapsed;
+}
+
+async function measureAsync(fn: () => Promise<number>): Promise<number> {
+  for (let i = 0; i < 2_000; ) i += await fn();
+  let count = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  while (elapsed < DURATION_MS) {
+    count += await fn();
+    elapsed = performance.now() - start;
+  }
+  return (count * 1000) / elapsed;
+}
+
+function engineRate(): number {
+  const server = new SimRedisServer();
+  const nowMs = 1_000;
+  server.execute(['SET', 'lock', 'tok'], nowMs);
+  const argv = ['EVAL', UNLOCK, '1', 'lock', 'other'];
+  const first = server.execute(argv, nowMs);
+  if (first.type !== 'integer' || first.value !== '0') throw new Error(`engine EVAL answered ${JSON.stringify(first)}`);
+  return measure(() => {
+    server.execute(argv, nowMs);
+  });
+}
+
+function plainFengariRate(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./plain-fengari.worker.mjs', import.meta.url), {
+      workerData: { script: UNLOCK, durationMs: DURATION_MS, warmupCount: WARMUP_COUNT },
+    });
+    worker.once('message', (message: { opsPerSec: number }) => resolve(message.opsPerSec));
+    worker.once('error', reject);
+  });
+}
+
+async function realRedisRates(): Promise<{ awaited: number; pipelined: number } | string> {
+  let server;
+  try {
+    server = await startRealRedis();
+  } catch (error) {
+    return (error as Error).message.split('\n')[0];
+  }
+  const client = new Redis({ port: server.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
+  try {
+    await client.connect();
+    await client.set('lock', 'tok');
+    const first = await client.eval(UNLOCK, 1, 'lock', 'other');
+    if (first !== 0) throw new Error(`redis EVAL answered ${String(first)}`);
+    const awaited = await measureAsync(async () => {
+      await client.eval(UNLOCK, 1, 'lock', 'other');
+      return 1;
+    });
+    const pipelined = await measureAsync(async () => {
+      const pipeline = client.pipeline();
+      for (let i = 0; i < PIPELINE_BATCH; i++) pipeline.eval(UNLOCK, 1, 'lock', 'other');
+      await pipeline.exec();
+      return PIPELINE_BATCH;
+    });
+    return { awaited, pipelined };
+  } finally {
+    client.disconnect();
+    await server.stop();
+  }
+}
+
+export async function run(): Promise<BenchTable> {
+  const plain = await plainFengariRate();
+  const engine = engineRate();
+  const real = await realRedisRates();
+  const rows: BenchRow[] = [
+    { name: 'engine: SimRedisServer EVAL (cached)', opsPerSec: engine },
+    { name: 'plain fengari, no Redis layer', opsPerSec: plain, note: 'upper bound' },
+  ];
+  if (typeof real === 'string') {
+    rows.push({ name: 'redis-server via ioredis, awaited', opsPerSec: null, note: real });
+    rows.push({ name: `redis-server via ioredis, pipelined x${PIPELINE_BATCH}`, opsPerSec: null, note: real });
+  } else {
+    rows.push({ name: 'redis-server via ioredis, awaited', opsPerSec: real.awaited, note: 'loopback round trip each' });
+    rows.push({ name: `redis-server via ioredis, pipelined x${PIPELINE_BATCH}`, opsPerSec: real.pipelined });
+  }
+  return { title: 'EVAL of the unlock script (GET, compare, return 0)', unit: 'EVALs/s', rows, baseline: 'plain fengari, no Redis layer' };
+}
