@@ -6,9 +6,10 @@ import { setnxThenExpire } from './setnx-then-expire';
 import { plainDel } from './plain-del';
 import { leaseExpiresMidWork } from './lease-expires-mid-work';
 import { watchdogScenario } from './watchdog';
+import { stockOversell } from './stock-oversell';
 
 /** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
-export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, plainDel, getThenDel, leaseExpiresMidWork, watchdogScenario];
+export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, plainDel, getThenDel, leaseExpiresMidWork, watchdogScenario, stockOversell];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);

@@ -1,0 +1,163 @@
+import type { ClientSpec, Scenario } from '../engine/scenario';
+import type { Step } from '../engine/program';
+import { CHECK_AND_DECREMENT, COMPARE_AND_DELETE } from './scripts';
+import { releaseWithLua, text } from './common';
+
+/*
+ * The read-modify-write race behind every oversold flash sale: GET stock, check it, SET stock-1.
+ * Two buyers read the same last item and both sell it. Three fixes, each with its trade-off: a
+ * distributed lock around the check and the write, one Lua script that checks and decrements, or
+ * DECR first and give the item back (INCR) when the count went negative.
+ */
+
+type Variant = 'no-lock' | 'lock' | 'lua-decr' | 'decr-check';
+
+const confirm: Step = {
+  op: 'command',
+  label: 'confirm',
+  argv: ['GET', '${stockKey}'],
+  saveAs: 'left',
+  note: text('show the buyer how many are left', '向买家展示剩余库存'),
+};
+
+function buyer(variant: Variant): Step[] {
+  switch (variant) {
+    case 'no-lock':
+      return [
+        { op: 'command', argv: ['GET', '${stockKey}'], saveAs: 'stock', note: text('read the stock', '读取库存') },
+        { op: 'if', when: { test: 'le', left: '${stock}', right: '0' }, goto: 'confirm' },
+        { op: 'set', var: 'newStock', value: '${stock}', add: -1 },
+        { op: 'command', argv: ['SET', '${stockKey}', '${newStock}'], note: text('write back stock - 1: by now the read may be stale', '写回库存 - 1：此时读到的值可能已经过时') },
+        { op: 'mark', counter: 'stock', note: text('one sold', '卖出一件') },
+        confirm,
+        { op: 'end' },
+      ];
+    case 'lock':
+      return [
+        { op: 'command', label: 'acquire', argv: ['SET', '${lockKey}', '${token}', 'NX', 'PX', '${ttlMs}'], saveAs: 'acquired', note: text('lock the stock', '锁住库存') },
+        { op: 'if', when: { test: 'notNil', reply: 'acquired' }, goto: 'locked' },
+        { op: 'retry', goto: 'acquire', afterMs: 100, jitterMs: 50, attemptCountMax: 20, note: text('taken: retry soon', '锁被占用：稍后重试') },
+        { op: 'end', note: text('give up', '放弃') },
+        { op: 'enter', label: 'locked' },
+        { op: 'command', argv: ['GET', '${stockKey}'], saveAs: 'stock', note: text('read the stock, under the lock', '在锁的保护下读取库存') },
+        { op: 'if', when: { test: 'le', left: '${stock}', right: '0' }, goto: 'release' },
+        { op: 'set', var: 'newStock', value: '${stock}', add: -1 },
+        { op: 'command', argv: ['SET', '${stockKey}', '${newStock}'], note: text('write back stock - 1: nobody else can be in between', '写回库存 - 1：其间不可能有别人插进来') },
+        { op: 'mark', counter: 'stock', note: text('one sold', '卖出一件') },
+        { op: 'leave', label: 'release' },
+        releaseWithLua(),
+        { op: 'end' },
+      ];
+    case 'lua-decr':
+      return [
+        { op: 'command', argv: ['GET', '${stockKey}'], saveAs: 'shown', note: text('show the product page with the stock', '展示带库存的商品页') },
+        { op: 'eval', script: 'checkAndDecrement', keys: ['${stockKey}'], args: [], saveAs: 'sold', note: text('check and decrement in one atomic script', '在一个原子脚本里检查并扣减') },
+        { op: 'if', when: { test: 'ne', left: '${sold}', right: '1' }, goto: 'confirm' },
+        { op: 'mark', counter: 'stock', note: text('one sold', '卖出一件') },
+        confirm,
+        { op: 'end' },
+      ];
+    case 'decr-check':
+      return [
+        { op: 'command', argv: ['GET', '${stockKey}'], saveAs: 'shown', note: text('show the product page with the stock', '展示带库存的商品页') },
+        { op: 'command', argv: ['DECR', '${stockKey}'], saveAs: 'left', note: text('take one first (atomic)', '先扣一件（原子操作）') },
+        { op: 'if', when: { test: 'lt', left: '${left}', right: '0' }, goto: 'giveBack' },
+        { op: 'mark', counter: 'stock', note: text('one sold', '卖出一件') },
+        confirm,
+        { op: 'end' },
+        { op: 'command', label: 'giveBack', argv: ['INCR', '${stockKey}'], note: text('went below 0: sold out, give the item back', '减到了 0 以下：已售罄，把这一件加回去') },
+        { op: 'end' },
+      ];
+  }
+}
+
+function clients(variant: Variant): ClientSpec[] {
+  return [
+    { id: 'A', program: buyer(variant) },
+    { id: 'B', program: buyer(variant) },
+  ];
+}
+
+export const stockOversell: Scenario = {
+  id: 'stock-oversell',
+  title: text('Overselling the last item: read, check, write', '超卖最后一件商品：读、判断、写'),
+  summary: text(
+    'Two buyers both read "1 left" and both write 0: two sales of one item.',
+    '两个买家都读到"还剩 1 件"，又都写回 0：一件商品卖了两次。',
+  ),
+  lesson: text(
+    'GET stock, check that it is above 0, SET stock to one less: three steps, and another buyer can run between them. A and B both ' +
+      'read 1, both decide to sell, and both write 0; the second write loses the first one\'s update, and one item is sold twice. ' +
+      'Each fix makes the check and the write indivisible, at a different price. A distributed lock around them (with the safe ' +
+      'release) serializes every buyer: correct, but each sale now costs two more round trips and buyers queue behind one lock, ' +
+      'with all the lease problems of the earlier scenarios. A Lua script that checks and decrements runs atomically in Redis: ' +
+      'one round trip and no lock, the usual answer for flash sales, though the logic now lives in Redis. DECR first and INCR back ' +
+      'when the result went below 0 needs neither lock nor script; but for a moment the stock reads -1, and if the client dies ' +
+      'before its INCR the item is lost from sale (fine for stock, not for money).',
+    'GET 库存、判断大于 0、SET 库存减一：这是三个步骤，另一个买家可以插在它们之间执行。A 和 B 都读到 1，都决定卖出，都写回 0；' +
+      '后一次写入覆盖了前一次的更新，同一件商品卖了两次。每种修复都让判断和写入变得不可分割，但代价各不相同。' +
+      '用分布式锁把它们包起来（配合安全的释放方式）会让所有买家串行执行：正确，但每笔交易多了两次网络往返，买家都排在同一把锁后面，' +
+      '还要面对前面场景里所有的租约问题。用 Lua 脚本检查并扣减，在 Redis 里原子执行：一次往返、不需要锁，是秒杀场景的常用做法，' +
+      '只是业务逻辑搬进了 Redis。先 DECR、结果小于 0 再 INCR 加回去，既不需要锁也不需要脚本；但库存会短暂显示为 -1，' +
+      '而且如果客户端在 INCR 之前挂掉，这件商品就再也卖不出去了（对库存可以接受，对金额则不行）。',
+  ),
+  params: { lockKey: 'lock:stock', ttlMs: '5000', stockKey: 'stock' },
+  lockKey: 'lock:stock',
+  setup: [['SET', 'stock', '1']],
+  counters: [{ id: 'stock', key: 'stock', initial: 1 }],
+  scripts: { compareAndDelete: COMPARE_AND_DELETE, checkAndDecrement: CHECK_AND_DECREMENT },
+  defaultSchedule: 'A B A B A B',
+  narration: [
+    { step: 0, text: text('One item left. A reads the stock: 1.', '只剩一件。A 读取库存：1。') },
+    { step: 1, text: text('B reads the stock too, before A has written anything: also 1.', 'B 也读取库存，此时 A 还没有写入：同样是 1。') },
+    { step: 2, text: text('A sells and writes 0.', 'A 卖出，写回 0。') },
+    { step: 3, text: text('B sells too and writes 0 over A\'s 0: two sales, one item.', 'B 也卖出，用 0 覆盖了 A 写的 0：一件商品，两笔交易。') },
+  ],
+  variants: [
+    {
+      id: 'no-lock',
+      title: text('GET, check, SET: no lock', 'GET、判断、SET：不加锁'),
+      summary: text('Both buyers sell the last item.', '两个买家都卖出了最后一件。'),
+      clients: clients('no-lock'),
+      expect: { violations: ['oversell'], absent: ['mutual-exclusion', 'foreign-release'] },
+    },
+    {
+      id: 'lock',
+      title: text('Distributed lock around check and write', '用分布式锁包住判断和写入'),
+      summary: text('B waits while A reads and writes; only one sale.', 'A 读写期间 B 只能等待；只卖出一件。'),
+      clients: clients('lock'),
+      narration: [
+        { step: 0, text: text('A takes the stock lock.', 'A 拿到库存锁。') },
+        { step: 1, text: text('B is refused and retries shortly.', 'B 加锁失败，稍后重试。') },
+        { step: 2, text: text('A reads the stock under the lock: 1.', 'A 在锁的保护下读取库存：1。') },
+        { step: 4, text: text('A sells and writes 0; B is still refused, so it can never read the stale 1.', 'A 卖出并写回 0；B 仍然加不上锁，因此不可能读到过时的 1。') },
+      ],
+      expect: { violations: [], absent: ['oversell', 'mutual-exclusion', 'foreign-release'] },
+    },
+    {
+      id: 'lua-decr',
+      title: text('Check and decrement in one Lua script', '在一个 Lua 脚本里检查并扣减'),
+      summary: text('The script sells to A and answers "sold out" to B.', '脚本把商品卖给 A，对 B 回答"已售罄"。'),
+      clients: clients('lua-decr'),
+      narration: [
+        { step: 2, text: text('A\'s script sees 1, decrements and answers 1: sold.', 'A 的脚本看到 1，扣减后返回 1：成交。') },
+        { step: 3, text: text('B\'s script sees 0 and answers 0: sold out, even though B\'s page showed 1.', 'B 的脚本看到 0，返回 0：已售罄，尽管 B 的页面显示还有 1 件。') },
+      ],
+      expect: { violations: [], absent: ['oversell', 'mutual-exclusion'] },
+    },
+    {
+      id: 'decr-check',
+      title: text('DECR, then INCR back if negative', '先 DECR，为负再 INCR 加回'),
+      summary: text('B\'s DECR answers -1; B gives the item back and sells nothing.', 'B 的 DECR 返回 -1；B 把这一件加回去，没有卖出。'),
+      clients: clients('decr-check'),
+      narration: [
+        { step: 2, text: text('A\'s DECR answers 0: A got the last item.', 'A 的 DECR 返回 0：A 拿到了最后一件。') },
+        { step: 3, text: text('B\'s DECR answers -1: too late. For a moment the stock reads -1.', 'B 的 DECR 返回 -1：晚了一步。库存此刻短暂显示为 -1。') },
+        { step: 4, text: text('A\'s confirmation page reads the stock in that moment: -1. This is the price of this fix.', 'A 的确认页恰好在这一刻读取库存：-1。这就是这种修复的代价。') },
+        { step: 5, text: text('B gives the item back with INCR: the stock is 0 again.', 'B 用 INCR 把这一件加回去：库存回到 0。') },
+      ],
+      expect: { violations: [], absent: ['oversell', 'mutual-exclusion'] },
+    },
+  ],
+  defaultVariant: 'no-lock',
+};
