@@ -45,7 +45,7 @@ export function describeEvent(event: TraceEvent, name: (text: string) => string 
         event.accepted ? 'accepted' : 'REJECTED (stale fencing token)'
       }`;
     case 'mark':
-      return `records a sale on ${event.counter} (${event.count} so far)`;
+      return `counts one more on ${event.counter} (${event.count} so far)`;
     case 'violation':
       return `VIOLATION ${event.violation}: ${event.message}`;
   }

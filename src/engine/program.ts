@@ -208,7 +208,7 @@ export function renderStep(step: Step, params: Variables, scripts: Readonly<Reco
     case 'write':
       return `write ${p(step.value)} to ${step.resource}${step.fencingToken ? ` with fencing token ${p(step.fencingToken)}` : ''}`;
     case 'mark':
-      return `record one ${step.counter} sold`;
+      return `${step.counter} += 1`;
     case 'end':
       return 'end';
   }

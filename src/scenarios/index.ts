@@ -7,9 +7,10 @@ import { plainDel } from './plain-del';
 import { leaseExpiresMidWork } from './lease-expires-mid-work';
 import { watchdogScenario } from './watchdog';
 import { stockOversell } from './stock-oversell';
+import { cacheBreakdown } from './cache-breakdown';
 
 /** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
-export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, plainDel, getThenDel, leaseExpiresMidWork, watchdogScenario, stockOversell];
+export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, plainDel, getThenDel, leaseExpiresMidWork, watchdogScenario, stockOversell, cacheBreakdown];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);
