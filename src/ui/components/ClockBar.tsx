@@ -52,15 +52,7 @@ export function ClockBar() {
   const nextExpiryAtMs = useSimStore(selectExpiry);
   const seed = useSimStore(selectSeed);
   const [advanceMs, setAdvanceMs] = useState(defaultAdvanceMs);
-  const [seedText, setSeedText] = useState(String(seed));
-  useEffect(() => setSeedText(String(seed)), [seed]);
   const advanceValid = Number.isSafeInteger(advanceMs) && advanceMs > 0 && advanceMs <= 86_400_000;
-
-  const applySeed = () => {
-    const value = Number(seedText);
-    if (/^[0-9]{1,10}$/.test(seedText) && value <= 0xffff_ffff) store.getState().setSeed(value);
-    else setSeedText(String(store.getState().seed));
-  };
 
   return (
     <section className="clock-bar" id="controls" aria-label={t('clock')} data-testid="clock-bar">
@@ -153,20 +145,35 @@ export function ClockBar() {
           <Icon name="expiry" />
           <span className="button__text">{nextExpiryAtMs === null ? t('nextExpiry') : t('nextExpiryAt', { atMs: nextExpiryAtMs + 1 })}</span>
         </button>
-        <label className="field field--inline">
-          <span className="field__label">{t('seed')}</span>
-          <input
-            className="input input--seed"
-            inputMode="numeric"
-            value={seedText}
-            onChange={(e) => setSeedText(e.currentTarget.value)}
-            onBlur={applySeed}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') applySeed();
-            }}
-          />
-        </label>
+        <SeedField key={seed} seed={seed} />
       </div>
     </section>
+  );
+}
+
+/** The run's seed; keyed by it, so a new seed resets the field without an extra render. */
+function SeedField({ seed }: { seed: number }) {
+  const t = useT();
+  const store = useSimStoreApi();
+  const [text, setText] = useState(String(seed));
+  const apply = () => {
+    const value = Number(text);
+    if (/^[0-9]{1,10}$/.test(text) && value <= 0xffff_ffff) store.getState().setSeed(value);
+    else setText(String(seed));
+  };
+  return (
+    <label className="field field--inline">
+      <span className="field__label">{t('seed')}</span>
+      <input
+        className="input input--seed"
+        inputMode="numeric"
+        value={text}
+        onChange={(e) => setText(e.currentTarget.value)}
+        onBlur={apply}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') apply();
+        }}
+      />
+    </label>
   );
 }

@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type UIEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { TraceEvent } from '../../engine/trace';
 import { describeEventIn, tokenNamerFor } from '../i18n/describe';
@@ -6,8 +6,9 @@ import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { SimState } from '../store/createSimStore';
 import { ClientBadge } from './ClientBadge';
 
-/** Row height in px (CSS --event-row-h must match): the list is virtualized by fixed rows. */
+/** Row heights in px: the list is virtualized by fixed rows (presentation mode has taller ones). */
 export const eventRowHeightPx = 26;
+const presentationRowHeightPx = 32;
 const overscanRowCount = 6;
 const fallbackViewportPx = 240;
 
@@ -17,19 +18,24 @@ const selectLog = (s: SimState) => ({
   tokens: s.tokens,
   lang: s.lang,
   clientIds: s.clientIds,
+  presentation: s.presentation,
 });
 
 /**
  * Every event of the run, past and future, one line each. Virtualized: only the rows in view are
- * in the DOM, so a 10,000-event run steps as smoothly as a 10-event one.
+ * in the DOM, so a 10,000-event run steps as smoothly as a 10-event one. The list follows the
+ * cursor (the last past event sits mid-view) until the reader scrolls; the next step follows again.
+ * Following is derived from the cursor, not stored, so a step costs one commit.
  */
 export function EventLog() {
   const t = useT();
   const store = useSimStoreApi();
-  const { events, past, tokens, lang, clientIds } = useSimStore(useShallow(selectLog));
+  const { events, past, tokens, lang, clientIds, presentation } = useSimStore(useShallow(selectLog));
+  const rowHeightPx = presentation ? presentationRowHeightPx : eventRowHeightPx;
   const viewportRef = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
+  const [manual, setManual] = useState<{ scrollTop: number; past: number } | null>(null);
   const [heightPx, setHeightPx] = useState(fallbackViewportPx);
+  const programmaticTop = useRef<number | null>(null);
   const name = tokenNamerFor(tokens, lang);
   const jump = useCallback((cursor: number) => store.getState().seek(cursor), [store]);
 
@@ -41,35 +47,43 @@ export function EventLog() {
     return () => observer.disconnect();
   }, []);
 
-  // Follow the cursor: keep the last past event in view.
-  useEffect(() => {
-    const el = viewportRef.current;
-    if (!el) return;
-    const rowTop = Math.max(0, past - 1) * eventRowHeightPx;
-    if (rowTop < el.scrollTop || rowTop + eventRowHeightPx > el.scrollTop + el.clientHeight) {
-      el.scrollTop = Math.max(0, rowTop - el.clientHeight / 2);
-      setScrollTop(el.scrollTop);
-    }
-  }, [past]);
+  const following = manual === null || manual.past !== past;
+  const maxTop = Math.max(0, events.length * rowHeightPx - heightPx);
+  const scrollTop = following ? Math.min(maxTop, Math.max(0, (past - 0.5) * rowHeightPx - heightPx / 2)) : manual.scrollTop;
 
-  const first = Math.max(0, Math.floor(scrollTop / eventRowHeightPx) - overscanRowCount);
-  const last = Math.min(events.length, Math.ceil((scrollTop + heightPx) / eventRowHeightPx) + overscanRowCount);
+  useLayoutEffect(() => {
+    const el = viewportRef.current;
+    if (!el || !following || Math.abs(el.scrollTop - scrollTop) < 1) return;
+    programmaticTop.current = scrollTop;
+    el.scrollTop = scrollTop;
+  }, [following, scrollTop]);
+
+  const onScroll = (event: UIEvent<HTMLDivElement>) => {
+    const top = event.currentTarget.scrollTop;
+    if (programmaticTop.current !== null && Math.abs(top - programmaticTop.current) < 1) return;
+    programmaticTop.current = null;
+    setManual({ scrollTop: top, past });
+  };
+
+  const first = Math.max(0, Math.floor(scrollTop / rowHeightPx) - overscanRowCount);
+  const last = Math.min(events.length, Math.ceil((scrollTop + heightPx) / rowHeightPx) + overscanRowCount);
   const rows: TraceEvent[] = events.slice(first, last);
   return (
     <div
       className="event-log"
       ref={viewportRef}
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onScroll={onScroll}
       data-testid="event-log"
       tabIndex={0}
       aria-label={t('eventLog')}
+      style={{ '--event-row-h': `${rowHeightPx}px` } as CSSProperties}
     >
-      <ol className="event-log__list" style={{ height: events.length * eventRowHeightPx }} aria-label={t('eventLog')}>
+      <ol className="event-log__list" style={{ height: events.length * rowHeightPx }} aria-label={t('eventLog')}>
         {rows.map((event, i) => (
           <EventRow
             key={event.seq}
             event={event}
-            top={(first + i) * eventRowHeightPx}
+            top={(first + i) * rowHeightPx}
             future={first + i >= past}
             text={describeEventIn(event, lang, name)}
             clientIndex={event.clientId === null ? -1 : clientIds.indexOf(event.clientId)}

@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatSchedule, type Choice } from '../../src/engine/schedule';
+import { SCENARIOS, findScenario } from '../../src/scenarios';
+import { formatRunLink, isEmbed, linkLengthMax, parseRunLink, type LinkParse } from '../../src/ui/share/link';
+
+// Goal: a share link carries a whole run (scenario, variant, seed, schedule, position) and comes
+// back unchanged; anything else, broken or hostile, is refused with a reason and never half-loaded.
+
+const PROPERTY_SEED = 20261203;
+
+const choiceArb: fc.Arbitrary<Choice> = fc.oneof(
+  fc.constantFrom('A', 'B').map((clientId) => ({ kind: 'step', clientId }) as const),
+  fc.integer({ min: 1, max: 86_400_000 }).map((ms) => ({ kind: 'advance', ms }) as const),
+  fc.constantFrom('A', 'B').map((clientId) => ({ kind: 'crash', clientId }) as const),
+  fc.tuple(fc.constantFrom('A', 'B'), fc.integer({ min: 1, max: 86_400_000 })).map(([clientId, ms]) => ({ kind: 'stall', clientId, ms }) as const),
+);
+
+function reasonOf(parse: LinkParse): string {
+  return parse.kind === 'error' ? parse.error.reason : parse.kind;
+}
+
+describe('share links', () => {
+  it(`round-trips any schedule, seed and position (fast-check seed ${PROPERTY_SEED})`, () => {
+    const scenario = findScenario('get-then-del');
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...scenario.variants.map((v) => v.id)),
+        fc.integer({ min: 0, max: 0xffff_ffff }),
+        fc.array(choiceArb, { maxLength: 40 }),
+        fc.nat(),
+        (variantId, seed, choices, cursorPick) => {
+          const cursor = choices.length === 0 ? 0 : cursorPick % (choices.length + 1);
+          const hash = formatRunLink({ scenarioId: scenario.id, variantId, seed, choices, cursor });
+          const parsed = parseRunLink(hash, SCENARIOS);
+          expect(parsed.kind).toBe('ok');
+          if (parsed.kind !== 'ok') return;
+          expect(parsed.link.scenarioId).toBe(scenario.id);
+          expect(parsed.link.variantId).toBe(variantId);
+          expect(parsed.link.seed).toBe(seed);
+          expect(formatSchedule(parsed.link.choices)).toBe(formatSchedule(choices));
+          // The end of the schedule is written as "no position".
+          expect(parsed.link.cursor ?? choices.length).toBe(cursor);
+        },
+      ),
+      { seed: PROPERTY_SEED, numRuns: 200 },
+    );
+  });
+
+  it('reads the documented example', () => {
+    const parsed = parseRunLink('#/v1/get-then-del/lua?seed=7&s=A.A.%2B4000.B.A&at=3', SCENARIOS);
+    expect(parsed).toEqual({
+      kind: 'ok',
+      link: {
+        scenarioId: 'get-then-del',
+        variantId: 'lua',
+        seed: 7,
+        choices: [
+          { kind: 'step', clientId: 'A' },
+          { kind: 'step', clientId: 'A' },
+          { kind: 'advance', ms: 4000 },
+          { kind: 'step', clientId: 'B' },
+          { kind: 'step', clientId: 'A' },
+        ],
+        cursor: 3,
+      },
+    });
+  });
+
+  it('treats an empty hash as no link, and a missing schedule as the default one', () => {
+    expect(parseRunLink('', SCENARIOS).kind).toBe('none');
+    expect(parseRunLink('#', SCENARIOS).kind).toBe('none');
+    const parsed = parseRunLink('#/v1/get-then-del/get-then-del', SCENARIOS);
+    expect(parsed.kind === 'ok' && formatSchedule(parsed.link.choices)).toBe(findScenario('get-then-del').defaultSchedule);
+  });
+
+  it.each([
+    ['#/v2/get-then-del/lua?seed=1&s=A', 'bad-version'],
+    ['#/v1/no-such-scenario/lua', 'unknown-scenario'],
+    ['#/v1/get-then-del/no-such-variant', 'unknown-variant'],
+    ['#/v1/__proto__/lua', 'unknown-scenario'],
+    ['#/v1/constructor/constructor', 'unknown-scenario'],
+    ['#/v1/get-then-del', 'bad-format'],
+    ['#/v1/get-then-del/lua/extra', 'bad-format'],
+    ['#get-then-del', 'bad-format'],
+    ['#/v1/get-then-del/lua?seed=-1', 'bad-seed'],
+    ['#/v1/get-then-del/lua?seed=1e3', 'bad-seed'],
+    ['#/v1/get-then-del/lua?seed=4294967296', 'bad-seed'],
+    ['#/v1/get-then-del/lua?seed=1&seed=2', 'bad-format'],
+    ['#/v1/get-then-del/lua?s=A.C', 'bad-schedule'],
+    ['#/v1/get-then-del/lua?s=A..B', 'bad-schedule'],
+    ['#/v1/get-then-del/lua?s=%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'bad-schedule'],
+    ['#/v1/get-then-del/lua?s=A%20B', 'bad-schedule'],
+    ['#/v1/get-then-del/lua?s=%E0%A4%A', 'bad-schedule'],
+    ['#/v1/get-then-del/lua?s=%2B0', 'bad-schedule'],
+    ['#/v1/get-then-del/lua?s=A.B&at=3', 'bad-cursor'],
+    ['#/v1/get-then-del/lua?s=A&at=-1', 'bad-cursor'],
+    ['#/v1/%E0%A4%A/lua', 'unknown-scenario'],
+  ])('refuses %s (%s)', (hash, reason) => {
+    expect(reasonOf(parseRunLink(hash, SCENARIOS))).toBe(reason);
+  });
+
+  it('refuses an over-long link before reading it, and clips what it echoes back', () => {
+    const long = `#/v1/get-then-del/lua?s=${'A.'.repeat(linkLengthMax)}A`;
+    const parsed = parseRunLink(long, SCENARIOS);
+    expect(reasonOf(parsed)).toBe('too-long');
+    const hostile = parseRunLink(`#/v1/${'x'.repeat(5000)}/lua`, SCENARIOS);
+    expect(hostile.kind === 'error' && hostile.error.detail.length).toBeLessThanOrEqual(81);
+  });
+
+  it('finds embed mode in the query string or the hash', () => {
+    expect(isEmbed('?embed=1', '')).toBe(true);
+    expect(isEmbed('', '#/v1/get-then-del/lua?seed=1&embed=1')).toBe(true);
+    expect(isEmbed('?embed=0', '#/v1/get-then-del/lua')).toBe(false);
+  });
+});
