@@ -6,12 +6,13 @@ import { setnxThenExpire } from './setnx-then-expire';
 import { plainDel } from './plain-del';
 import { leaseExpiresMidWork } from './lease-expires-mid-work';
 import { watchdogScenario } from './watchdog';
+import { reentrant } from './reentrant';
 import { stockOversell } from './stock-oversell';
 import { cacheBreakdown } from './cache-breakdown';
 import { retryAndBackoff } from './retry-and-backoff';
 
 /** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
-export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, plainDel, getThenDel, leaseExpiresMidWork, watchdogScenario, stockOversell, cacheBreakdown, retryAndBackoff];
+export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, plainDel, getThenDel, leaseExpiresMidWork, watchdogScenario, reentrant, stockOversell, cacheBreakdown, retryAndBackoff];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);
