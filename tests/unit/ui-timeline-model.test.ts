@@ -28,7 +28,7 @@ function run(variantId: string, schedule = scenario.defaultSchedule): { sim: Sim
 
 function modelOf(sim: Simulation): TimelineModel {
   const owners: Record<string, string> = {};
-  for (const c of sim.clients) owners[c.vars.token] = c.id;
+  for (const c of sim.clients) if (c.vars.token) owners[c.vars.token] = c.id;
   return buildTimelineModel(sim.allEvents(), sim.clients.map((c) => c.id), owners);
 }
 

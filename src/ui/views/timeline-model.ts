@@ -557,7 +557,8 @@ export const defaultLayoutOptions: TimelineLayoutOptions = {
   gapPxMax: 220,
   pxPerMs: 0.04,
   padStartPx: 16,
-  padEndPx: 24,
+  // Room after the last step for what is still going (open bands, their labels).
+  padEndPx: 150,
   fitWidthPx: 0,
   fitScaleMax: 2.5,
   tickLabelSpacingPx: 64,
@@ -585,6 +586,8 @@ export interface TimelineLayout {
   readonly ticks: readonly TimeTick[];
   /** Right edge of the last step. */
   readonly runEndX: number;
+  /** Width after the run's end given to what would happen next (a lease's expiry, a wake-up). */
+  readonly tailPx: number;
   xOfSeq(seq: number): number;
   xOfMs(ms: number): number;
   xOf(m: Moment): number;
@@ -706,5 +709,5 @@ export function layoutTimeline(model: TimelineModel, options: Partial<TimelineLa
     return done.x1 + Math.min(8 * scale, (next.x0 - done.x1) / 2);
   };
 
-  return { widthPx, slots, ticks, runEndX, xOfSeq, xOfMs, xOf, cursorX };
+  return { widthPx, slots, ticks, runEndX, tailPx, xOfSeq, xOfMs, xOf, cursorX };
 }

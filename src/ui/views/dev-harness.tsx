@@ -1,0 +1,87 @@
+/**
+ * Dev harness for the timeline and sequence views (not part of the app). Shows a run computed by
+ * `npx tsx src/ui/views/dev-harness-data.ts` (JSON under .screenshots/runs/).
+ * Query: ?run=lua&theme=dark&lang=zh&cursor=3&presentation=1&view=timeline|sequence|both.
+ * Serve with `npx vite --port 4412` and open /src/ui/views/dev-harness.html.
+ */
+import { StrictMode, useCallback, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { SequenceView } from './SequenceView';
+import { TimelineView } from './TimelineView';
+import type { HarnessRun } from './dev-harness-types';
+import type { ViewLang } from './types';
+import '../styles/theme.css';
+import './views.css';
+
+const params = new URLSearchParams(location.search);
+const runName = params.get('run') ?? 'get-then-del';
+const lang: ViewLang = params.get('lang') === 'zh' ? 'zh' : 'en';
+const view = params.get('view') ?? 'both';
+document.documentElement.dataset.theme = params.get('theme') === 'dark' ? 'dark' : 'light';
+if (params.get('presentation') === '1') document.documentElement.dataset.presentation = 'on';
+document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+
+function Harness({ run }: { run: HarnessRun }) {
+  const length = run.nowMsByStep.length - 1;
+  const [cursor, setCursor] = useState(() => Math.min(length, Number(params.get('cursor') ?? length)));
+  const onJump = useCallback((step: number) => setCursor(Math.max(0, Math.min(length, step))), [length]);
+  useEffect(() => {
+    (window as unknown as { harness: unknown }).harness = { setCursor, length, eventCount: run.events.length };
+  }, [length, run.events.length]);
+  const nowMs = run.nowMsByStep[cursor];
+  return (
+    <main className="harness">
+      <header>
+        <strong>
+          {run.name}: {run.events.length} events, {length} steps
+        </strong>
+        <button onClick={() => onJump(cursor - 1)}>◀ back</button>
+        <button onClick={() => onJump(cursor + 1)}>forward ▶</button>
+        <span data-testid="harness.cursor">
+          step {cursor} / {length}, t={nowMs} ms
+        </span>
+      </header>
+      {view !== 'sequence' && (
+        <TimelineView
+          events={run.events}
+          clientIds={run.clientIds}
+          cursorStep={cursor}
+          nowMs={nowMs}
+          lang={lang}
+          tokenOwners={run.tokenOwners}
+          onJump={onJump}
+        />
+      )}
+      {view !== 'timeline' && (
+        <SequenceView
+          events={run.events}
+          clientIds={run.clientIds}
+          cursorStep={cursor}
+          nowMs={nowMs}
+          lang={lang}
+          tokenOwners={run.tokenOwners}
+          onJump={onJump}
+        />
+      )}
+    </main>
+  );
+}
+
+const style = document.createElement('style');
+style.textContent = `
+  body { margin: 0; background: var(--bg, #f5f6f8); color: var(--lsv-fg); font-family: var(--lsv-font); }
+  .harness { padding: 16px; display: grid; gap: 16px; }
+  .harness header { display: flex; gap: 12px; align-items: center; font-size: 13px; }
+  .harness .lsv-view { border: 1px solid var(--lsv-border); border-radius: 10px; overflow: hidden; }
+`;
+document.head.append(style);
+
+fetch(`/.screenshots/runs/${runName}.json`)
+  .then((r) => r.json() as Promise<HarnessRun>)
+  .then((run) =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <Harness run={run} />
+      </StrictMode>,
+    ),
+  );

@@ -1,0 +1,58 @@
+import type { KeyboardEvent, ReactNode } from 'react';
+import { viewT } from './strings';
+import { badgeLetter, clientColor, clientInkColor, clientTextColor } from './svg-text';
+import type { TextPart } from './text-parts';
+import type { ViewLang } from './types';
+
+/** Activates a focused SVG "button" with Enter or Space, like a real button. */
+export function activateOnKey(event: KeyboardEvent<SVGElement>, action: () => void): void {
+  if (event.key === 'Enter' || event.key === ' ') {
+    event.preventDefault();
+    event.stopPropagation();
+    action();
+  }
+}
+
+/** Text parts as <tspan>s: a token in its owner's colour and by name, a script as a placeholder. */
+export function partsTspans(parts: readonly TextPart[], lang: ViewLang, colorIndex: ReadonlyMap<string, number>, maxChars: number): ReactNode[] {
+  const t = viewT(lang);
+  const out: ReactNode[] = [];
+  let left = maxChars;
+  parts.forEach((part, i) => {
+    if (left <= 0) return;
+    let text: string;
+    let style: { fill: string } | undefined;
+    let className: string | undefined;
+    if (typeof part === 'string') text = part;
+    else if ('owner' in part) {
+      text = t('tokenOf', { id: part.owner });
+      style = { fill: clientTextColor(part.owner, colorIndex.get(part.owner) ?? 0) };
+      className = 'lsv-token';
+    } else {
+      text = t('script');
+      className = 'lsv-script';
+    }
+    if ([...text].length > left) text = `${[...text].slice(0, Math.max(0, left - 1)).join('')}…`;
+    left -= [...text].length;
+    out.push(
+      <tspan key={i} className={className} style={style}>
+        {text}
+      </tspan>,
+    );
+  });
+  return out;
+}
+
+
+/** A client's letter in a circle of its colour: colour is never the only sign of who it is. */
+export function Badge({ x, y, r, id, index, title }: { x: number; y: number; r: number; id: string; index: number; title?: string }) {
+  return (
+    <g className="lsv-badge">
+      {title && <title>{title}</title>}
+      <circle cx={x} cy={y} r={r} style={{ fill: clientColor(id, index) }} />
+      <text x={x} y={y} textAnchor="middle" style={{ fontSize: r * 1.15, fill: clientInkColor(index) }}>
+        {badgeLetter(id)}
+      </text>
+    </g>
+  );
+}

@@ -1,0 +1,205 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { TraceEvent } from '../../src/engine/trace';
+import { Simulation } from '../../src/engine/simulation';
+import { findScenario } from '../../src/scenarios';
+import { stressSimulation } from '../../src/ui/views/dev-stress';
+import { exportFileName, renderRunSvg, serializeSvg } from '../../src/ui/views/export';
+import { SequenceView } from '../../src/ui/views/SequenceView';
+import { TimelineView } from '../../src/ui/views/TimelineView';
+import type { RunViewProps } from '../../src/ui/views/types';
+
+// Goal: the views expose the automation contract (test ids, accessible names, jump on click and
+// Enter), dim what lies after the cursor, export a well-formed standalone SVG holding the marks'
+// text, and cost the same per step in a 10,000-event run as in a short one (counted in DOM nodes
+// and DOM mutations per step, never in time).
+
+afterEach(cleanup);
+
+const scenario = findScenario('get-then-del');
+
+function runProps(sim: Simulation, onJump: (step: number) => void = () => {}): RunViewProps {
+  const tokenOwners: Record<string, string> = {};
+  for (const c of sim.clients) if (c.vars.token) tokenOwners[c.vars.token] = c.id;
+  return {
+    events: sim.allEvents(),
+    clientIds: sim.clients.map((c) => c.id),
+    cursorStep: sim.cursor,
+    nowMs: sim.nowMs,
+    lang: 'en',
+    tokenOwners,
+    onJump,
+  };
+}
+
+function story(variantId: string): Simulation {
+  const sim = new Simulation(scenario, { variantId });
+  sim.applySchedule(scenario.defaultSchedule);
+  return sim;
+}
+
+function commandsOf(events: readonly TraceEvent[]) {
+  return events.filter((e): e is Extract<TraceEvent, { kind: 'command' }> => e.kind === 'command');
+}
+
+describe('TimelineView', () => {
+  it('draws a row per client and one for Redis, a mark per command, the violation at its step', () => {
+    const sim = story('get-then-del');
+    render(<TimelineView {...runProps(sim)} />);
+    expect(screen.getByTestId('timeline')).toBeTruthy();
+    for (const id of ['A', 'B', 'redis']) expect(screen.getByTestId(`timeline.row.${id}`)).toBeTruthy();
+    for (const c of commandsOf(sim.allEvents())) {
+      const mark = screen.getByTestId(`timeline.mark.${c.seq}`);
+      expect(mark.getAttribute('role')).toBe('button');
+      expect(mark.getAttribute('tabindex')).toBe('0');
+      // The mark sits in its client's row.
+      expect(screen.getByTestId(`timeline.row.${c.clientId}`).contains(mark)).toBe(true);
+    }
+    const del = commandsOf(sim.allEvents()).find((c) => c.argv[0] === 'DEL')!;
+    expect(screen.getByTestId(`timeline.mark.${del.seq}`).getAttribute('aria-label')).toBe(`Step ${del.step + 1}, A: DEL lock → 1`);
+    const violation = sim.trace().violations[0];
+    const flag = screen.getByTestId(`timeline.violation.${violation.seq}`);
+    expect(flag.getAttribute('aria-label')).toContain("A deleted B's lock");
+  });
+
+  it('names tokens by owner, never by value', () => {
+    const sim = story('get-then-del');
+    const { container } = render(<TimelineView {...runProps(sim)} />);
+    const get = commandsOf(sim.allEvents()).find((c) => c.argv[0] === 'GET')!;
+    expect(screen.getByTestId(`timeline.mark.${get.seq}`).getAttribute('aria-label')).toBe(`Step ${get.step + 1}, A: GET lock → <A's token>`);
+    for (const c of sim.clients) expect(container.innerHTML).not.toContain(c.vars.token as string);
+  });
+
+  it('jumps to just after a mark on click and on Enter', () => {
+    const sim = story('get-then-del');
+    const onJump = vi.fn();
+    render(<TimelineView {...runProps(sim, onJump)} />);
+    const [first, second] = commandsOf(sim.allEvents());
+    fireEvent.click(screen.getByTestId(`timeline.mark.${second.seq}`));
+    expect(onJump).toHaveBeenLastCalledWith(second.step + 1);
+    fireEvent.keyDown(screen.getByTestId(`timeline.mark.${first.seq}`), { key: 'Enter' });
+    expect(onJump).toHaveBeenLastCalledWith(first.step + 1);
+    const violation = sim.trace().violations[0];
+    fireEvent.click(screen.getByTestId(`timeline.violation.${violation.seq}`));
+    expect(onJump).toHaveBeenLastCalledWith(violation.step + 1);
+  });
+
+  it('marks steps before the cursor past, the last one current, the rest future', () => {
+    const sim = story('get-then-del');
+    sim.seek(2);
+    const { rerender } = render(<TimelineView {...runProps(sim)} />);
+    const states = () => commandsOf(sim.allEvents()).map((c) => [c.step, screen.getByTestId(`timeline.mark.${c.seq}`).getAttribute('data-state')]);
+    for (const [step, state] of states()) expect(state).toBe((step as number) < 1 ? 'past' : step === 1 ? 'current' : 'future');
+    sim.seek(sim.length);
+    rerender(<TimelineView {...runProps(sim)} />);
+    for (const [step, state] of states()) expect(state).toBe(step === sim.length - 1 ? 'current' : 'past');
+  });
+});
+
+describe('SequenceView', () => {
+  it('draws a message per command with its reply, named like the timeline, and jumps on click', () => {
+    const sim = story('lua');
+    const onJump = vi.fn();
+    render(<SequenceView {...runProps(sim, onJump)} />);
+    expect(screen.getByTestId('sequence')).toBeTruthy();
+    const commands = commandsOf(sim.allEvents());
+    for (const c of commands) expect(screen.getByTestId(`sequence.message.${c.seq}`)).toBeTruthy();
+    const evalCommand = commands.find((c) => c.argv[0] === 'EVAL')!;
+    const message = screen.getByTestId(`sequence.message.${evalCommand.seq}`);
+    // The Lua source is summarized; the token is named.
+    expect(message.getAttribute('aria-label')).toBe(`Step ${evalCommand.step + 1}, A: EVAL ‹Lua script› 1 lock <A's token> → 0`);
+    fireEvent.keyDown(message, { key: ' ' });
+    expect(onJump).toHaveBeenLastCalledWith(evalCommand.step + 1);
+  });
+
+  it('shows the clock jumps and the violation of get-then-del', () => {
+    const sim = story('get-then-del');
+    const { container } = render(<SequenceView {...runProps(sim)} />);
+    expect(container.textContent).toContain('t = 6000 ms');
+    expect(container.textContent).toContain('+4000 ms');
+    const violation = sim.trace().violations[0];
+    expect(screen.getByTestId(`sequence.violation.${violation.seq}`).textContent).toContain("A deleted B's lock");
+  });
+});
+
+describe('export', () => {
+  it('serializes the timeline as a well-formed standalone SVG that holds the marks and the violation', () => {
+    const sim = story('get-then-del');
+    const { container } = render(<TimelineView {...runProps(sim)} />);
+    const text = serializeSvg(container.querySelector('svg')!);
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    expect(doc.getElementsByTagName('parsererror')).toHaveLength(0);
+    const root = doc.documentElement;
+    expect(root.getAttribute('xmlns')).toBe('http://www.w3.org/2000/svg');
+    expect(root.getAttribute('width')).toBe(root.getAttribute('viewBox')!.split(' ')[2]);
+    expect(root.textContent).toContain('DEL lock');
+    expect(root.textContent).toContain("<A's token>");
+    expect(root.textContent).toContain("A deleted B's lock");
+    // Standalone and inert: no focus stops, styles inlined (no class-only colouring left to the page).
+    expect(text).not.toContain('tabindex');
+    const band = doc.querySelector('.lsv-holder-band');
+    expect(band?.getAttribute('style') ?? '').toMatch(/fill:/);
+  });
+
+  it('renders the whole run for export, nothing culled', () => {
+    const sim = story('lua');
+    const text = renderRunSvg('sequence', runProps(sim));
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    expect(doc.getElementsByTagName('parsererror')).toHaveLength(0);
+    for (const c of commandsOf(sim.allEvents())) expect(doc.querySelector(`[data-testid="sequence.message.${c.seq}"]`)).not.toBeNull();
+    // The hidden host is gone afterwards.
+    expect(document.body.querySelectorAll('.lsv-view')).toHaveLength(0);
+  });
+
+  it('names files from a safe base', () => {
+    expect(exportFileName('lockstep-get-then-del-lua', 'timeline', 'svg')).toBe('lockstep-get-then-del-lua-timeline.svg');
+    expect(exportFileName('../we ird/<x>', 'sequence', 'png')).toBe('we-ird-x-sequence.png');
+    expect(exportFileName('', 'timeline', 'png')).toBe('lockstep-timeline.png');
+  });
+});
+
+describe('cost per step does not grow with the run', () => {
+  /** DOM nodes, and DOM mutations per step over `stepCount` steps from `fromStep`. */
+  function measure(Component: typeof TimelineView | typeof SequenceView, props: RunViewProps, fromStep: number, stepCount: number) {
+    const { container, rerender } = render(<Component {...props} cursorStep={fromStep} />);
+    let mutations = 0;
+    const observer = new MutationObserver(() => {});
+    observer.observe(container, { subtree: true, childList: true, attributes: true, characterData: true });
+    for (let i = 1; i <= stepCount; i++) {
+      act(() => rerender(<Component {...props} cursorStep={fromStep + i} />));
+      mutations += observer.takeRecords().length;
+    }
+    observer.disconnect();
+    const nodes = container.querySelectorAll('*').length;
+    cleanup();
+    return { nodes, mutationsPerStep: mutations / stepCount };
+  }
+
+  const long = stressSimulation(3_300, 7);
+  const longProps = runProps(long);
+  // The same run cut after 80 steps: identical around the cursor, 1% of the length.
+  const shortProps: RunViewProps = { ...longProps, events: longProps.events.filter((e) => e.step < 80) };
+
+  it(`holds for the timeline (${longProps.events.length} events against ${shortProps.events.length})`, () => {
+    expect(longProps.events.length).toBeGreaterThan(10_000);
+    const short = measure(TimelineView, shortProps, 20, 20);
+    const longRun = measure(TimelineView, longProps, 20, 20);
+    if (process.env.LOCKSTEP_PRINT_COST) console.log('timeline', { short, longRun });
+    expect(short.mutationsPerStep).toBeGreaterThan(0);
+    expect(longRun.nodes).toBeLessThan(short.nodes * 1.5 + 200);
+    expect(longRun.mutationsPerStep).toBeLessThan(short.mutationsPerStep * 1.5 + 20);
+    // Culling: far fewer marks in the DOM than commands in the run.
+    expect(longRun.nodes).toBeLessThan(4_000);
+  });
+
+  it('holds for the sequence diagram', () => {
+    const short = measure(SequenceView, shortProps, 20, 20);
+    const longRun = measure(SequenceView, longProps, 20, 20);
+    if (process.env.LOCKSTEP_PRINT_COST) console.log('sequence', { short, longRun });
+    expect(short.mutationsPerStep).toBeGreaterThan(0);
+    expect(longRun.nodes).toBeLessThan(short.nodes * 1.5 + 200);
+    expect(longRun.mutationsPerStep).toBeLessThan(short.mutationsPerStep * 1.5 + 20);
+    expect(longRun.nodes).toBeLessThan(4_000);
+  });
+});
