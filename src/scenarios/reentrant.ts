@@ -1,5 +1,5 @@
 import type { ClientSpec, Scenario } from '../engine/scenario';
-import type { Step } from '../engine/program';
+import type { IfStep, Step } from '../engine/program';
 import { COMPARE_AND_DELETE, COMPARE_AND_PEXPIRE, REENTRANT_LOCK, REENTRANT_RENEW, REENTRANT_UNLOCK } from './scripts';
 import { text } from './common';
 
@@ -14,7 +14,7 @@ type Variant = 'reentrant' | 'non-reentrant';
 
 interface LockOps {
   lock: Step;
-  lockFailed: Step;
+  lockFailed: IfStep;
   unlock: Step;
   renew: Step;
 }
