@@ -198,9 +198,21 @@ class StepRun {
    */
   stepClient(c: ClientState): void {
     if (c.status === 'blocked') {
+      const script = c.awaitingScript === null ? null : this.server.scriptBusy.last();
+      // A slow script killed by SCRIPT KILL ends early: its caller wakes then, with the kill error.
+      if (script && c.awaitingScript && script.startMs === c.awaitingScript.startMs && script.killedAtMs !== null) {
+        c.blockedUntilMs = Math.min(c.blockedUntilMs, script.killedAtMs);
+      }
       this.advanceClock(c.blockedUntilMs, 'wait', c.id);
       c.status = 'ready';
       c.blockReason = null;
+      if (script && c.awaitingScript && script.startMs === c.awaitingScript.startMs) {
+        // The reply is delivered now: the script's result, or the error SCRIPT KILL left for it.
+        const name = c.awaitingScript.saveAs ?? 'reply';
+        this.saveReply(c, name, script.reply);
+        this.emit(c.id, { kind: 'set', pc: c.pc - 1, var: name, value: replyText(script.reply) ?? '' });
+      }
+      c.awaitingScript = null;
     }
     const program = this.ctx.programs[c.id];
     let redisCommandsRun = 0;
@@ -267,6 +279,14 @@ class StepRun {
         this.saveReply(c, step.saveAs, result);
         if (step.releases) c.believesHoldsLock = false;
         this.emit(c.id, { kind: 'command', pc, argv, reply: result, releases: step.releases === true }, before);
+        // A script that occupies the server on the virtual clock (redis/lua/busy.ts): its caller
+        // waits for the reply until the script ends (or is killed, see stepClient).
+        const slow = this.server.scriptBusy.running(this.world.nowMs);
+        if (slow !== null && slow.startMs === this.world.nowMs && step.op === 'eval') {
+          c.awaitingScript = { startMs: slow.startMs, saveAs: step.saveAs ?? null };
+          this.block(c, pc, 'work', slow.endMs - this.world.nowMs);
+          return true;
+        }
         return false;
       }
       case 'if': {

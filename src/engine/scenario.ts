@@ -1,4 +1,5 @@
 import type { LocalizedText, Step } from './program';
+import type { ScriptTiming } from './redis/lua/busy';
 import type { ViolationKind } from './trace';
 
 /** A Lua script a scenario uses, shown to learners as source. */
@@ -89,6 +90,12 @@ export interface Scenario {
    * longer (for example kept alive by renewals while its owner hangs) is a lock-held-too-long.
    */
   readonly lockHoldMsMax?: number;
+  /**
+   * How fast Lua runs on this scenario's virtual clock, and when other clients get BUSY
+   * (redis/lua/busy.ts). Default: Redis-like speed, so lock scripts take no time; a story about a
+   * slow script slows it down.
+   */
+  readonly scriptTiming?: ScriptTiming;
   /** Commands run at time 0 before any client (e.g. `SET stock 1`). */
   readonly setup?: readonly (readonly string[])[];
   readonly scripts?: Readonly<Record<string, ScriptSpec>>;

@@ -28,6 +28,11 @@ export interface ClientState {
   attempts: Record<number, number>;
   /** Lock generation this client last acquired (see LockTracking), or null. */
   leaseGeneration: number | null;
+  /**
+   * While this client waits for the reply to a slow script (one that occupies the server on the
+   * virtual clock): when the script started, and the variable its reply is saved under.
+   */
+  awaitingScript: { startMs: number; saveAs: string | null } | null;
 }
 
 /**
@@ -129,6 +134,7 @@ export function createWorld(ctx: RunContext): WorldState {
       believesHoldsLock: false,
       attempts: {},
       leaseGeneration: null,
+      awaitingScript: null,
     };
   });
   const counters: WorldState['counters'] = {};
