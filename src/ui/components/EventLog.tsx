@@ -1,7 +1,9 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type UIEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type UIEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { TraceEvent } from '../../engine/trace';
-import { describeEventIn, tokenNamerFor } from '../i18n/describe';
+import { findVariant } from '../../engine/scenario';
+import { findScenario } from '../../scenarios';
+import { describeEventIn, scriptNamesOf, tokenNamerFor } from '../i18n/describe';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { SimState } from '../store/createSimStore';
 import { ClientBadge } from './ClientBadge';
@@ -19,6 +21,8 @@ const selectLog = (s: SimState) => ({
   lang: s.lang,
   clientIds: s.clientIds,
   presentation: s.presentation,
+  scenarioId: s.scenarioId,
+  variantId: s.variantId,
 });
 
 /**
@@ -30,7 +34,11 @@ const selectLog = (s: SimState) => ({
 export function EventLog() {
   const t = useT();
   const store = useSimStoreApi();
-  const { events, past, tokens, lang, clientIds, presentation } = useSimStore(useShallow(selectLog));
+  const { events, past, tokens, lang, clientIds, presentation, scenarioId, variantId } = useSimStore(useShallow(selectLog));
+  const scripts = useMemo(() => {
+    const scenario = findScenario(scenarioId);
+    return scriptNamesOf(scenario, findVariant(scenario, variantId));
+  }, [scenarioId, variantId]);
   const rowHeightPx = presentation ? presentationRowHeightPx : eventRowHeightPx;
   const viewportRef = useRef<HTMLDivElement>(null);
   const [manual, setManual] = useState<{ scrollTop: number; past: number } | null>(null);
@@ -85,7 +93,7 @@ export function EventLog() {
             event={event}
             top={(first + i) * rowHeightPx}
             future={first + i >= past}
-            text={describeEventIn(event, lang, name)}
+            text={describeEventIn(event, lang, name, scripts)}
             clientIndex={event.clientId === null ? -1 : clientIds.indexOf(event.clientId)}
             futureLabel={t('future')}
             jumpLabel={t('jumpToEvent', { step: event.step + 1 })}

@@ -133,7 +133,8 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
           </span>
         )}
       </div>
-      <ol className="program" ref={listRef} aria-label={t('program', { id: clientId })} data-testid={`lane.${clientId}.program`}>
+      {/* Focusable so a keyboard can scroll a long program. */}
+      <ol className="program" ref={listRef} tabIndex={0} aria-label={t('program', { id: clientId })} data-testid={`lane.${clientId}.program`}>
         {lines.map((line) => {
           const current = live && line.pc === client.pc;
           return (

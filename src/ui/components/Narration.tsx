@@ -3,13 +3,15 @@ import { useShallow } from 'zustand/react/shallow';
 import { findVariant } from '../../engine/scenario';
 import { findScenario } from '../../scenarios';
 import { localized } from '../i18n';
-import { describeEventIn, tokenNamerFor } from '../i18n/describe';
+import type { TraceEvent } from '../../engine/trace';
+import { describeEventIn, scriptNamesOf, tokenNamerFor } from '../i18n/describe';
 import { narrationFor } from '../store/derive';
 import { useSimStore, useT } from '../store/context';
 import { selectNarrationInput } from '../store/selectors';
 
 /** Lines of "what just happened" shown when the run leaves the scripted story. */
-const describedEventCountMax = 4;
+const describedEventCountMax = 3;
+const NARRATED_KINDS = new Set<TraceEvent['kind']>(['command', 'violation', 'block', 'crash', 'clock', 'give-up', 'write', 'mark']);
 
 /**
  * What the last step did: the scenario's scripted narration while the run follows its default
@@ -24,10 +26,16 @@ export function Narration() {
     const scripted = onDefaultPath ? narrationFor(scenario, findVariant(scenario, variantId), cursor - 1) : null;
     if (scripted) return { scripted: true, lines: [localized(scripted, lang)] };
     const name = tokenNamerFor(tokens, lang);
+    const scripts = scriptNamesOf(scenario, findVariant(scenario, variantId));
+    // What matters first: violations, then Redis commands, then waits; bookkeeping is left out.
+    const rank = (e: TraceEvent) => (e.kind === 'violation' ? 0 : e.kind === 'command' ? 1 : 2);
     const lines = lastStepEvents
-      .filter((e) => e.kind !== 'branch' && e.kind !== 'set')
+      .filter((e) => NARRATED_KINDS.has(e.kind) && !(e.kind === 'clock' && e.reason === 'wait'))
+      .map((e, order) => ({ e, order }))
+      .sort((a, b) => rank(a.e) - rank(b.e) || a.order - b.order)
       .slice(0, describedEventCountMax)
-      .map((e) => `${e.clientId ?? 'Redis'}: ${describeEventIn(e, lang, name)}`);
+      .sort((a, b) => a.order - b.order)
+      .map(({ e }) => `${e.clientId ?? 'Redis'}: ${describeEventIn(e, lang, name, scripts)}`);
     return { scripted: false, lines };
   }, [cursor, onDefaultPath, scenarioId, variantId, lastStepEvents, tokens, lang, t]);
 
@@ -36,9 +44,9 @@ export function Narration() {
       <h2 id="narration-heading" className="narration__heading">
         {t('narration')}
         {cursor > 0 && <span className="narration__step"> · {t('violationAt', { step: cursor })}</span>}
+        {!text.scripted && <span className="narration__offscript"> · {t('offScript')}</span>}
       </h2>
       <div className="narration__body" aria-live="polite">
-        {!text.scripted && <p className="narration__offscript">{t('offScript')}</p>}
         {text.lines.map((line, i) => (
           <p key={i} className="narration__line">
             {line}

@@ -1,5 +1,6 @@
+import { useEffect } from 'react';
 import type { StringKey } from '../i18n';
-import type { LinkErrorReason } from '../share/link';
+import { linkLengthMax, type LinkErrorReason } from '../share/link';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { selectLinkError, selectNotice } from '../store/selectors';
 import { Icon } from './Icon';
@@ -27,9 +28,8 @@ export function LinkErrorNotice() {
       <Icon name="warning" />
       <div className="link-error__text">
         <strong>{t('linkErrorTitle')}</strong>
-        <span>
-          {t(LINK_MESSAGES[error.reason], { detail: error.detail, length: error.detail, max: 130000 })} {t('linkErrorLoadedDefault')}
-        </span>
+        <span>{t(LINK_MESSAGES[error.reason], { detail: error.detail, length: error.detail, max: linkLengthMax })}</span>
+        <span className="link-error__after">{t('linkErrorLoadedDefault')}</span>
       </div>
       <button type="button" className="button" onClick={() => store.getState().dismissLinkError()}>
         {t('dismiss')}
@@ -38,11 +38,21 @@ export function LinkErrorNotice() {
   );
 }
 
+const infoNoticeMs = 5000;
+
 /** A one-line status message (a refused action, autoplay stopped...). Its slot never changes height. */
 export function NoticeLine() {
   const t = useT();
   const store = useSimStoreApi();
   const notice = useSimStore(selectNotice);
+  // Information fades after a while (UI time, not simulation time); warnings stay until dismissed.
+  useEffect(() => {
+    if (!notice || notice.tone !== 'info') return;
+    const timer = setTimeout(() => {
+      if (store.getState().notice === notice) store.getState().dismissNotice();
+    }, infoNoticeMs);
+    return () => clearTimeout(timer);
+  }, [notice, store]);
   return (
     <div className={`notice-line${notice ? ` notice-line--${notice.tone}` : ''}`} role="status" data-testid="notice">
       {notice && (

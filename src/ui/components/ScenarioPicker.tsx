@@ -50,7 +50,9 @@ export function ScenarioPicker() {
         onClick={() => setOpen(!open)}
       >
         <span>{t('scenarios')}</span>
-        <span className="scenario-picker__count">{SCENARIOS.length}</span>
+        <span className="scenario-picker__count" aria-hidden="true">
+          {SCENARIOS.length}
+        </span>
         <Icon name="chevron" />
       </button>
       {open && (

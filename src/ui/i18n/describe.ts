@@ -1,5 +1,6 @@
 import { describeEvent } from '../../engine/describe';
 import { formatReplyShort } from '../../engine/redis/reply';
+import type { Scenario, VariantSpec } from '../../engine/scenario';
 import type { TraceEvent, ViolationEvent, ViolationKind } from '../../engine/trace';
 import { translator, type Lang, type StringKey } from './index';
 
@@ -57,8 +58,27 @@ function argvText(argv: readonly string[]): string {
   return argv.map((a) => (/\s/.test(a) || a === '' ? JSON.stringify(a) : a)).join(' ');
 }
 
-/** One event in the chosen language; tokens named by `name`. */
-export function describeEventIn(event: TraceEvent, lang: Lang, name: (text: string) => string): string {
+/** Script source -> script name, so `EVAL <20 lines of Lua>` reads `EVAL compareAndDelete`. */
+export type ScriptNames = Readonly<Record<string, string>>;
+
+export function scriptNamesOf(scenario: Scenario, variant: VariantSpec): ScriptNames {
+  const names: Record<string, string> = {};
+  for (const [name, spec] of Object.entries({ ...(scenario.scripts ?? {}), ...(variant.scripts ?? {}) })) names[spec.source] = name;
+  return names;
+}
+
+/** Replaces a script body in EVAL's argv with the script's name (lines stay one line). */
+export function compactArgv(argv: readonly string[], scripts: ScriptNames): readonly string[] {
+  if (argv.length > 1 && /^eval(_ro)?$/i.test(argv[0]) && argv[1] in scripts) return [argv[0], scripts[argv[1]], ...argv.slice(2)];
+  return argv;
+}
+
+/** One event in the chosen language; tokens named by `name`, scripts by their names. */
+export function describeEventIn(event: TraceEvent, lang: Lang, name: (text: string) => string, scripts: ScriptNames = {}): string {
+  if (event.kind === 'command') {
+    const argv = compactArgv(event.argv, scripts);
+    if (argv !== event.argv) event = { ...event, argv };
+  }
   if (lang === 'en') {
     if (event.kind === 'violation') return `VIOLATION: ${event.message}`;
     return describeEvent(event, name);

@@ -25,7 +25,7 @@ export const en = {
   showLesson: 'Read the whole lesson',
   narration: 'What just happened',
   narrationStart: 'Nothing has happened yet. Step a client, press Step forward or Play.',
-  offScript: 'You left the scripted story: this is what your schedule did.',
+  offScript: 'your own schedule',
 
   language: 'Language',
   theme: 'Theme',
@@ -193,7 +193,7 @@ export const zh: Strings = {
   showLesson: '阅读完整讲解',
   narration: '刚刚发生了什么',
   narrationStart: '还什么都没发生。单步执行某个客户端，或点击“前进一步”“播放”。',
-  offScript: '你已离开预设的故事线：以下是你的调度产生的结果。',
+  offScript: '你自己的调度',
 
   language: '语言',
   theme: '主题',

@@ -110,7 +110,7 @@ export function parseRunLink(hash: string, scenarios: readonly Scenario[]): Link
     const decoded: string[] = [];
     for (const token of tokens) {
       const plain = decode(token);
-      if (plain === null || plain === '' || /[\s,]/.test(plain)) return fail('bad-schedule', token);
+      if (plain === null || plain === '' || /[\s,]/.test(plain)) return fail('bad-schedule', plain ?? token);
       decoded.push(plain);
     }
     try {

@@ -1,0 +1,63 @@
+import { expect, test } from './fixtures';
+
+// Goal: axe finds no serious or critical violations in any theme or language; and the engine runs
+// in two places, the page (the run you see) and a Web Worker (every variant under your schedule).
+
+const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.%2B4000.B.A';
+
+interface AxeResult {
+  violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+}
+
+async function seriousViolations(page: import('@playwright/test').Page): Promise<string[]> {
+  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<AxeResult> } }).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
+}
+
+test('axe: no serious or critical violations (light, dark, presentation, zh)', async ({ app, page }) => {
+  await app.open(HEADLINE);
+  await expect(app.banner).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await app.button('Dark theme').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await app.button('Presentation mode').click();
+  await expect(page.locator('html')).toHaveAttribute('data-presentation', 'on');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.getByRole('button', { name: '中文' }).click();
+  await page.getByRole('tab', { name: '事件' }).click();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('Redis commands run in the page and in the worker', async ({ app, page }) => {
+  await app.open(HEADLINE);
+  // The page: the run on screen, executed by the page's own engine (ioredis-mock + Lua in the page).
+  const trace = await app.trace();
+  const commands = trace.events.filter((e) => e.kind === 'command');
+  expect(commands.map((e) => (e.kind === 'command' ? e.argv[0] : ''))).toEqual(['SET', 'GET', 'SET', 'DEL']);
+  expect((await app.state()).commandsInPage).toBe(4);
+  expect(await page.evaluate(() => typeof window.document)).toBe('object');
+
+  // The worker: every variant replayed under the same schedule, in a dedicated Web Worker.
+  const report = await app.outcomes();
+  expect(report.ranIn).toBe('worker');
+  expect(report.schedule).toBe('A A +4000 B A');
+  expect(report.commandCount).toBeGreaterThan(4);
+  const lua = report.outcomes.find((o) => o.variantId === 'lua');
+  expect(lua?.violations).toEqual([]);
+  expect(lua?.commandCount).toBeGreaterThan(0);
+  const broken = report.outcomes.find((o) => o.variantId === 'get-then-del');
+  expect(broken?.violations.map((v) => v.kind)).toEqual(['foreign-release']);
+  // What the worker said is what the toggle shows.
+  await expect(page.getByTestId('variant.lua.outcome')).toContainText('no violations');
+  await expect(page.getByTestId('variant.get-then-del.outcome')).toContainText('foreign release at step 5');
+});

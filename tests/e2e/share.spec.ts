@@ -1,0 +1,87 @@
+import { expect, test } from './fixtures';
+
+// Goal: the URL always holds the run; a copied link reopens the same run in a new tab; a broken or
+// hostile link shows a clear message, loads the default scenario and nothing else, and does not
+// overwrite the run this browser saved.
+
+const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.%2B4000.B.A';
+
+test('share link round trip: the URL carries scenario, variant, seed, schedule and position', async ({ app, context, page }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await app.open(HEADLINE);
+  await expect(app.banner).toContainText("A deleted B's lock");
+  await app.chooseVariant(/Lua compare-and-delete/);
+  await app.button('Step back').click();
+  await app.button('Step back').click();
+  await expect(app.position).toHaveText('Step 3 / 5');
+  await expect(page).toHaveURL(/#\/v1\/get-then-del\/lua\?seed=1&s=A\.A\.%2B4000\.B\.A&at=3$/);
+
+  await app.button('Copy link').click();
+  await expect(page.getByTestId('copy-link-status')).toHaveText('Link copied');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(page.url());
+
+  const second = await context.newPage();
+  const other = new (app.constructor as typeof import('./fixtures').LockstepPage)(second);
+  await second.goto(copied);
+  await second.waitForFunction(() => window.lockstep?.isReady === true);
+  const [a, b] = [await app.state(), await other.state()];
+  expect(b).toEqual(a);
+  await expect(other.position).toHaveText('Step 3 / 5');
+  await expect(second.getByRole('radio', { name: /Lua compare-and-delete/ })).toBeChecked();
+});
+
+test('stepping replaces the URL instead of filling the history', async ({ app, page }) => {
+  await app.open(HEADLINE);
+  const historyLength = await page.evaluate(() => history.length);
+  for (let i = 0; i < 3; i++) await app.button('Step back').click();
+  await expect(page).toHaveURL(/&at=2$/);
+  expect(await page.evaluate(() => history.length)).toBe(historyLength);
+});
+
+test('a broken link is refused with a message; the default scenario loads; saved work is kept', async ({ app, page }) => {
+  // A saved run first: the headline story at step 4.
+  await app.open(`${HEADLINE}&at=4`);
+  await app.stepClient('A');
+  const saved = await page.evaluate(() => localStorage.getItem('lockstep.session.v1'));
+  expect(saved).toContain('get-then-del');
+
+  await app.open('#/v1/get-then-del/get-then-del?seed=1&s=A.A.A.A.A.A.A.A');
+  await expect(app.linkError).toContainText('This link could not be loaded');
+  await expect(app.linkError).toContainText('does not fit');
+  const state = await app.state();
+  expect(state.scenario).not.toBe('');
+  expect(state.cursor).toBe(0);
+  expect(await page.evaluate(() => localStorage.getItem('lockstep.session.v1'))).toBe(saved);
+  await app.screenshot('light-broken-link');
+
+  await app.linkError.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(app.linkError).toBeHidden();
+});
+
+test('a hostile link is shown as text, never run', async ({ app, page }) => {
+  let dialogs = 0;
+  page.on('dialog', (dialog) => {
+    dialogs += 1;
+    void dialog.dismiss();
+  });
+  await app.open('#/v1/get-then-del/lua?seed=1&s=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E');
+  await expect(app.linkError).toContainText('The schedule is not valid');
+  await expect(app.linkError).toContainText('<img src=x onerror=alert(1)>');
+  await expect(page.getByRole('img', { name: 'x' })).toHaveCount(0);
+  expect(dialogs).toBe(0);
+
+  await app.open(`#/v1/${'x'.repeat(200_000)}/lua`);
+  await expect(app.linkError).toContainText('too long');
+});
+
+test('embed mode is chrome-less and fits an iframe', async ({ app, page }) => {
+  await page.setViewportSize({ width: 800, height: 560 });
+  await app.open(HEADLINE, '?embed=1');
+  await expect(app.button('Copy link')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Open in Lockstep' })).toHaveAttribute('href', /#\/v1\/get-then-del\/get-then-del/);
+  await expect(app.banner).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await app.screenshot('embed-800x560');
+});
