@@ -168,4 +168,95 @@ describe('the stories, from their traces', () => {
     expect(commands(capped, 'W').filter((e) => e.argv[0] === 'EVAL').map(replyOf)).toEqual(['integer:1', 'integer:1', 'integer:1']);
     expect(capped.lock().holder).toBe('B');
   });
+
+  it('reentrant: the count is 2 after the nested lock, 1 after one unlock (reply 0), and the key goes at 0 (reply 1); B can neither unlock nor renew', () => {
+    const sim = run('reentrant', 'reentrant');
+    const tokenA = sim.clients.find((c) => c.id === 'A')!.vars.token;
+    const a = commands(sim, 'A');
+    expect(a.map(replyOf)).toEqual(['nil', 'nil', 'integer:0', 'integer:1']);
+    expect(a.map((e) => e.lockAfter.value)).toEqual([`{${tokenA}=1}`, `{${tokenA}=2}`, `{${tokenA}=1}`, null]);
+    const [bLock, bUnlock, bRenew] = commands(sim, 'B');
+    expect(bLock.reply.type).toBe('integer'); // the PTTL of A's lock
+    expect(replyOf(bUnlock)).toBe('nil');
+    expect(replyOf(bRenew)).toBe('integer:0');
+    expect(bRenew.lockAfter).toEqual(bRenew.lockBefore);
+
+    const plain = run('reentrant', 'non-reentrant');
+    const nested = commands(plain, 'A').filter((e) => e.argv[0] === 'SET').slice(1);
+    expect(nested.map(replyOf)).toEqual(['nil', 'nil']);
+    expect(nested.every((e) => e.lockBefore.holder === 'A')).toBe(true);
+  });
+
+  it('stock-oversell: no lock sells 2 of 1; every fix sells 1 and ends with stock 0', () => {
+    const stockOf = (sim: Simulation) => sim.inspect().find((k) => k.key === 'stock');
+    const broken = run('stock-oversell', 'no-lock');
+    expect(broken.state.counters.sales.sold).toBe(2);
+    expect(stockOf(broken)).toMatchObject({ type: 'string', value: '0' });
+    for (const variant of ['lock', 'lua-decr', 'decr-check']) {
+      const sim = run('stock-oversell', variant);
+      expect(sim.state.counters.sales.sold, variant).toBe(1);
+      expect(stockOf(sim), variant).toMatchObject({ type: 'string', value: '0' });
+    }
+    // decr-check's price: for a moment the stock reads -1.
+    const decr = run('stock-oversell', 'decr-check');
+    expect(commands(decr).some((e) => e.argv[0] === 'GET' && replyOf(e) === 'bulk:-1')).toBe(true);
+  });
+
+  it('cache-breakdown: database reads are 3 without a mutex, 1 with one, 2 when the mutex expires mid-rebuild', () => {
+    const reads = (variant: string) => run('cache-breakdown', variant).state.counters.rebuilds.sold;
+    expect(reads('no-mutex')).toBe(3);
+    expect(reads('mutex')).toBe(1);
+    expect(reads('mutex-expires')).toBe(2);
+    const mutex = run('cache-breakdown', 'mutex');
+    const hits = commands(mutex).filter((e) => e.argv[0] === 'GET' && e.clientId !== 'A' && e.reply.type === 'bulk');
+    expect(hits.length).toBeGreaterThan(0);
+  });
+
+  it('retry-and-backoff: nobody tries more than its bound; B gives up; fixed retries coincide, jittered ones do not', () => {
+    for (const variant of ['fixed-interval', 'jittered-backoff']) {
+      const sim = run('retry-and-backoff', variant);
+      for (const id of ['B', 'C', 'D']) {
+        const tries = commands(sim, id).filter((e) => e.argv[0] === 'SET').length;
+        expect(tries, `${variant} ${id}`).toBeLessThanOrEqual(4);
+      }
+      expect(sim.allEvents().some((e) => e.kind === 'give-up' && e.clientId === 'B'), variant).toBe(true);
+    }
+    const wakeTimes = (variant: string) =>
+      run('retry-and-backoff', variant)
+        .allEvents()
+        .filter((e): e is Extract<TraceEvent, { kind: 'block' }> => e.kind === 'block' && e.reason === 'retry' && e.step <= 3)
+        .map((e) => e.untilMs);
+    expect(new Set(wakeTimes('fixed-interval')).size).toBe(1);
+    expect(new Set(wakeTimes('jittered-backoff')).size).toBe(3);
+  });
+
+  it('script-cache: after SCRIPT FLUSH, EVALSHA answers NOSCRIPT; the fallback EVAL releases (1) and re-caches the script', () => {
+    const broken = run('script-cache', 'evalsha-only');
+    const shas = commands(broken, 'A').filter((e) => e.argv[0] === 'EVALSHA');
+    expect(shas.map((e) => e.reply.type === 'error' && e.reply.value.startsWith('NOSCRIPT'))).toEqual([true, true]);
+    expect(broken.lock().holder).toBe('A');
+
+    const fixed = run('script-cache', 'fallback');
+    const release = commands(fixed, 'A').at(-1)!;
+    expect([release.argv[0], replyOf(release)]).toEqual(['EVAL', 'integer:1']);
+    const bRelease = commands(fixed, 'B').at(-1)!;
+    expect([bRelease.argv[0], replyOf(bRelease)]).toEqual(['EVALSHA', 'integer:1']);
+  });
+
+  it('long-script: B gets BUSY; SCRIPT KILL stops a read-only script (A gets the kill error) but not one that wrote', () => {
+    const busy = (e: CommandEvent) => e.reply.type === 'error' && e.reply.value.startsWith('BUSY');
+    const killable = run('long-script', 'read-only');
+    expect(busy(commands(killable, 'B')[0])).toBe(true);
+    expect(replyOf(commands(killable, 'O')[0])).toBe('status:OK');
+    expect(killable.clients.find((c) => c.id === 'A')?.replyTypes.result).toBe('error');
+    expect(replyOf(commands(killable, 'B')[1])).toBe('status:OK');
+
+    const stuck = run('long-script', 'wrote-first');
+    const kill = commands(stuck, 'O')[0];
+    expect(kill.reply.type === 'error' && kill.reply.value.startsWith('UNKILLABLE')).toBe(true);
+    const bTries = commands(stuck, 'B').filter((e) => e.argv[0] === 'SET');
+    expect(bTries.map(busy)).toEqual([true, true, false]);
+    expect(bTries[2].atMs).toBeGreaterThanOrEqual(15_000);
+  });
 });
+
