@@ -19,7 +19,7 @@ test('GET then DEL: A deletes B’s lock; with Lua, B keeps it', async ({ app })
     await app.stepClient('A');
     await expect(app.key('lock')).toContainText("A's token");
     await expect(app.laneStatus('A')).toHaveText(/working until t=2000/);
-    await expect(app.lane('A').getByTestId('lane.A.belief')).toHaveText('believes it holds the lock');
+    await expect(app.lane('A').getByTestId('lane.A.belief')).toHaveText('thinks it holds the lock');
   });
 
   await test.step('A reads the lock, freezes before DEL, and is paused a little longer', async () => {

@@ -25,10 +25,10 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name, filled = false }: { name: IconName; filled?: boolean }) {
+export function Icon({ name, filled = false, className }: { name: IconName; filled?: boolean; className?: string }) {
   const solid = filled || name === 'play' || name === 'pause' || name === 'back' || name === 'forward';
   return (
-    <svg className="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+    <svg className={className ? `icon ${className}` : 'icon'} viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
       <path
         d={PATHS[name]}
         fill={solid ? 'currentColor' : 'none'}

@@ -13,13 +13,19 @@ import { Icon } from './Icon';
 
 const selectProgramKey = (s: SimState) => ({ scenarioId: s.scenarioId, variantId: s.variantId });
 const defaultStallMs = 6000;
+/** Narrowest a lane gets before the lanes scroll sideways (three fit beside the sidebar at 1280 px). */
+const laneWidthMinPx = 268;
 
 /** One lane per client, side by side. */
 export function Lanes() {
   const clientIds = useSimStore(selectClientIds);
   const t = useT();
   return (
-    <section className="lanes" aria-label={t('clients')} style={{ gridTemplateColumns: `repeat(${Math.max(1, clientIds.length)}, minmax(0, 1fr))` }}>
+    <section
+      className="lanes"
+      aria-label={t('clients')}
+      style={{ gridTemplateColumns: `repeat(${Math.max(1, clientIds.length)}, minmax(${laneWidthMinPx}px, 1fr))` }}
+    >
       {clientIds.map((id) => (
         <Lane key={id} clientId={id} />
       ))}
@@ -118,7 +124,7 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
         <h2 className="lane__title" id={`lane-${clientId}-title`}>
           {t('client', { id: clientId })}
         </h2>
-        <span className={`status-chip status-chip--${statusTone(client)}`} data-testid={`lane.${clientId}.status`}>
+        <span className={`status-chip status-chip--${statusTone(client)}`} data-testid={`lane.${clientId}.status`} title={statusText(client, t)}>
           {statusText(client, t)}
         </span>
       </header>
@@ -129,7 +135,7 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
         {client.inCriticalSection && (
           <span className="flag is-on" data-testid={`lane.${clientId}.critical`}>
             <Icon name="lock" />
-            {t('inCritical')}
+            <span className="flag__text--narrow-hidden">{t('inCritical')}</span>
           </span>
         )}
       </div>
@@ -188,7 +194,8 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
           title={t('runToCommand', { id: clientId })}
           onClick={() => store.getState().runToNextCommand(clientId)}
         >
-          {t('runToCommandShort')}
+          <Icon name="run" className="icon--narrow" />
+          <span className="button__label--wide">{t('runToCommandShort')}</span>
         </button>
         <span className="stall-group">
           <input
@@ -209,7 +216,8 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
             disabled={!live || !stallValid}
             onClick={() => store.getState().stallClient(clientId, stallMs)}
           >
-            {t('pauseShort')}
+            <Icon name="pauseClient" className="icon--narrow" />
+            <span className="button__label--wide">{t('pauseShort')}</span>
           </button>
         </span>
         <button
@@ -219,7 +227,8 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
           disabled={!live}
           onClick={() => store.getState().crashClient(clientId)}
         >
-          {t('crashShort')}
+          <Icon name="crash" className="icon--narrow" />
+          <span className="button__label--wide">{t('crashShort')}</span>
         </button>
       </div>
     </article>

@@ -80,7 +80,9 @@ function VariantToggle() {
               {result}
               {pending && outcome ? ' …' : ''}
             </span>
-            <span className="variant-option__note">{note}</span>
+            <span className="variant-option__note" title={note || undefined}>
+              {note}
+            </span>
           </label>
         );
       })}

@@ -22,6 +22,8 @@ const KIND_KEYS: Partial<Record<ViolationKind, StringKey>> = {
   'lock-never-released': 'kindLockNeverReleased',
   oversell: 'kindOversell',
   'stale-write': 'kindStaleWrite',
+  'duplicate-rebuild': 'kindDuplicateRebuild',
+  'lock-held-too-long': 'kindLockHeldTooLong',
 };
 
 export function violationKindLabel(kind: ViolationKind, lang: Lang): string {
@@ -48,6 +50,10 @@ export function violationMessage(v: ViolationEvent, lang: Lang): string {
       return t('vOversell');
     case 'stale-write':
       return v.clients.length > 1 ? t('vStaleWrite', { a, b }) : t('vStaleWriteNobody', { a });
+    case 'duplicate-rebuild':
+      return t('vDuplicateRebuild', { a });
+    case 'lock-held-too-long':
+      return t('vLockHeldTooLong', { a });
     default:
       // A kind without a Chinese sentence yet: the checker's English words are better than nothing.
       return v.message;

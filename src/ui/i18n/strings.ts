@@ -65,8 +65,8 @@ export const en = {
   statusCrashed: 'crashed',
   statusDone: 'done',
   inCritical: 'in critical section',
-  believesHolds: 'believes it holds the lock',
-  believesNot: 'does not think it holds the lock',
+  believesHolds: 'thinks it holds the lock',
+  believesNot: 'does not think it holds it',
   currentLine: 'next',
   luaSource: 'Lua source of {name}',
 
@@ -156,6 +156,8 @@ export const en = {
   kindLockNeverReleased: 'lock never released',
   kindOversell: 'oversell',
   kindStaleWrite: 'stale write',
+  kindDuplicateRebuild: 'duplicate rebuild',
+  kindLockHeldTooLong: 'lock held too long',
 
   vForeignReleaseDeleted: "{a} deleted {b}'s lock",
   vForeignReleaseOverwrote: "{a} overwrote {b}'s lock",
@@ -164,6 +166,8 @@ export const en = {
   vOversell: 'More was sold than there was in stock',
   vStaleWrite: "{a} wrote after its lease had passed to {b}",
   vStaleWriteNobody: '{a} wrote after its lease had passed to another client',
+  vDuplicateRebuild: '{a} rebuilt the cache from the database again',
+  vLockHeldTooLong: '{a} has held the lock longer than any critical section should take',
 
   tokenNamed: "<{id}'s token>",
 } as const;
@@ -324,6 +328,8 @@ export const zh: Strings = {
   kindLockNeverReleased: '锁永不释放',
   kindOversell: '超卖',
   kindStaleWrite: '过期写入',
+  kindDuplicateRebuild: '重复重建',
+  kindLockHeldTooLong: '持锁过久',
 
   vForeignReleaseDeleted: '{a} 删除了 {b} 的锁',
   vForeignReleaseOverwrote: '{a} 覆盖了 {b} 的锁',
@@ -332,6 +338,8 @@ export const zh: Strings = {
   vOversell: '卖出的数量超过了库存',
   vStaleWrite: '{a} 的租约已转给 {b}，它却仍然写入了数据',
   vStaleWriteNobody: '{a} 的租约已转给其他客户端，它却仍然写入了数据',
+  vDuplicateRebuild: '{a} 又一次从数据库重建了缓存',
+  vLockHeldTooLong: '{a} 持锁的时间超过了任何临界区应有的时长',
 
   tokenNamed: '<{id} 的 token>',
 };

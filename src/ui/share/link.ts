@@ -78,11 +78,11 @@ export function parseRunLink(hash: string, scenarios: readonly Scenario[]): Link
   const [, version, rawScenario, rawVariant] = segments;
   if (version !== LINK_VERSION) return fail('bad-version', version);
   const scenarioId = decode(rawScenario);
-  if (scenarioId === null || scenarioId.length > idLengthMax || !ID.test(scenarioId)) return fail('unknown-scenario', rawScenario);
+  if (scenarioId === null || scenarioId.length > idLengthMax || !ID.test(scenarioId)) return fail('unknown-scenario', scenarioId ?? rawScenario);
   const scenario = scenarios.find((s) => s.id === scenarioId);
   if (!scenario) return fail('unknown-scenario', scenarioId);
   const variantId = decode(rawVariant);
-  if (variantId === null || variantId.length > idLengthMax || !ID.test(variantId)) return fail('unknown-variant', rawVariant);
+  if (variantId === null || variantId.length > idLengthMax || !ID.test(variantId)) return fail('unknown-variant', variantId ?? rawVariant);
   const variant = scenario.variants.find((v) => v.id === variantId);
   if (!variant) return fail('unknown-variant', variantId);
 
