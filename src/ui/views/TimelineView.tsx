@@ -1,5 +1,7 @@
 import {
+  createContext,
   memo,
+  useContext,
   useCallback,
   useEffect,
   useId,
@@ -26,29 +28,123 @@ import {
   type TtlBar,
   type ViolationMarker,
 } from './timeline-model';
-import { blockLabel, pointLabel, textOf, violationText, viewT } from './strings';
+import { blockLabel, pointLabel, textOf, violationText, viewT, type ViewT } from './strings';
 import { clientColor, fitText, textWidth } from './svg-text';
 import { activateOnKey, Badge, partsTspans } from './svg-parts';
 import type { RunViewProps, ViewLang } from './types';
 import { useViewScale } from './use-view-scale';
 
 /** Geometry of the timeline in SVG units (presentation mode scales the whole drawing). */
-export const TIMELINE_GEOMETRY = {
-  gutterPx: 148,
+export interface TimelineGeometry {
+  readonly gutterPx: number;
   /** Time labels (top lane), the axis line, then clock marks and violation flags. */
-  tickLabelY: 16,
-  axisY: 26,
-  flagY: 32,
-  flagH: 20,
-  rowsY: 60,
-  clientRowH: 84,
-  redisRowH: 76,
-  legendH: 30,
-  chipFontPx: 12.5,
-  labelFontPx: 11.5,
-} as const;
+  readonly tickLabelY: number;
+  readonly axisY: number;
+  readonly flagY: number;
+  readonly flagH: number;
+  readonly rowsY: number;
+  readonly clientRowH: number;
+  readonly redisRowH: number;
+  readonly chipFontPx: number;
+  readonly labelFontPx: number;
+  /** Offsets inside a client row: belief band, command chips, waits. */
+  readonly beliefDy: number;
+  readonly beliefH: number;
+  readonly chipDy: number;
+  readonly chipH: number;
+  /** Two lines (command, then reply) or one (`GET lock → <A's token>`). */
+  readonly chipLines: 1 | 2;
+  readonly blockDy: number;
+  readonly blockH: number;
+  readonly blockFontPx: number;
+  /** Offsets inside the Redis row: holder band, lease bar, lease label. */
+  readonly holderDy: number;
+  readonly holderH: number;
+  readonly ttlDy: number;
+  readonly ttlLabelDy: number;
+  readonly showLegend: boolean;
+  /** Layout: slot widths (one-line chips need more). */
+  readonly commandStepPx: number;
+  readonly plainStepPx: number;
+}
 
-const G = TIMELINE_GEOMETRY;
+export type TimelineDensity = 'comfortable' | 'compact';
+
+export const TIMELINE_GEOMETRY: Readonly<Record<TimelineDensity, TimelineGeometry>> = {
+  comfortable: {
+    gutterPx: 148,
+    tickLabelY: 16,
+    axisY: 26,
+    flagY: 32,
+    flagH: 20,
+    rowsY: 60,
+    clientRowH: 84,
+    redisRowH: 76,
+    chipFontPx: 12.5,
+    labelFontPx: 11.5,
+    beliefDy: 8,
+    beliefH: 16,
+    chipDy: 28,
+    chipH: 34,
+    chipLines: 2,
+    blockDy: 64,
+    blockH: 15,
+    blockFontPx: 11,
+    holderDy: 10,
+    holderH: 22,
+    ttlDy: 42,
+    ttlLabelDy: 20,
+    showLegend: true,
+    commandStepPx: 112,
+    plainStepPx: 44,
+  },
+  compact: {
+    gutterPx: 118,
+    tickLabelY: 10,
+    axisY: 19,
+    flagY: 23,
+    flagH: 17,
+    rowsY: 44,
+    clientRowH: 58,
+    redisRowH: 50,
+    chipFontPx: 12,
+    labelFontPx: 11,
+    beliefDy: 5,
+    beliefH: 13,
+    chipDy: 21,
+    chipH: 21,
+    chipLines: 1,
+    blockDy: 45,
+    blockH: 11,
+    blockFontPx: 10,
+    holderDy: 5,
+    holderH: 18,
+    ttlDy: 28,
+    ttlLabelDy: 13,
+    showLegend: false,
+    commandStepPx: 150,
+    plainStepPx: 40,
+  },
+};
+
+const GeometryContext = createContext<TimelineGeometry>(TIMELINE_GEOMETRY.comfortable);
+const useG = () => useContext(GeometryContext);
+
+/** Full height of the drawing for `rowCount` client rows. */
+export function timelineHeight(g: TimelineGeometry, rowCount: number, legendRows: number): number {
+  return g.rowsY + rowCount * g.clientRowH + g.redisRowH + (g.showLegend ? 8 + legendRows * LEGEND_ROW_H + 10 : 6);
+}
+
+/**
+ * The density that fits `availableHeightPx` (the height of the view's parent): comfortable when
+ * it fits, else compact. A parent sized by its content measures exactly the comfortable drawing,
+ * so it keeps it; only a panel of fixed, smaller height switches to compact.
+ */
+export function densityFor(availableHeightPx: number, clientCount: number, scale: number): TimelineDensity {
+  if (availableHeightPx <= 0) return 'comfortable';
+  return timelineHeight(TIMELINE_GEOMETRY.comfortable, clientCount, 1) * scale <= availableHeightPx + 2 ? 'comfortable' : 'compact';
+}
+
 /** Rendered beyond the visible area on each side, so a short scroll shows no gap. */
 const CULL_MARGIN_PX = 600;
 /** The culling window moves in steps of this much scroll, so scrolling re-renders rarely. */
@@ -71,15 +167,16 @@ export interface TimelineSvgProps {
   readonly scale?: number;
   readonly stickyRef?: Ref<SVGGElement>;
   readonly svgRef?: Ref<SVGSVGElement>;
+  /** Visible width in SVG units (the legend wraps to it); the whole width when absent. */
+  readonly viewportWidthPx?: number;
+  readonly density?: TimelineDensity;
 }
 
 export interface TimelineViewProps extends RunViewProps {
   /** Receives the drawn <svg> (for export). */
   readonly svgRef?: Ref<SVGSVGElement>;
-}
-
-function timelineHeight(rowCount: number): number {
-  return G.rowsY + rowCount * G.clientRowH + G.redisRowH + G.legendH + 8;
+  /** 'auto' (default): comfortable when the height the view is given fits it, else compact. */
+  readonly density?: TimelineDensity | 'auto';
 }
 
 /**
@@ -91,14 +188,21 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
   const { events, clientIds, tokenOwners, cursorStep, nowMs, lang, onJump, svgRef } = props;
   const idPrefix = `lsv${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
   const scale = useViewScale();
+  const rootRef = useRef<HTMLDivElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickyRef = useRef<SVGGElement>(null);
   const [viewportPx, setViewportPx] = useState(1100);
+  const [availableHeightPx, setAvailableHeightPx] = useState(0);
   const [window, setWindow] = useState<Window>([0, 1100 + CULL_MARGIN_PX]);
 
   const model = useMemo(() => buildTimelineModel(events, clientIds, tokenOwners), [events, clientIds, tokenOwners]);
+  const density = !props.density || props.density === 'auto' ? densityFor(availableHeightPx, model.rows.length, scale) : props.density;
+  const G = TIMELINE_GEOMETRY[density];
   const fitWidthPx = Math.max(0, viewportPx / scale - G.gutterPx - 2);
-  const layout = useMemo(() => layoutTimeline(model, { fitWidthPx }), [model, fitWidthPx]);
+  const layout = useMemo(
+    () => layoutTimeline(model, { fitWidthPx, commandStepPx: G.commandStepPx, plainStepPx: G.plainStepPx }),
+    [model, fitWidthPx, G],
+  );
 
   const updateWindow = useCallback(() => {
     const el = scrollRef.current;
@@ -109,7 +213,7 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
     const x0 = Math.max(0, Math.floor((left - G.gutterPx - CULL_MARGIN_PX) / CULL_STEP_PX) * CULL_STEP_PX);
     const x1 = Math.ceil((left + width + CULL_MARGIN_PX) / CULL_STEP_PX) * CULL_STEP_PX;
     setWindow((w) => (w[0] === x0 && w[1] === x1 ? w : [x0, x1]));
-  }, [scale]);
+  }, [scale, G]);
 
   useLayoutEffect(() => {
     const el = scrollRef.current;
@@ -118,12 +222,17 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
       // Rounded so sub-pixel resizes do not re-layout the whole run.
       const width = Math.round(el.clientWidth / 8) * 8;
       if (width > 0) setViewportPx(width);
+      // The height the page gives the view (its parent's), which picks the density.
+      const parent = rootRef.current?.parentElement;
+      if (parent) setAvailableHeightPx(parent.clientHeight);
       updateWindow();
     };
     measure();
     if (typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(measure);
     observer.observe(el);
+    const parent = rootRef.current?.parentElement;
+    if (parent) observer.observe(parent);
     return () => observer.disconnect();
   }, [updateWindow]);
 
@@ -138,11 +247,11 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
       el.scrollLeft = Math.max(0, x - G.gutterPx * scale - (el.clientWidth - G.gutterPx * scale) * 0.4);
       updateWindow();
     }
-  }, [cursorStep, layout, scale, updateWindow]);
+  }, [cursorStep, layout, scale, updateWindow, G]);
 
   const t = viewT(lang);
   return (
-    <div className="lsv-view lsv-timeline" data-testid="timeline" role="region" aria-label={t('timeline')}>
+    <div ref={rootRef} className="lsv-view lsv-timeline" data-testid="timeline" data-density={density} role="region" aria-label={t('timeline')}>
       <div className="lsv-scroll lsv-scroll-x" ref={scrollRef} onScroll={updateWindow}>
         <TimelineSvg
           model={model}
@@ -156,6 +265,8 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
           scale={scale}
           stickyRef={stickyRef}
           svgRef={svgRef}
+          viewportWidthPx={viewportPx / scale}
+          density={density}
         />
       </div>
     </div>
@@ -166,16 +277,21 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
 export function TimelineSvg(props: TimelineSvgProps) {
   const { model, layout, cursorStep, nowMs, lang, onJump, window, idPrefix, stickyRef, svgRef } = props;
   const scale = props.scale ?? 1;
+  const G = TIMELINE_GEOMETRY[props.density ?? 'comfortable'];
   const t = viewT(lang);
   const rowCount = model.rows.length;
-  const height = timelineHeight(rowCount);
   const width = G.gutterPx + layout.widthPx;
+  const legendWidthPx = Math.min(width, props.viewportWidthPx ?? width);
+  const height = timelineHeight(G, rowCount, legendLayout(lang, legendWidthPx).rows);
   const rowsEndY = G.rowsY + rowCount * G.clientRowH + G.redisRowH;
   const cursorX = layout.cursorX(cursorStep);
+  // At the end of the run nothing lies in the future: no shade over what is still going.
+  const shadeX = cursorStep >= layout.slots.length ? layout.widthPx : cursorX;
   const colorIndex = useMemo(() => new Map(model.clientIds.map((id, i) => [id, i])), [model.clientIds]);
   const visible = useVisible(model, layout, window);
 
   return (
+    <GeometryContext.Provider value={G}>
     <svg
       ref={svgRef}
       className="lsv-svg"
@@ -210,7 +326,7 @@ export function TimelineSvg(props: TimelineSvgProps) {
               lang={lang}
               idPrefix={idPrefix}
             />
-            <FutureShade x={cursorX} width={layout.widthPx} y={G.rowsY + i * G.clientRowH} height={G.clientRowH} />
+            <FutureShade x={shadeX} width={layout.widthPx} y={G.rowsY + i * G.clientRowH} height={G.clientRowH} />
             <CommandMarks
               marks={visible.rows[i].commands}
               layout={layout}
@@ -231,7 +347,7 @@ export function TimelineSvg(props: TimelineSvgProps) {
             lang={lang}
             colorIndex={colorIndex}
           />
-          <FutureShade x={cursorX} width={layout.widthPx} y={G.rowsY + rowCount * G.clientRowH} height={G.redisRowH} />
+          <FutureShade x={shadeX} width={layout.widthPx} y={G.rowsY + rowCount * G.clientRowH} height={G.redisRowH} />
         </g>
         <Cursor x={cursorX} top={G.axisY} bottom={rowsEndY} nowMs={nowMs} lang={lang} widthPx={layout.widthPx} />
         <ClockMarks clocks={visible.clocks} layout={layout} cursorStep={cursorStep} lang={lang} onJump={onJump} />
@@ -239,9 +355,10 @@ export function TimelineSvg(props: TimelineSvgProps) {
       </g>
       <g ref={stickyRef} className="lsv-sticky">
         <Gutter model={model} lang={lang} height={height} rowsEndY={rowsEndY} />
-        <Legend y={rowsEndY + 6} lang={lang} idPrefix={idPrefix} />
+        {G.showLegend && <Legend y={rowsEndY + 6} lang={lang} idPrefix={idPrefix} maxWidthPx={legendWidthPx} />}
       </g>
     </svg>
+    </GeometryContext.Provider>
   );
 }
 
@@ -320,6 +437,7 @@ const CurrentStep = memo(function CurrentStep(props: { layout: TimelineLayout; c
 });
 
 const Axis = memo(function Axis(props: { layout: TimelineLayout; visible: Visible; lang: ViewLang; rowsEndY: number }) {
+  const G = useG();
   const { layout, visible, lang, rowsEndY } = props;
   const t = viewT(lang);
   return (
@@ -350,6 +468,7 @@ const Axis = memo(function Axis(props: { layout: TimelineLayout; visible: Visibl
 });
 
 function AxisBreak({ x }: { x: number }) {
+  const G = useG();
   return (
     <g className="lsv-axis-break">
       <rect x={x - 5} y={G.axisY - 5} width={10} height={10} className="lsv-bg" />
@@ -359,6 +478,7 @@ function AxisBreak({ x }: { x: number }) {
 }
 
 const ViolationLines = memo(function ViolationLines(props: { violations: readonly ViolationMarker[]; layout: TimelineLayout; bottom: number }) {
+  const G = useG();
   return (
     <g aria-hidden="true">
       {props.violations.map((v) => {
@@ -381,45 +501,47 @@ interface RowStaticProps {
 
 /** Everything in a client row that does not depend on the cursor (so stepping does not redraw it). */
 const ClientRowStatic = memo(function ClientRowStatic(props: RowStaticProps) {
+  const G = useG();
   const { y, clientId, colorIndex, visible, layout, lang, idPrefix } = props;
   const t = viewT(lang);
   const color = clientColor(clientId, colorIndex);
-  const beliefY = y + 8;
-  const beliefH = 16;
-  const blockY = y + 64;
-  const blockH = 15;
+  const beliefY = y + G.beliefDy;
+  const beliefH = G.beliefH;
+  const blockY = y + G.blockDy;
+  const blockH = G.blockH;
   return (
     <g aria-hidden="true">
       <line className="lsv-row-sep" x1={0} x2={layout.widthPx} y1={y + G.clientRowH} y2={y + G.clientRowH} />
+      {visible.stale.map((s) => (
+        <rect
+          key={`s${s.start.seq ?? s.start.ms}`}
+          className="lsv-stale"
+          x={layout.xOf(s.start)}
+          y={beliefY + beliefH + 1}
+          width={Math.max(2, layout.xOf(s.end) + (s.open ? OPEN_TAIL_PX : 0) - layout.xOf(s.start))}
+          height={6}
+          style={{ fill: `url(#${idPrefix}-stale)` }}
+        />
+      ))}
       {visible.beliefs.map((b) => {
         const x0 = layout.xOf(b.start);
         const x1 = layout.xOf(b.end) + (b.open ? OPEN_TAIL_PX : 0);
-        const label = fitText(t('believes', { id: clientId }), x1 - x0 - 12, G.labelFontPx, false);
+        const labels = staleLabels(visible.stale, b, x0, x1, layout, t, G.labelFontPx);
+        const room = labels.reduce((end, l) => (l.open ? end : Math.min(end, l.x - l.width - 10)), x1 - 6);
+        const label = fitText(t('believes', { id: clientId }), room - x0 - 6, G.labelFontPx, false);
         return (
           <g key={`b${b.start.seq}`} className={`lsv-belief${b.open ? ' lsv-open' : ''}`}>
             <rect x={x0} y={beliefY} width={Math.max(2, x1 - x0)} height={beliefH} rx={3} style={{ fill: `url(#${idPrefix}-belief-${colorIndex})`, stroke: color }} />
             {label && (
-              <text className="lsv-band-label" x={x0 + 6} y={beliefY + beliefH / 2}>
+              <text className="lsv-band-label" x={x0 + 6} y={beliefY + beliefH / 2} style={{ fontSize: G.labelFontPx }}>
                 {label}
               </text>
             )}
-          </g>
-        );
-      })}
-      {visible.stale.map((s) => {
-        const x0 = layout.xOf(s.start);
-        const x1 = layout.xOf(s.end) + (s.open ? OPEN_TAIL_PX : 0);
-        const words = s.redisHolder === null ? t('staleFree') : t('stale', { holder: s.redisHolder });
-        // Open-ended: label from its start, into the room after the run; else right-aligned to its end.
-        const label = fitText(`⚠ ${words}`, s.open ? Math.max(x1 - x0, 200) : x1 - x0 - 8, G.labelFontPx, false);
-        return (
-          <g key={`s${s.start.seq ?? s.start.ms}`} className="lsv-stale">
-            <rect x={x0} y={beliefY + beliefH + 1} width={Math.max(2, x1 - x0)} height={7} style={{ fill: `url(#${idPrefix}-stale)` }} />
-            {label && (
-              <text className="lsv-stale-label" x={s.open ? x0 + 2 : x1 - 4} y={beliefY - 2} textAnchor={s.open ? 'start' : 'end'}>
-                {label}
+            {labels.map((l) => (
+              <text key={l.x} className="lsv-stale-label" x={l.x} y={beliefY + beliefH / 2} textAnchor={l.open ? 'start' : 'end'} style={{ fontSize: G.labelFontPx }}>
+                {l.text}
               </text>
-            )}
+            ))}
           </g>
         );
       })}
@@ -432,7 +554,7 @@ const ClientRowStatic = memo(function ClientRowStatic(props: RowStaticProps) {
         const x0 = layout.xOf(b.start);
         const x1 = layout.xOf(b.end);
         const w = Math.max(3, x1 - x0);
-        const label = fitText(blockLabel(b.reason, b.durationMs, lang), w - 10, 11, false);
+        const label = fitText(blockLabel(b.reason, b.durationMs, lang), w - 10, G.blockFontPx, false);
         return (
           <g key={`w${b.seq}`} className={`lsv-block lsv-block-${b.reason}${b.cut ? ' lsv-cut' : ''}`}>
             <rect
@@ -444,7 +566,7 @@ const ClientRowStatic = memo(function ClientRowStatic(props: RowStaticProps) {
               style={b.reason === 'gc' || b.reason === 'stall' ? { fill: `url(#${idPrefix}-gc)` } : undefined}
             />
             {label && (
-              <text className="lsv-block-label" x={x0 + 5} y={blockY + blockH / 2}>
+              <text className="lsv-block-label" x={x0 + 5} y={blockY + blockH / 2} style={{ fontSize: G.blockFontPx }}>
                 {label}
               </text>
             )}
@@ -460,7 +582,46 @@ const ClientRowStatic = memo(function ClientRowStatic(props: RowStaticProps) {
   );
 });
 
+interface StaleLabel {
+  readonly x: number;
+  readonly width: number;
+  readonly text: string;
+  readonly open: boolean;
+}
+
+/**
+ * Where a belief goes stale, say why, on the band itself: right-aligned at the end of each stale
+ * part, or just after the band when it is still going at the end of the run (there is room there).
+ * Labels that do not fit are left out; the hatch below the band and the legend still tell it.
+ */
+function staleLabels(
+  stale: readonly StaleBelief[],
+  belief: BeliefBand,
+  x0: number,
+  x1: number,
+  layout: TimelineLayout,
+  t: ViewT,
+  fontPx: number,
+): StaleLabel[] {
+  const out: StaleLabel[] = [];
+  for (const s of stale) {
+    const sx0 = Math.max(x0, layout.xOf(s.start));
+    const sx1 = Math.min(x1, layout.xOf(s.end) + (s.open ? OPEN_TAIL_PX : 0));
+    if (sx1 <= sx0 || layout.xOf(s.start) < x0 - 0.5 || layout.xOf(s.start) > x1) continue;
+    const words = `⚠ ${s.redisHolder === null ? t('staleFree') : t('stale', { holder: s.redisHolder })}`;
+    if (s.open && belief.open) {
+      const text = fitText(words, 200, fontPx, false);
+      if (text) out.push({ x: x1 + 6, width: textWidth(text, fontPx, false), text, open: true });
+      continue;
+    }
+    const text = fitText(words, sx1 - sx0 - 10, fontPx, false);
+    if (text && !text.endsWith('…')) out.push({ x: sx1 - 5, width: textWidth(text, fontPx, false), text, open: false });
+  }
+  return out;
+}
+
 function PointMarker({ point, x, y, lang }: { point: ClientPoint; x: number; y: number; lang: ViewLang }) {
+  const G = useG();
   const glyph = { end: '■', crash: '✕', 'give-up': '⊘', write: '✎', mark: '+', enter: '', leave: '' }[point.kind];
   const detail = point.detail.length > 0 ? ` ${textOf(point.detail, lang)}` : '';
   return (
@@ -492,6 +653,7 @@ function markState(step: number, cursorStep: number): 'past' | 'current' | 'futu
 }
 
 function CommandMarks(props: MarksProps) {
+  const G = useG();
   const { marks, layout, y, cursorStep, lang, onJump, colorIndex } = props;
   return (
     <g>
@@ -503,7 +665,7 @@ function CommandMarks(props: MarksProps) {
             mark={m}
             x={layout.xOfSeq(m.seq)}
             maxWidth={slot ? slot.x1 - slot.x0 - 6 : 100}
-            y={y + 28}
+            y={y + G.chipDy}
             state={markState(m.step, cursorStep)}
             lang={lang}
             onJump={onJump}
@@ -528,15 +690,26 @@ interface ChipProps {
 
 /** One command: verb and key on top, the reply below; a button that jumps to just after it. */
 const Chip = memo(function Chip(props: ChipProps) {
+  const G = useG();
   const { mark, x, maxWidth, y, state, lang, onJump, colorIndex } = props;
   const t = viewT(lang);
   const index = colorIndex.get(mark.clientId) ?? 0;
   const violated = mark.violationSeqs.length > 0;
-  const head = `${violated ? '⚠ ' : ''}${mark.verb}${mark.key !== null ? ` ${mark.key}` : ''}`;
   const replyText = `→ ${textOf(mark.reply, lang)}`;
-  const w = Math.min(maxWidth, Math.max(textWidth(head, G.chipFontPx, true), textWidth(replyText, G.chipFontPx - 0.5, true)) + 16);
-  const charsFit = Math.max(3, Math.floor((w - 14) / ((G.chipFontPx - 0.5) * 0.61)));
-  const h = 34;
+  const charW = (G.chipFontPx - 0.5) * 0.61;
+  // Two lines: verb and key, then the reply. One line (compact): the key goes first when short of room.
+  const fullHead = `${violated ? '⚠ ' : ''}${mark.verb}${mark.key !== null ? ` ${mark.key}` : ''}`;
+  const oneLine = G.chipLines === 1;
+  const head =
+    oneLine && textWidth(`${fullHead} ${replyText}`, G.chipFontPx, true) + 14 > maxWidth ? `${violated ? '⚠ ' : ''}${mark.verb}` : fullHead;
+  const natural = oneLine
+    ? textWidth(`${head} ${replyText}`, G.chipFontPx, true) + 14
+    : Math.max(textWidth(head, G.chipFontPx, true), textWidth(replyText, G.chipFontPx - 0.5, true)) + 16;
+  const w = Math.min(maxWidth, natural);
+  const headW = textWidth(head, G.chipFontPx, true);
+  const replyX = oneLine ? x - w / 2 + 7 + headW + charW : x - w / 2 + 7;
+  const charsFit = Math.max(3, Math.floor((x + w / 2 - 7 - replyX) / charW));
+  const h = G.chipH;
   const name = t('stepMark', { step: mark.step + 1, id: mark.clientId, command: textOf(mark.command, lang), reply: textOf(mark.reply, lang) });
   const jump = () => onJump(mark.step + 1);
   return (
@@ -553,10 +726,10 @@ const Chip = memo(function Chip(props: ChipProps) {
     >
       <title>{name}</title>
       <rect className="lsv-chip-box" x={x - w / 2} y={y} width={w} height={h} rx={6} style={{ stroke: clientColor(mark.clientId, index) }} />
-      <text className="lsv-chip-head" x={x - w / 2 + 7} y={y + 11.5}>
+      <text className="lsv-chip-head" x={x - w / 2 + 7} y={oneLine ? y + h / 2 : y + 11.5}>
         {fitText(head, w - 12, G.chipFontPx, true)}
       </text>
-      <text className="lsv-chip-reply" x={x - w / 2 + 7} y={y + 25}>
+      <text className="lsv-chip-reply" x={replyX} y={oneLine ? y + h / 2 : y + 25}>
         <tspan>{'→ '}</tspan>
         {partsTspans(mark.reply, lang, colorIndex, charsFit - 2)}
       </text>
@@ -574,11 +747,12 @@ interface RedisRowProps {
 }
 
 const RedisRowStatic = memo(function RedisRowStatic(props: RedisRowProps) {
+  const G = useG();
   const { y, holders, ttlBars, layout, lang, colorIndex } = props;
   const t = viewT(lang);
-  const bandY = y + 10;
-  const bandH = 22;
-  const ttlY = y + 42;
+  const bandY = y + G.holderDy;
+  const bandH = G.holderH;
+  const ttlY = y + G.ttlDy;
   return (
     <g aria-hidden="true">
       {holders.map((h) => {
@@ -591,7 +765,7 @@ const RedisRowStatic = memo(function RedisRowStatic(props: RedisRowProps) {
         return (
           <g key={`h${h.start.seq}`} className={`lsv-holder${h.open ? ' lsv-open' : ''}`}>
             <rect className="lsv-holder-band" x={x0} y={bandY} width={Math.max(2, x1 - x0)} height={bandH} rx={4} style={{ fill: color, stroke: color }} />
-            {x1 - x0 > 26 && h.holder !== null && <Badge x={x0 + 13} y={bandY + bandH / 2} r={8} id={h.holder} index={index} />}
+            {x1 - x0 > 26 && h.holder !== null && <Badge x={x0 + 13} y={bandY + bandH / 2} r={Math.min(8, bandH / 2 - 2)} id={h.holder} index={index} />}
             {label && (
               <text className="lsv-holder-label" x={x0 + 26} y={bandY + bandH / 2}>
                 {label}
@@ -618,7 +792,7 @@ const RedisRowStatic = memo(function RedisRowStatic(props: RedisRowProps) {
           <g key={`t${bar.start.seq}`} className={`lsv-ttl${bar.projected ? ' lsv-projected' : ''}${bar.cut ? ' lsv-cut' : ''}`}>
             <rect className="lsv-ttl-bar" x={x0} y={ttlY} width={Math.max(2, x1 - x0)} height={6} rx={3} style={{ fill: color }} />
             <line className="lsv-ttl-end" x1={x1} x2={x1} y1={ttlY - 4} y2={ttlY + 10} style={{ stroke: color }} />
-            <text className="lsv-ttl-label" x={x1} y={ttlY + 20} textAnchor="end">
+            <text className="lsv-ttl-label" x={x1} y={ttlY + G.ttlLabelDy} textAnchor="end">
               {label}
             </text>
           </g>
@@ -648,6 +822,7 @@ function freeGaps(holders: readonly HolderBand[], layout: TimelineLayout): [numb
 
 
 const Cursor = memo(function Cursor(props: { x: number; top: number; bottom: number; nowMs: number; lang: ViewLang; widthPx: number }) {
+  const G = useG();
   const { x, top, bottom, nowMs, lang } = props;
   const label = viewT(lang)('now', { ms: nowMs });
   const w = textWidth(label, 11.5, false) + 14;
@@ -664,6 +839,7 @@ const Cursor = memo(function Cursor(props: { x: number; top: number; bottom: num
 });
 
 function ClockMarks(props: { clocks: readonly ClockMark[]; layout: TimelineLayout; cursorStep: number; lang: ViewLang; onJump: (step: number) => void }) {
+  const G = useG();
   const { clocks, layout, cursorStep, lang, onJump } = props;
   const t = viewT(lang);
   return (
@@ -705,6 +881,7 @@ function ViolationFlags(props: {
   lang: ViewLang;
   onJump: (step: number) => void;
 }) {
+  const G = useG();
   const { violations, layout, cursorStep, lang, onJump } = props;
   const t = viewT(lang);
   return (
@@ -743,6 +920,7 @@ function ViolationFlags(props: {
 }
 
 const Gutter = memo(function Gutter(props: { model: TimelineModel; lang: ViewLang; height: number; rowsEndY: number }) {
+  const G = useG();
   const { model, lang, height } = props;
   const t = viewT(lang);
   const redisY = G.rowsY + model.rows.length * G.clientRowH;
@@ -782,36 +960,56 @@ const Gutter = memo(function Gutter(props: { model: TimelineModel; lang: ViewLan
   );
 });
 
-const Legend = memo(function Legend({ y, lang, idPrefix }: { y: number; lang: ViewLang; idPrefix: string }) {
+const LEGEND_KEYS = ['legendBelief', 'legendTruth', 'legendStale', 'legendLease', 'legendViolation'] as const;
+const LEGEND_ROW_H = 22;
+
+/** Legend items flowed into rows no wider than `maxWidthPx` (x within the row, row index). */
+export function legendLayout(lang: ViewLang, maxWidthPx: number): { items: { key: (typeof LEGEND_KEYS)[number]; x: number; row: number }[]; rows: number } {
   const t = viewT(lang);
-  const items: { key: string; label: string; swatch: ReactNode }[] = [
-    {
-      key: 'belief',
-      label: t('legendBelief'),
-      swatch: <rect x={0} y={-6} width={22} height={12} rx={2} className="lsv-legend-belief" style={{ fill: `url(#${idPrefix}-belief-0)` }} />,
-    },
-    { key: 'truth', label: t('legendTruth'), swatch: <rect x={0} y={-6} width={22} height={12} rx={2} className="lsv-legend-truth" /> },
-    { key: 'stale', label: t('legendStale'), swatch: <rect x={0} y={-4} width={22} height={8} style={{ fill: `url(#${idPrefix}-stale)` }} /> },
-    { key: 'lease', label: t('legendLease'), swatch: <rect x={0} y={-3} width={22} height={6} rx={3} className="lsv-legend-lease" /> },
-    { key: 'violation', label: t('legendViolation'), swatch: <line x1={11} x2={11} y1={-7} y2={7} className="lsv-violation-line" /> },
-  ];
   let x = 14;
+  let row = 0;
+  const items = LEGEND_KEYS.map((key) => {
+    const width = 30 + textWidth(t(key), 11.5, false) + 18;
+    if (x > 14 && x + width > maxWidthPx) {
+      row += 1;
+      x = 14;
+    }
+    const item = { key, x, row };
+    x += width;
+    return item;
+  });
+  return { items, rows: row + 1 };
+}
+
+function legendSwatch(key: (typeof LEGEND_KEYS)[number], idPrefix: string): ReactNode {
+  switch (key) {
+    case 'legendBelief':
+      return <rect x={0} y={-6} width={22} height={12} rx={2} className="lsv-legend-belief" style={{ fill: `url(#${idPrefix}-belief-0)` }} />;
+    case 'legendTruth':
+      return <rect x={0} y={-6} width={22} height={12} rx={2} className="lsv-legend-truth" />;
+    case 'legendStale':
+      return <rect x={0} y={-4} width={22} height={8} style={{ fill: `url(#${idPrefix}-stale)` }} />;
+    case 'legendLease':
+      return <rect x={0} y={-3} width={22} height={6} rx={3} className="lsv-legend-lease" />;
+    case 'legendViolation':
+      return <line x1={11} x2={11} y1={-7} y2={7} className="lsv-violation-line" />;
+  }
+}
+
+const Legend = memo(function Legend({ y, lang, idPrefix, maxWidthPx }: { y: number; lang: ViewLang; idPrefix: string; maxWidthPx: number }) {
+  const G = useG();
+  const t = viewT(lang);
+  const { items } = legendLayout(lang, maxWidthPx);
   return (
-    <g className="lsv-legend" aria-hidden="true" transform={`translate(0 ${y + G.legendH / 2})`}>
-      {items.map((item) => {
-        const at = x;
-        x += 30 + textWidth(item.label, 11.5, false) + 18;
-        return (
-          <g key={item.key} transform={`translate(${at} 0)`}>
-            {item.swatch}
-            <text x={28} y={0}>
-              {item.label}
-            </text>
-          </g>
-        );
-      })}
+    <g className="lsv-legend" aria-hidden="true" transform={`translate(0 ${y + LEGEND_ROW_H / 2 + 4})`}>
+      {items.map((item) => (
+        <g key={item.key} transform={`translate(${item.x} ${item.row * LEGEND_ROW_H})`}>
+          {legendSwatch(item.key, idPrefix)}
+          <text x={28} y={0}>
+            {t(item.key)}
+          </text>
+        </g>
+      ))}
     </g>
   );
 });
-
-export { timelineHeight };

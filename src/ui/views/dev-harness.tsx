@@ -17,6 +17,8 @@ const params = new URLSearchParams(location.search);
 const runName = params.get('run') ?? 'get-then-del';
 const lang: ViewLang = params.get('lang') === 'zh' ? 'zh' : 'en';
 const view = params.get('view') ?? 'both';
+/** Height of each view's panel, like the app's tab panel (px); absent: natural height. */
+const panelHeightPx = Number(params.get('height') ?? 0);
 document.documentElement.dataset.theme = params.get('theme') === 'dark' ? 'dark' : 'light';
 if (params.get('presentation') === '1') document.documentElement.dataset.presentation = 'on';
 document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
@@ -42,6 +44,7 @@ function Harness({ run }: { run: HarnessRun }) {
         </span>
       </header>
       {view !== 'sequence' && (
+        <div className="harness-panel" style={panelHeightPx ? { height: panelHeightPx } : undefined}>
         <TimelineView
           events={run.events}
           clientIds={run.clientIds}
@@ -51,8 +54,10 @@ function Harness({ run }: { run: HarnessRun }) {
           tokenOwners={run.tokenOwners}
           onJump={onJump}
         />
+        </div>
       )}
       {view !== 'timeline' && (
+        <div className="harness-panel" style={panelHeightPx ? { height: panelHeightPx } : undefined}>
         <SequenceView
           events={run.events}
           clientIds={run.clientIds}
@@ -62,6 +67,7 @@ function Harness({ run }: { run: HarnessRun }) {
           tokenOwners={run.tokenOwners}
           onJump={onJump}
         />
+        </div>
       )}
     </main>
   );
@@ -72,7 +78,7 @@ style.textContent = `
   body { margin: 0; background: var(--bg, #f5f6f8); color: var(--lsv-fg); font-family: var(--lsv-font); }
   .harness { padding: 16px; display: grid; gap: 16px; }
   .harness header { display: flex; gap: 12px; align-items: center; font-size: 13px; }
-  .harness .lsv-view { border: 1px solid var(--lsv-border); border-radius: 10px; overflow: hidden; }
+  .harness-panel { border: 1px solid var(--lsv-border); border-radius: 10px; overflow: hidden; }
 `;
 document.head.append(style);
 

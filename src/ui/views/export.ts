@@ -9,7 +9,7 @@ import { flushSync } from 'react-dom';
 import { buildSequenceModel } from './sequence-model';
 import { SequenceSvg, sequenceWidth } from './SequenceView';
 import { buildTimelineModel, layoutTimeline } from './timeline-model';
-import { TimelineSvg } from './TimelineView';
+import { TIMELINE_GEOMETRY, TimelineSvg } from './TimelineView';
 import type { RunViewProps } from './types';
 
 export type ExportTarget = 'timeline' | 'sequence';
@@ -172,7 +172,8 @@ export function renderRunSvg(target: ExportTarget, run: RunViewProps, widthPx = 
     let element;
     if (target === 'timeline') {
       const model = buildTimelineModel(run.events, run.clientIds, run.tokenOwners);
-      const layout = layoutTimeline(model, { fitWidthPx: widthPx - 150 });
+      const g = TIMELINE_GEOMETRY.comfortable;
+      const layout = layoutTimeline(model, { fitWidthPx: widthPx - g.gutterPx, commandStepPx: g.commandStepPx, plainStepPx: g.plainStepPx });
       element = createElement(TimelineSvg, {
         model,
         layout,

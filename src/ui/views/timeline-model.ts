@@ -550,15 +550,15 @@ export interface TimelineLayoutOptions {
 }
 
 export const defaultLayoutOptions: TimelineLayoutOptions = {
-  commandStepPx: 116,
+  commandStepPx: 112,
   plainStepPx: 44,
   sameTimeGapPx: 6,
   gapPxMin: 28,
   gapPxMax: 220,
-  pxPerMs: 0.04,
+  pxPerMs: 0.03,
   padStartPx: 16,
   // Room after the last step for what is still going (open bands, their labels).
-  padEndPx: 150,
+  padEndPx: 210,
   fitWidthPx: 0,
   fitScaleMax: 2.5,
   tickLabelSpacingPx: 64,
