@@ -69,6 +69,21 @@ describe.each(cases.map(([s, v]) => [`${s.id}/${v.id}`, s, v] as const))('%s', (
     for (const kind of variant.expect.absent) expect(present).not.toContain(kind);
   });
 
+  it('replays deterministically: seeking back to any step gives the state a fresh run reaches there', () => {
+    const choices = parseSchedule(scenario.defaultSchedule);
+    const sim = new Simulation(scenario, { variantId: variant.id, checkpointEverySteps: 4 });
+    sim.applySchedule(choices);
+    const end = sim.stateKey();
+    for (let n = choices.length - 1; n >= 0; n--) {
+      sim.seek(n);
+      const fresh = new Simulation(scenario, { variantId: variant.id });
+      fresh.applySchedule(choices.slice(0, n));
+      expect(sim.stateKey(), `after ${n} steps`).toBe(fresh.stateKey());
+    }
+    sim.seek(choices.length);
+    expect(sim.stateKey()).toBe(end);
+  });
+
   it('narrates only steps that exist in the default schedule', () => {
     const length = parseSchedule(scenario.defaultSchedule).length;
     for (const n of [...(scenario.narration ?? []), ...(variant.narration ?? [])]) {
