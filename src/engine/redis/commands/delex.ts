@@ -1,5 +1,7 @@
 import { reply, type Reply } from '../reply';
 import type { CommandContext, CommandSpec } from '../commands';
+import { encodeString } from './bytes';
+import { xxh3 } from './xxh3';
 
 /**
  * DELEX key [IFEQ value | IFNE value | IFDEQ digest | IFDNE digest]: Redis 8.4's conditional delete,
@@ -12,8 +14,9 @@ import type { CommandContext, CommandSpec } from '../commands';
  * the condition is not met. A condition word with no value, an unknown word or extra arguments is
  * a syntax error, checked before the key is looked up (Redis PR #14529).
  *
- * IFDEQ/IFDNE compare the value's XXH3 digest, which this server does not compute (it has no
- * DIGEST command either): they answer an error that says so rather than a wrong 0 or 1.
+ * IFDEQ/IFDNE compare the value's digest (XXH3-64 as 16 hex characters, what DIGEST returns)
+ * with the given one, case-insensitively; a digest that is not exactly 16 hex characters is an
+ * error (Redis PR #14502, in 8.4.0).
  */
 export const delex: CommandSpec = {
   arity: -2,
@@ -24,16 +27,15 @@ export const delex: CommandSpec = {
     if (args.length !== 4) return reply.error('ERR syntax error');
     const condition = args[2].toUpperCase();
     const operand = args[3];
-    if (condition === 'IFDEQ' || condition === 'IFDNE') {
-      return reply.error(`ERR DELEX ${condition} needs value digests (XXH3), which Lockstep's simulated server does not compute; use IFEQ/IFNE`);
-    }
-    if (condition !== 'IFEQ' && condition !== 'IFNE') return reply.error('ERR syntax error');
+    const byDigest = condition === 'IFDEQ' || condition === 'IFDNE';
+    if (!byDigest && condition !== 'IFEQ' && condition !== 'IFNE') return reply.error('ERR syntax error');
+    if (byDigest && !/^[0-9a-fA-F]{16}$/.test(operand)) return reply.error('ERR must be exactly 16 hexadecimal characters');
     const type = ctx.keyspace.typeOf(key);
     if (type === null) return reply.integer(0);
-    // Same text as Redis's shared.wrongtypeerr.
-    if (type !== 'string') return reply.error('WRONGTYPE Operation against a key holding the wrong kind of value');
-    const equal = ctx.keyspace.getString(key) === operand;
-    const matches = condition === 'IFEQ' ? equal : !equal;
+    if (type !== 'string') return wrongType();
+    const value = ctx.keyspace.getString(key) ?? '';
+    const equal = byDigest ? digestOf(value) === operand.toLowerCase() : value === operand;
+    const matches = condition === 'IFEQ' || condition === 'IFDEQ' ? equal : !equal;
     if (!matches) return reply.integer(0);
     return reply.integer(deleteKey(ctx, key) ? 1 : 0);
   },
@@ -43,4 +45,26 @@ function deleteKey(ctx: CommandContext, key: string): boolean {
   if (ctx.keyspace.typeOf(key) === null) return false;
   ctx.keyspace.call(ctx.nowMs, 'del', [key]);
   return true;
+}
+
+/** DIGEST key (Redis 8.4): the XXH3-64 digest of a string value as 16 lower-case hex characters; nil when absent. */
+export const digest: CommandSpec = {
+  arity: 2,
+  write: false,
+  run(ctx: CommandContext, [, key]: readonly string[]): Reply {
+    const type = ctx.keyspace.typeOf(key);
+    if (type === null) return reply.nil();
+    if (type !== 'string') return wrongType();
+    return reply.bulk(digestOf(ctx.keyspace.getString(key) ?? ''));
+  },
+};
+
+/** The digest of the bytes Redis would store for this value. */
+function digestOf(value: string): string {
+  return xxh3(encodeString(value)).toString(16).padStart(16, '0');
+}
+
+/** Same text as Redis's shared.wrongtypeerr. */
+function wrongType(): Reply {
+  return reply.error('WRONGTYPE Operation against a key holding the wrong kind of value');
 }

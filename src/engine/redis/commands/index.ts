@@ -1,5 +1,5 @@
 import { CONNECTION_COMMANDS } from './connection';
-import { delex } from './delex';
+import { delex, digest } from './delex';
 import { HASH_COMMANDS } from './hashes';
 import { KEY_COMMANDS } from './keys';
 import { LIST_COMMANDS } from './lists';
@@ -18,12 +18,13 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...LIST_COMMANDS,
   ...SET_COMMANDS,
   ...CONNECTION_COMMANDS,
-  // Redis 8.4's conditional delete, the one post-7.0 command (scenario get-then-del, variant delex).
+  // Redis 8.4's conditional delete and the digest its IFDEQ/IFDNE compare (scenario get-then-del, variant delex).
   delex,
+  digest,
 };
 
 /**
  * Commands newer than the Redis 7.0 the simulated server otherwise follows: the differential suite
  * has no real counterpart to compare them with, so it leaves them out (their own tests cover them).
  */
-export const COMMANDS_NEWER_THAN_7_0: ReadonlySet<string> = new Set(['delex']);
+export const COMMANDS_NEWER_THAN_7_0: ReadonlySet<string> = new Set(['delex', 'digest']);
