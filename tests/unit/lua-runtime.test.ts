@@ -62,6 +62,27 @@ describe('runaway scripts', () => {
     expect(result.type === 'error' && result.value.startsWith('ERR Script killed by user with SCRIPT KILL...')).toBe(true);
   });
 
+  it('charges memory-heavy work, so string doubling and table filling stop too', () => {
+    const server = smallBudgetServer();
+    for (const script of [
+      "local s = 'x' while true do s = s .. s end",
+      "local s = 'xy' while true do s = s:gsub('.', '%0%0') end",
+      "local t = {} while true do t[#t + 1] = 'x' end",
+    ]) {
+      const result = evalAt(server, 0, script);
+      expect(result.type === 'error' && result.value.startsWith('ERR Script killed by user with SCRIPT KILL...')).toBe(true);
+    }
+  });
+
+  it('leaves ordinary work well inside the default budget', () => {
+    const server = new SimRedisServer();
+    const script = "local t = {} for i = 1, 20000 do t[#t + 1] = 'item' .. i end return #table.concat(t, ',')";
+    // 'item1'..'item20000' joined by commas: 4 bytes of 'item' + the digits of each number, plus separators.
+    let digits = 0;
+    for (let i = 1; i <= 20000; i++) digits += String(i).length;
+    expect(evalAt(server, 0, script)).toEqual(reply.integer(20000 * 4 + digits + 19999));
+  });
+
   it('reports the instructions used and that it was killed', () => {
     const engine = createLuaScriptEngine({ instructionBudget: SMALL_BUDGET });
     const host = { nowMs: 0, call: () => reply.nil() };
@@ -123,11 +144,11 @@ describe('slow scripts on the virtual clock', () => {
     expect(server.scriptBusy.running(0)).toBeNull();
   });
 
-  it('maps instructions to milliseconds at the configured rate, rounding up', () => {
+  it('maps instructions to whole milliseconds at the configured rate', () => {
     expect(scriptDurationMs(0, timing)).toBe(0);
-    expect(scriptDurationMs(1, timing)).toBe(1);
+    expect(scriptDurationMs(999, timing)).toBe(0);
     expect(scriptDurationMs(1_000, timing)).toBe(1);
-    expect(scriptDurationMs(1_001, timing)).toBe(2);
+    expect(scriptDurationMs(2_999, timing)).toBe(2);
   });
 
   it('carries a running script through a snapshot', () => {

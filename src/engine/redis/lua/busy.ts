@@ -11,8 +11,8 @@ import type { ScriptRunReport } from '../script-engine';
  * (UNKILLABLE), and SHUTDOWN NOSAVE.
  *
  * Mapping: the engine counts the Lua instructions a script ran (ScriptRunReport). The server
- * turns them into virtual time at `nsPerInstruction`: duration = ceil(instructions x ns / 1e6)
- * ms. The script then occupies [startMs, endMs). For a command from another client at `nowMs`:
+ * turns them into virtual time at `nsPerInstruction`: duration = floor(instructions x ns / 1e6)
+ * ms (work under a millisecond takes no virtual time). The script then occupies [startMs, endMs). For a command from another client at `nowMs`:
  * - nowMs < startMs + busyReplyThresholdMs: Redis would queue it until the script ends. The
  *   server cannot hold a reply, so it answers normally; a scheduler that models the wait delivers
  *   the command at `min(endMs, busyFromMs)` (see `running()`).
@@ -57,7 +57,7 @@ const UNKILLABLE =
 const KILLED_BY_USER = 'ERR Script killed by user with SCRIPT KILL...';
 
 export function scriptDurationMs(instructionCount: number, timing: ScriptTiming): number {
-  return Math.ceil((instructionCount * timing.nsPerInstruction) / 1_000_000);
+  return Math.floor((instructionCount * timing.nsPerInstruction) / 1_000_000);
 }
 
 /** The server's view of the script occupying it. One per server; plain state, restorable. */

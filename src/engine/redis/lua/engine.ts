@@ -4,19 +4,20 @@ import { luaToReply, pushErrorTable, pushReply, redisErrorText } from './convert
 import { openBitLibrary } from './bit';
 import { openCjsonLibrary } from './cjson';
 import { jsText, lauxlib, lua, luaBytes, lualib, raiseError, type LuaState } from './fengari-api';
-import { installLua51Semantics, lua51Escapes, lua51SyntaxMessage, protectRecursively, setActiveState, setTableReadonly } from './lua51';
+import { installLua51Semantics, lua51Escapes, lua51SyntaxMessage, protectRecursively, setActiveRun, setTableReadonly, type RunMeter } from './lua51';
 import { formatArgumentNumber } from './numbers';
 import { Rand48 } from './rand48';
 import { sha1Hex, sha1HexBytes } from './sha1';
 import { openStandardLibraries, setFunctions } from './stdlib';
 
 /**
- * How many Lua VM instructions one script may run before the engine stops it, as if a user had
- * sent SCRIPT KILL. A real Redis lets a runaway script spin until killed; a simulator in a browser
- * tab must not hang, so the engine kills it itself. 10 million instructions take fengari about a
- * second, while a lock script takes well under a thousand.
+ * How much work one script may do before the engine stops it, as if a user had sent SCRIPT KILL,
+ * in units of about one Lua VM instruction (lua51.ts RunMeter: table writes and string bytes
+ * count extra). A real Redis lets a runaway script spin until killed; a simulator in a browser
+ * tab must not hang, so the engine kills it itself. 5 million units take fengari about 0.1 s for
+ * a plain loop and about a second for a loop filling a table; a lock script uses under a hundred.
  */
-export const scriptInstructionBudget = 10_000_000;
+export const scriptInstructionBudget = 5_000_000;
 
 /** The count hook fires every this many instructions: often enough to stop promptly, rarely enough to cost nothing. */
 export const hookInstructionStep = 1_000;
@@ -51,10 +52,9 @@ interface CachedScript {
 }
 
 /** Per-run state: which host answers redis.call, and what the script did so far. */
-interface RunState {
+interface RunState extends RunMeter {
   readonly host: ScriptHost;
   readonly readOnly: boolean;
-  instructionCount: number;
   wroteDataset: boolean;
   killed: boolean;
 }
@@ -235,12 +235,23 @@ export class LuaScriptEngine implements ScriptEngine {
 
   private runScript(script: CachedScript, sha: string, keys: readonly string[], args: readonly string[], host: ScriptHost, readOnly: boolean): Reply {
     const L = this.L;
-    const run: RunState = { host, readOnly, instructionCount: 0, wroteDataset: false, killed: false };
+    const run: RunState = {
+      host,
+      readOnly,
+      units: 0,
+      unitsMax: this.instructionBudget,
+      wroteDataset: false,
+      killed: false,
+      // Charged work past the budget kills once; after that the hook re-raises on every instruction.
+      exceeded: (state) => {
+        if (!run.killed) this.kill(state);
+      },
+    };
     this.run = run;
     setGlobalArrays(L, keys, args);
     lua.lua_rawgeti(L, SLOT_FUNCTIONS, script.slot);
     lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, hookInstructionStep);
-    setActiveState(L);
+    setActiveRun(L, run);
     let result: Reply;
     try {
       const status = lua.lua_pcall(L, 0, 1, SLOT_ERROR_HANDLER);
@@ -249,11 +260,11 @@ export class LuaScriptEngine implements ScriptEngine {
       lua.lua_settop(L, SLOT_FUNCTIONS);
     } finally {
       lua.lua_sethook(L, null, 0, 0);
-      setActiveState(null);
+      setActiveRun(null, null);
       this.run = null;
       this.lastReport = {
         sha,
-        instructionCount: run.instructionCount,
+        instructionCount: run.units,
         wroteDataset: run.wroteDataset,
         killed: run.killed,
       };
@@ -313,14 +324,24 @@ export class LuaScriptEngine implements ScriptEngine {
   private countHook(L: LuaState): void {
     const run = this.run;
     if (run === null) return;
-    run.instructionCount += hookInstructionStep;
-    if (run.killed || run.instructionCount > this.instructionBudget) {
+    run.units += run.killed ? 1 : hookInstructionStep;
+    if (run.killed || run.units > run.unitsMax) this.kill(L);
+  }
+
+  /** Stops the running script as SCRIPT KILL would: raises the kill error, now and on every later instruction. */
+  private kill(L: LuaState): void {
+    const run = this.run;
+    if (run === null) return;
+    if (!run.killed) {
       run.killed = true;
       // From now on every instruction raises again, so a pcall inside the script cannot swallow the kill.
       lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
-      pushErrorTable(L, KILLED_MESSAGE);
-      lua.lua_error(L);
     }
+    // The kill may come from inside a VM instruction (a charged table write or string), where the
+    // frame has no free slot: make room for the error table first.
+    lua.lua_checkstack(L, 4);
+    pushErrorTable(L, KILLED_MESSAGE);
+    lua.lua_error(L);
   }
 
   // ---------------------------------------------------------------- environment

@@ -80,10 +80,12 @@ interface LuaApi {
   lua_tostring(L: LuaState, idx: number): Uint8Array | null;
   lua_touserdata(L: LuaState, idx: number): unknown;
   lua_topointer(L: LuaState, idx: number): unknown;
+  lua_tocfunction(L: LuaState, idx: number): unknown;
   lua_typename(L: LuaState, t: number): Uint8Array;
   lua_upvalueindex(i: number): number;
   lua_isnoneornil(L: LuaState, idx: number): boolean;
   lua_concat(L: LuaState, n: number): void;
+  lua_checkstack(L: LuaState, n: number): boolean;
   lua_type(L: LuaState, idx: number): number;
 }
 

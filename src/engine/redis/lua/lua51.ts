@@ -36,11 +36,43 @@ import { formatLuaNumber } from './numbers';
  * assignment, rawset and table.insert.
  */
 
-/** Set while a state runs (luaH_setint has no lua_State to raise the error on). */
-let activeState: LuaState | null = null;
+/**
+ * The running script's work meter. One VM instruction costs one unit (counted by the engine's
+ * hook); work that one instruction can multiply costs more, so a budget in units bounds memory
+ * and time and not just the instruction count: every table slot written costs
+ * `tableWriteUnits`, every string built costs one unit per `stringBytesPerUnit` bytes (a
+ * quadratic `s = s .. s` or a doubling gsub loop would otherwise run for minutes inside a
+ * small instruction budget).
+ */
+export interface RunMeter {
+  units: number;
+  readonly unitsMax: number;
+  /** Called once units pass unitsMax: raises the kill error (does not return). */
+  exceeded(L: LuaState): void;
+}
 
-export function setActiveState(L: LuaState | null): void {
+export const tableWriteUnits = 10;
+export const stringBytesPerUnit = 4;
+
+/** Charges the running script `units` of work (library functions whose cost grows with their input). */
+export function chargeActiveRun(L: LuaState, units: number): void {
+  if (activeMeter !== null) charge(L, units);
+}
+
+/** Set while a script runs. */
+let activeState: LuaState | null = null;
+let activeMeter: RunMeter | null = null;
+
+export function setActiveRun(L: LuaState | null, meter: RunMeter | null): void {
   activeState = L;
+  activeMeter = meter;
+}
+
+function charge(L: LuaState | null, units: number): void {
+  const meter = activeMeter;
+  if (meter === null) return;
+  meter.units += units;
+  if (meter.units > meter.unitsMax && L !== null) meter.exceeded(L);
 }
 
 interface FengariTable {
@@ -64,6 +96,23 @@ export function installLua51Semantics(): void {
   patchNumbers();
   patchLexer();
   patchTableWrites();
+  patchStringCreation();
+}
+
+interface TStringLike {
+  realstring: Uint8Array;
+}
+
+/** Charges the bytes of every string the VM or the API builds (see RunMeter). */
+function patchStringCreation(): void {
+  for (const name of ['setsvalue2s', 'pushsvalue2s'] as const) {
+    const original = lobject[name] as (L: LuaState, a: unknown, b?: unknown) => void;
+    lobject[name] = function chargedStringValue(L: LuaState, a: unknown, b?: unknown): void {
+      original(L, a, b);
+      const ts = (b === undefined ? a : b) as TStringLike;
+      if (activeMeter !== null && ts.realstring.length >= stringBytesPerUnit) charge(L, ts.realstring.length / stringBytesPerUnit);
+    };
+  }
 }
 
 interface TValueLike {
@@ -232,6 +281,7 @@ function patchTableWrites(): void {
   const runerror = ldebug.luaG_runerror as (L: LuaState, fmt: Uint8Array) => never;
   ltable.luaH_setfrom = function luaH_setfrom(L: LuaState, t: FengariTable, key: unknown, value: unknown): void {
     if (t.readonly === true) runerror(L, READONLY_MESSAGE);
+    if (activeMeter !== null) charge(L, tableWriteUnits);
     setfrom(L, t, key, value);
   };
   ltable.luaH_setint = function luaH_setint(t: FengariTable, key: number, value: unknown): void {
@@ -239,6 +289,7 @@ function patchTableWrites(): void {
       if (activeState === null) throw new Error('Attempt to modify a readonly table');
       runerror(activeState, READONLY_MESSAGE);
     }
+    if (activeMeter !== null) charge(activeState, tableWriteUnits);
     setint(t, key, value);
   };
 }

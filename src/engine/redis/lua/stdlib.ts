@@ -1,5 +1,5 @@
 import { jsText, lauxlib, lua, luaBytes, lualib, raiseError, type LuaJsFunction, type LuaState } from './fengari-api';
-import { isReadonlyTable, lua51Escapes, lua51SyntaxMessage, raiseReadonly } from './lua51';
+import { chargeActiveRun, isReadonlyTable, lua51Escapes, lua51SyntaxMessage, raiseReadonly } from './lua51';
 import { formatLuaNumber } from './numbers';
 import { RAND48_MAX, type Rand48 } from './rand48';
 import { stringFormat51 } from './strformat';
@@ -55,6 +55,8 @@ export function openStandardLibraries(L: LuaState, random: Rand48): void {
     lua.lua_getfield(L, -1, 'gmatch');
     lua.lua_setfield(L, -2, 'gfind');
     setFunctions(L, { format: stringFormat51, rep: stringRep51 });
+    // Pattern functions scan their subject in one VM instruction: charge them per byte.
+    for (const name of ['find', 'match', 'gmatch', 'gsub']) chargePerSubjectByte(L, name, name === 'gsub' ? 4 : 1);
   });
 
   withLibrary(L, 'math', () => {
@@ -90,6 +92,20 @@ export function openStandardLibraries(L: LuaState, random: Rand48): void {
   // "rep". Emptying the loaded-modules table makes fengari fall back to the 5.1 naming.
   lua.lua_createtable(L, 0, 0);
   lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, '_LOADED');
+}
+
+/** Replaces library function `name` (in the table on top) with one that first charges its subject's length. */
+function chargePerSubjectByte(L: LuaState, name: string, unitsPerByte: number): void {
+  lua.lua_getfield(L, -1, name);
+  const original = lua.lua_tocfunction(L, -1) as LuaJsFunction;
+  lua.lua_pop(L, 1);
+  // Same stack frame as the original: argument errors still name the function as Lua 5.1 does.
+  const charged: LuaJsFunction = (state) => {
+    if (lua.lua_type(state, 1) === lua.LUA_TSTRING) chargeActiveRun(state, lua.lua_rawlen(state, 1) * unitsPerByte);
+    return original(state);
+  };
+  lua.lua_pushjsfunction(L, charged);
+  lua.lua_setfield(L, -2, name);
 }
 
 function withLibrary(L: LuaState, name: string, edit: () => void): void {
