@@ -14,33 +14,43 @@ import type { BenchRow, BenchTable } from './run';
  */
 
 const UNLOCK = "if redis.call('get',KEYS[1]) == ARGV[1] then return redis.call('del',KEYS[1]) else return 0 end";
-const DURATION_MS = 2_000;
+/** Each rate is the best of ROUND_COUNT rounds of ROUND_MS: other processes on a small machine only ever slow a round down. */
+const ROUND_COUNT = 5;
+const ROUND_MS = 400;
 const WARMUP_COUNT = 20_000;
 const PIPELINE_BATCH = 100;
 
 function measure(fn: () => void): number {
   for (let i = 0; i < WARMUP_COUNT; i++) fn();
-  let count = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  while (elapsed < DURATION_MS) {
-    for (let i = 0; i < 1000; i++) fn();
-    count += 1000;
-    elapsed = performance.now() - start;
+  let best = 0;
+  for (let round = 0; round < ROUND_COUNT; round++) {
+    let count = 0;
+    const start = performance.now();
+    let elapsed = 0;
+    while (elapsed < ROUND_MS) {
+      for (let i = 0; i < 1000; i++) fn();
+      count += 1000;
+      elapsed = performance.now() - start;
+    }
+    best = Math.max(best, (count * 1000) / elapsed);
   }
-  return (count * 1000) / elapsed;
+  return best;
 }
 
 async function measureAsync(fn: () => Promise<number>): Promise<number> {
   for (let i = 0; i < 2_000; ) i += await fn();
-  let count = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  while (elapsed < DURATION_MS) {
-    count += await fn();
-    elapsed = performance.now() - start;
+  let best = 0;
+  for (let round = 0; round < ROUND_COUNT; round++) {
+    let count = 0;
+    const start = performance.now();
+    let elapsed = 0;
+    while (elapsed < ROUND_MS) {
+      count += await fn();
+      elapsed = performance.now() - start;
+    }
+    best = Math.max(best, (count * 1000) / elapsed);
   }
-  return (count * 1000) / elapsed;
+  return best;
 }
 
 function engineRate(): number {
@@ -58,7 +68,7 @@ function engineRate(): number {
 function plainFengariRate(): Promise<number> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./plain-fengari.worker.mjs', import.meta.url), {
-      workerData: { script: UNLOCK, durationMs: DURATION_MS, warmupCount: WARMUP_COUNT },
+      workerData: { script: UNLOCK, roundCount: ROUND_COUNT, roundMs: ROUND_MS, warmupCount: WARMUP_COUNT },
     });
     worker.once('message', (message: { opsPerSec: number }) => resolve(message.opsPerSec));
     worker.once('error', reject);

@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import fengari from 'fengari';
 
 const { lua, lauxlib, lualib, to_luastring } = fengari;
-const { script, durationMs, warmupCount } = workerData;
+const { script, roundCount, roundMs, warmupCount } = workerData;
 
 const L = lauxlib.luaL_newstate();
 lualib.luaL_openlibs(L);
@@ -41,12 +41,17 @@ function evalOnce(key, arg) {
 }
 
 for (let i = 0; i < warmupCount; i++) evalOnce('lock', 'other');
-let count = 0;
-const start = performance.now();
-let elapsed = 0;
-while (elapsed < durationMs) {
-  for (let i = 0; i < 1000; i++) evalOnce('lock', 'other');
-  count += 1000;
-  elapsed = performance.now() - start;
+// Best of the rounds, as bench/eval.bench.ts measures the others.
+let best = 0;
+for (let round = 0; round < roundCount; round++) {
+  let count = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  while (elapsed < roundMs) {
+    for (let i = 0; i < 1000; i++) evalOnce('lock', 'other');
+    count += 1000;
+    elapsed = performance.now() - start;
+  }
+  best = Math.max(best, (count * 1000) / elapsed);
 }
-parentPort.postMessage({ opsPerSec: (count * 1000) / elapsed });
+parentPort.postMessage({ opsPerSec: best });
