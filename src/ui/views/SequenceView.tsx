@@ -417,6 +417,10 @@ function Message(props: RowProps & { row: Extract<SequenceRow, { kind: 'message'
   const y2 = top + 50;
   const jump = () => onJump(row.step + 1);
   return (
+    <>
+    <g aria-hidden="true" data-state={state} className="lsv-message-step">
+      <StepLabel step={row.step} y={y1} />
+    </g>
     <g
       className={`lsv-mark lsv-message${violated ? ' lsv-violated' : ''}${row.replyType === 'error' ? ' lsv-error' : ''}`}
       data-testid={`sequence.message.${row.seq}`}
@@ -430,16 +434,19 @@ function Message(props: RowProps & { row: Extract<SequenceRow, { kind: 'message'
     >
       <title>{name}</title>
       <rect className="lsv-message-hit" x={Math.min(from, to) - 6} y={top + 4} width={span + 12} height={SEQUENCE_ROW_HEIGHT.message - 8} rx={6} />
-      <StepLabel step={row.step} y={y1} />
-      <text className="lsv-message-label" x={mid} y={y1 - 10} textAnchor="middle">
+      {/* The name already says command and reply; the drawn words are its picture. */}
+      <text className="lsv-message-label" x={mid} y={y1 - 10} textAnchor="middle" aria-hidden="true">
         {partsTspans(row.command, lang, columns.colorIndex, charsFit)}
       </text>
       <line className="lsv-arrow" x1={from} x2={to} y1={y1} y2={y1} markerEnd={`url(#${idPrefix}-${violated ? 'arrow-danger' : 'arrow'})`} />
-      <text className="lsv-reply-label" x={mid} y={y2 - 10} textAnchor="middle">
+      <text className="lsv-reply-label" x={mid} y={y2 - 10} textAnchor="middle" aria-hidden="true">
+        {/* A leading space (not drawn) keeps command and reply separate words for tools that read the drawn text. */}
+        {' '}
         {partsTspans(row.reply, lang, columns.colorIndex, charsFit)}
       </text>
       <line className="lsv-arrow lsv-arrow-reply" x1={to} x2={from} y1={y2} y2={y2} markerEnd={`url(#${idPrefix}-arrow-open)`} />
     </g>
+    </>
   );
 }
 

@@ -95,7 +95,7 @@ export const TIMELINE_GEOMETRY: Readonly<Record<TimelineDensity, TimelineGeometr
     ttlDy: 42,
     ttlLabelDy: 20,
     showLegend: true,
-    commandStepPx: 112,
+    commandStepPx: 120,
     plainStepPx: 44,
   },
   compact: {
@@ -698,19 +698,24 @@ const Chip = memo(function Chip(props: ChipProps) {
   const replyText = `→ ${textOf(mark.reply, lang)}`;
   const charW = (G.chipFontPx - 0.5) * 0.61;
   // Two lines: verb and key, then the reply. One line (compact): the key goes first when short of room.
-  const fullHead = `${violated ? '⚠ ' : ''}${mark.verb}${mark.key !== null ? ` ${mark.key}` : ''}`;
+  const warn = violated ? '⚠ ' : '';
+  const fullHead = `${mark.verb}${mark.key !== null ? ` ${mark.key}` : ''}`;
   const oneLine = G.chipLines === 1;
-  const head =
-    oneLine && textWidth(`${fullHead} ${replyText}`, G.chipFontPx, true) + 14 > maxWidth ? `${violated ? '⚠ ' : ''}${mark.verb}` : fullHead;
+  const shortHead =
+    oneLine && textWidth(`${warn}${fullHead} ${replyText}`, G.chipFontPx, true) + 14 > maxWidth ? mark.verb : fullHead;
   const natural = oneLine
-    ? textWidth(`${head} ${replyText}`, G.chipFontPx, true) + 14
-    : Math.max(textWidth(head, G.chipFontPx, true), textWidth(replyText, G.chipFontPx - 0.5, true)) + 16;
+    ? textWidth(`${warn}${shortHead} ${replyText}`, G.chipFontPx, true) + 14
+    : Math.max(textWidth(`${warn}${shortHead}`, G.chipFontPx, true), textWidth(replyText, G.chipFontPx - 0.5, true)) + 16;
   const w = Math.min(maxWidth, natural);
-  const headW = textWidth(head, G.chipFontPx, true);
+  const warnW = textWidth(warn, G.chipFontPx, true);
+  const head = fitText(shortHead, w - 12 - warnW, G.chipFontPx, true);
+  const headW = warnW + textWidth(head, G.chipFontPx, true);
   const replyX = oneLine ? x - w / 2 + 7 + headW + charW : x - w / 2 + 7;
   const charsFit = Math.max(3, Math.floor((x + w / 2 - 7 - replyX) / charW));
   const h = G.chipH;
-  const name = t('stepMark', { step: mark.step + 1, id: mark.clientId, command: textOf(mark.command, lang), reply: textOf(mark.reply, lang) });
+  // The name says what the chip shows (so speech matches sight); the title has the whole command.
+  const name = t('stepMark', { step: mark.step + 1, id: mark.clientId, command: head, reply: textOf(mark.reply, lang) });
+  const description = t('stepMark', { step: mark.step + 1, id: mark.clientId, command: textOf(mark.command, lang), reply: textOf(mark.reply, lang) });
   const jump = () => onJump(mark.step + 1);
   return (
     <g
@@ -724,10 +729,11 @@ const Chip = memo(function Chip(props: ChipProps) {
       onClick={jump}
       onKeyDown={(e) => activateOnKey(e, jump)}
     >
-      <title>{name}</title>
+      <title>{description}</title>
       <rect className="lsv-chip-box" x={x - w / 2} y={y} width={w} height={h} rx={6} style={{ stroke: clientColor(mark.clientId, index) }} />
       <text className="lsv-chip-head" x={x - w / 2 + 7} y={oneLine ? y + h / 2 : y + 11.5}>
-        {fitText(head, w - 12, G.chipFontPx, true)}
+        {warn && <tspan aria-hidden="true">{warn}</tspan>}
+        {head}
       </text>
       <text className="lsv-chip-reply" x={replyX} y={oneLine ? y + h / 2 : y + 25}>
         <tspan>{'→ '}</tspan>

@@ -4,8 +4,10 @@
  * Query: ?run=lua&theme=dark&lang=zh&cursor=3&presentation=1&view=timeline|sequence|both.
  * Serve with `npx vite --port 4412` and open /src/ui/views/dev-harness.html.
  */
-import { StrictMode, useCallback, useEffect, useState } from 'react';
+import { StrictMode, useCallback, useEffect, useMemo, useState } from 'react';
+import type { RunViewProps } from './types';
 import { createRoot } from 'react-dom/client';
+import { ExportButtons } from './ExportButtons';
 import { SequenceView } from './SequenceView';
 import { TimelineView } from './TimelineView';
 import type { HarnessRun } from './dev-harness-types';
@@ -31,6 +33,10 @@ function Harness({ run }: { run: HarnessRun }) {
     (window as unknown as { harness: unknown }).harness = { setCursor, length, eventCount: run.events.length };
   }, [length, run.events.length]);
   const nowMs = run.nowMsByStep[cursor];
+  const runProps: RunViewProps = useMemo(
+    () => ({ events: run.events, clientIds: run.clientIds, cursorStep: cursor, nowMs, lang, tokenOwners: run.tokenOwners, onJump }),
+    [run, cursor, nowMs, onJump],
+  );
   return (
     <main className="harness">
       <header>
@@ -42,6 +48,8 @@ function Harness({ run }: { run: HarnessRun }) {
         <span data-testid="harness.cursor">
           step {cursor} / {length}, t={nowMs} ms
         </span>
+        <ExportButtons target="timeline" fileBase={`lockstep-get-then-del-${run.name}`} lang={lang} getRun={() => runProps} />
+        <ExportButtons target="sequence" fileBase={`lockstep-get-then-del-${run.name}`} lang={lang} getRun={() => runProps} />
       </header>
       {view !== 'sequence' && (
         <div className="harness-panel" style={panelHeightPx ? { height: panelHeightPx } : undefined}>

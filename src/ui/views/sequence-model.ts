@@ -48,6 +48,8 @@ export type SequenceRow =
       readonly deleted: boolean;
     });
 
+const NO_PARTS: readonly TextPart[] = [];
+
 export const SEQUENCE_ROW_HEIGHT: Record<SequenceRow['kind'], number> = {
   message: 62,
   time: 38,
@@ -78,12 +80,17 @@ export function buildSequenceModel(events: readonly TraceEvent[], tokenOwners: R
   if (first) rows.push({ kind: 'time', seq: -1, step: 0, atMs: first.atMs, fromMs: first.atMs, toMs: first.atMs, reason: 'start', clientId: null });
 
   for (const e of events) {
-    const base = { seq: e.seq, step: e.step, atMs: e.atMs };
+    // Literal objects, not spreads: this loop runs once per event of a 10,000-event run.
+    const seq = e.seq;
+    const step = e.step;
+    const atMs = e.atMs;
     switch (e.kind) {
       case 'command':
         if (e.clientId === null) break;
         rows.push({
-          ...base,
+          seq,
+          step,
+          atMs,
           kind: 'message',
           clientId: e.clientId,
           command: commandParts(e.argv, splitter),
@@ -93,11 +100,13 @@ export function buildSequenceModel(events: readonly TraceEvent[], tokenOwners: R
         });
         break;
       case 'clock':
-        rows.push({ ...base, kind: 'time', fromMs: e.fromMs, toMs: e.toMs, reason: e.reason, clientId: e.clientId });
+        rows.push({ seq, step, atMs, kind: 'time', fromMs: e.fromMs, toMs: e.toMs, reason: e.reason, clientId: e.clientId });
         break;
       case 'violation':
         rows.push({
-          ...base,
+          seq,
+          step,
+          atMs,
           kind: 'violation',
           causeSeq: e.causeSeq,
           violation: e.violation,
@@ -109,12 +118,14 @@ export function buildSequenceModel(events: readonly TraceEvent[], tokenOwners: R
       case 'block':
         if (e.clientId === null) break;
         rows.push({
-          ...base,
+          seq,
+          step,
+          atMs,
           kind: 'note',
           clientId: e.clientId,
           note: 'block',
           block: { reason: e.reason, durationMs: e.durationMs, untilMs: e.untilMs },
-          detail: [],
+          detail: NO_PARTS,
           rejected: false,
         });
         break;
@@ -126,15 +137,15 @@ export function buildSequenceModel(events: readonly TraceEvent[], tokenOwners: R
       case 'write':
       case 'mark': {
         if (e.clientId === null) break;
-        const detail: TextPart[] =
+        const detail: readonly TextPart[] =
           e.kind === 'write'
             ? [e.resource, ' = ', ...splitter.split(e.value)]
             : e.kind === 'mark'
               ? [e.counter, ` #${e.count}`]
               : e.kind === 'give-up'
                 ? [String(e.attempts)]
-                : [];
-        rows.push({ ...base, kind: 'note', clientId: e.clientId, note: e.kind, block: null, detail, rejected: e.kind === 'write' && !e.accepted });
+                : NO_PARTS;
+        rows.push({ seq, step, atMs, kind: 'note', clientId: e.clientId, note: e.kind, block: null, detail, rejected: e.kind === 'write' && !e.accepted });
         break;
       }
       case 'branch':

@@ -20,8 +20,13 @@ export function tokenSplitter(tokenOwners: Readonly<Record<string, string>>): To
     .sort((a, b) => b.length - a.length);
   if (tokens.length === 0) return NO_TOKENS;
   const pattern = new RegExp(`(${tokens.map(escapeRegExp).join('|')})`);
+  // A run repeats the same few strings (keys, tokens, replies) thousands of times: split each once.
+  const cache = new Map<string, TextPart[]>();
+  const cacheSizeMax = 4096;
   return {
     split(text) {
+      const cached = cache.get(text);
+      if (cached) return cached;
       const out: TextPart[] = [];
       // split with one capture group alternates literal text and tokens.
       const pieces = text.split(pattern);
@@ -30,6 +35,7 @@ export function tokenSplitter(tokenOwners: Readonly<Record<string, string>>): To
         if (i % 2 === 1) out.push({ owner: tokenOwners[piece] });
         else if (piece !== '') out.push(piece);
       }
+      if (cache.size < cacheSizeMax) cache.set(text, out);
       return out;
     },
     ownerOf: (value) => tokenOwners[value] ?? null,

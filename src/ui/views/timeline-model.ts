@@ -500,12 +500,16 @@ function point(e: TraceEvent, clientId: string, detail: TextPart[]): ClientPoint
 /** The parts of `id`'s beliefs during which Redis's lock is not `id`'s: free, or someone else's. */
 function staleBeliefs(id: string, beliefs: readonly BeliefBand[], holders: readonly HolderBand[]): StaleBelief[] {
   const out: StaleBelief[] = [];
+  // Beliefs and Redis bands are both in time order and bands do not overlap: one pass over each.
+  let first = 0;
   for (const belief of beliefs) {
+    while (first < holders.length && compareMoments(holders[first].end, belief.start) <= 0) first++;
     let cursor = belief.start;
     const emit = (end: Moment, redisHolder: string | null, open: boolean) => {
       if (compareMoments(cursor, end) < 0) out.push({ clientId: id, start: cursor, end, open, redisHolder });
     };
-    for (const band of holders) {
+    for (let i = first; i < holders.length; i++) {
+      const band = holders[i];
       if (compareMoments(band.end, cursor) <= 0) continue;
       if (compareMoments(band.start, belief.end) >= 0) break;
       // Free time before this band.
@@ -550,7 +554,7 @@ export interface TimelineLayoutOptions {
 }
 
 export const defaultLayoutOptions: TimelineLayoutOptions = {
-  commandStepPx: 112,
+  commandStepPx: 120,
   plainStepPx: 44,
   sameTimeGapPx: 6,
   gapPxMin: 28,
