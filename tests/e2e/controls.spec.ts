@@ -69,7 +69,7 @@ test('every control is reachable with Tab and shows focus', async ({ app, page }
       log.push(`${el.getAttribute('aria-label') ?? el.textContent?.trim() ?? ''}|${ring}`);
     });
   });
-  for (let i = 0; i < 50; i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 45; i++) await page.keyboard.press('Tab');
   const names = await page.evaluate(() => (window as unknown as { focusLog: string[] }).focusLog);
   for (const wanted of ['Scenarios', 'Step A', 'Crash A', 'Step B', 'Step forward', 'Copy link', 'Advance']) {
     expect(names.some((n) => n.startsWith(wanted)), `${wanted} in ${names.join(', ')}`).toBe(true);

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Translate } from '../i18n';
 import { useSimStore, useT } from '../store/context';
+import { selectLang } from '../store/selectors';
 import type { SimState } from '../store/createSimStore';
 import type { ClientView, KeyView } from '../store/types';
 import { ClientBadge } from './ClientBadge';
@@ -15,10 +16,11 @@ export function Inspector() {
   const { keys, nowMs, clients } = useSimStore(useShallow(selectInspector));
   return (
     <section className="inspector panel" aria-labelledby="inspector-title" data-testid="inspector">
-      <header className="panel__header">
+      <header className="panel__header panel__header--compact">
         <h2 id="inspector-title" className="panel__title">
           {t('inspector')}
         </h2>
+        <MismatchNote />
       </header>
       <ul className="key-list" aria-label={t('inspector')}>
         {keys.length === 0 ? (
@@ -64,21 +66,34 @@ const KeyRow = memo(function KeyRow({ row, nowMs, clients, t }: { row: KeyView; 
   );
 });
 
+const selectMismatch = (s: SimState) => beliefMismatch(s.lock, s.clients);
+
+/** True when some client's belief differs from Redis's truth about the lock. */
+function beliefMismatch(lock: SimState['lock'], clients: readonly ClientView[]): boolean {
+  const holder = lock.holder === null ? undefined : clients.find((c) => c.id === lock.holder);
+  return clients.some((c) => c.believesHoldsLock && c.id !== lock.holder) || (holder !== undefined && !holder.believesHoldsLock && holder.live);
+}
+
+function MismatchNote() {
+  const t = useT();
+  const mismatch = useSimStore(selectMismatch);
+  return (
+    <span className={`truth__mismatch${mismatch ? ' is-on' : ''}`} data-testid="lock-truth.mismatch">
+      {mismatch ? `⚠ ${t('beliefMismatch')}` : ''}
+    </span>
+  );
+}
+
 /** Redis's truth (who wrote the lock value) beside each client's belief: where they differ is the lesson. */
 function LockTruth() {
   const t = useT();
+  const lang = useSimStore(selectLang);
   const { lock, clients } = useSimStore(useShallow(selectTruth));
   const holder = lock.holder === null ? undefined : clients.find((c) => c.id === lock.holder);
   const believers = clients.filter((c) => c.believesHoldsLock);
-  const mismatch = believers.some((c) => c.id !== lock.holder) || (holder !== undefined && !holder.believesHoldsLock && holder.live);
   return (
     <div className="truth" data-testid="lock-truth">
-      <h3 className="truth__title">
-        {t('whoHolds')}
-        <span className={`truth__mismatch${mismatch ? ' is-on' : ''}`} data-testid="lock-truth.mismatch">
-          {mismatch ? `⚠ ${t('beliefMismatch')}` : ''}
-        </span>
-      </h3>
+      <h3 className="visually-hidden">{t('whoHolds')}</h3>
       <dl className="truth__list">
         <div className="truth__row" data-testid="lock-truth.redis">
           <dt>{t('redisSays')}</dt>
@@ -97,13 +112,18 @@ function LockTruth() {
         <div className="truth__row" data-testid="lock-truth.clients">
           <dt>{t('clients')}</dt>
           <dd>
-            {believers.length === 0
-              ? t('nobodyBelieves')
-              : believers.map((c) => (
-                  <span key={c.id} className="truth__belief">
-                    <ClientBadge id={c.id} index={c.index} size="small" /> {t('clientBelieves', { id: c.id })}
-                  </span>
-                ))}
+            {believers.length === 0 ? (
+              t('nobodyBelieves')
+            ) : (
+              <span className="truth__belief">
+                {believers.map((c) => (
+                  <ClientBadge key={c.id} id={c.id} index={c.index} size="small" />
+                ))}{' '}
+                {believers.length === 1
+                  ? t('clientBelieves', { id: believers[0].id })
+                  : t('clientsBelieve', { ids: believers.map((c) => c.id).join(lang === 'zh' ? '、' : ' and ') })}
+              </span>
+            )}
           </dd>
         </div>
       </dl>

@@ -21,8 +21,8 @@ export function Narration() {
   const t = useT();
   const { scenarioId, variantId, cursor, onDefaultPath, lastStepEvents, tokens, lang } = useSimStore(useShallow(selectNarrationInput));
   const text = useMemo(() => {
-    if (cursor === 0) return { scripted: true, lines: [t('narrationStart')] };
     const scenario = findScenario(scenarioId);
+    if (cursor === 0) return { scripted: true, lines: [localized(scenario.summary, lang), t('narrationStart')] };
     const scripted = onDefaultPath ? narrationFor(scenario, findVariant(scenario, variantId), cursor - 1) : null;
     if (scripted) return { scripted: true, lines: [localized(scripted, lang)] };
     const name = tokenNamerFor(tokens, lang);

@@ -3,7 +3,7 @@ import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { ViewTab } from '../store/createSimStore';
 import { selectView } from '../store/selectors';
 import { EventLog } from './EventLog';
-import { SequencePanel, TimelinePanel } from './ViewPanels';
+import { SequencePanel, TimelinePanel, ViewExport } from './ViewPanels';
 
 const TABS: readonly { id: ViewTab; label: 'timelineTab' | 'sequenceTab' | 'eventsTab' }[] = [
   { id: 'timeline', label: 'timelineTab' },
@@ -32,6 +32,7 @@ export function RunViews() {
 
   return (
     <section className="run-views panel" aria-label={t('views')}>
+      <div className="tabs-row">
       <div className="tabs" role="tablist" aria-label={t('views')} onKeyDown={onKeyDown}>
         {TABS.map((tab, i) => (
           <button
@@ -51,6 +52,8 @@ export function RunViews() {
             {t(tab.label)}
           </button>
         ))}
+      </div>
+      <div className="tabs__actions">{view !== 'events' && <ViewExport target={view} />}</div>
       </div>
       <div className="run-views__panel" role="tabpanel" id={`${baseId}-panel-${view}`} aria-labelledby={`${baseId}-tab-${view}`}>
         {view === 'timeline' && <TimelinePanel />}

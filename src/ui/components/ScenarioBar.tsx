@@ -9,7 +9,10 @@ import type { VariantOutcome } from '../store/types';
 
 const selectScenarioId = (s: { scenarioId: string }) => s.scenarioId;
 
-/** The scenario's title, one-line lesson, full lesson on demand, and the variant toggle. */
+/**
+ * The scenario's title, its lesson on demand, and the variant toggle, on one line. The one-line
+ * lesson opens the narration at step 0 (and the scenario menu lists it).
+ */
 export function ScenarioBar() {
   const lang = useSimStore(selectLang);
   const scenarioId = useSimStore(selectScenarioId);
@@ -18,16 +21,16 @@ export function ScenarioBar() {
   return (
     <section className="scenario-bar" aria-labelledby="scenario-title">
       <div className="scenario-bar__text">
-        <h1 id="scenario-title" className="scenario-bar__title" data-testid="scenario-title">
+        <h1 id="scenario-title" className="scenario-bar__title" data-testid="scenario-title" title={localized(scenario.title, lang)}>
           {localized(scenario.title, lang)}
         </h1>
-        <div className="scenario-bar__summary">
-          <span>{localized(scenario.summary, lang)}</span>{' '}
-          <details className="lesson" data-testid="lesson">
-            <summary>{t('showLesson')}</summary>
+        <details className="lesson" data-testid="lesson">
+          <summary title={t('showLesson')}>{t('lesson')}</summary>
+          <div className="lesson__body">
+            <p className="lesson__summary">{localized(scenario.summary, lang)}</p>
             <p>{localized(scenario.lesson, lang)}</p>
-          </details>
-        </div>
+          </div>
+        </details>
       </div>
       <VariantToggle />
     </section>
@@ -79,9 +82,7 @@ function VariantToggle() {
               {bad ? '⚠ ' : outcome ? '✓ ' : ''}
               {result}
               {pending && outcome ? ' …' : ''}
-            </span>
-            <span className="variant-option__note" title={note || undefined}>
-              {note}
+              {note && <span className="variant-option__note"> · {note}</span>}
             </span>
           </label>
         );

@@ -17,14 +17,14 @@ export const en = {
   outcomeClean: 'no violations',
   outcomeViolation: '{kind} at step {step}',
   outcomeStopsAt: 'schedule stops at step {step}',
-  outcomeDivergesAt: 'differs from this run at step {step}',
+  outcomeDivergesAt: 'differs at step {step}',
   variantReplayed: 'Same schedule, replayed with “{variant}”.',
   variantScheduleCut: 'The schedule fits this variant only up to step {step}: {reason}',
 
   lesson: 'Lesson',
   showLesson: 'Read the whole lesson',
   narration: 'What just happened',
-  narrationStart: 'Nothing has happened yet. Step a client, press Step forward or Play.',
+  narrationStart: 'Step a client, or press Step forward or Play.',
   offScript: 'your own schedule',
 
   language: 'Language',
@@ -111,6 +111,7 @@ export const en = {
   redisSaysFree: 'free',
   redisSaysUnknown: 'held (value written outside a client)',
   clientBelieves: '{id} believes it holds it',
+  clientsBelieve: '{ids} believe they hold it',
   nobodyBelieves: 'No client believes it holds it',
   beliefMismatch: 'Belief and truth differ',
 
@@ -189,14 +190,14 @@ export const zh: Strings = {
   outcomeClean: '没有违规',
   outcomeViolation: '第 {step} 步：{kind}',
   outcomeStopsAt: '调度在第 {step} 步中止',
-  outcomeDivergesAt: '从第 {step} 步起与当前运行不同',
+  outcomeDivergesAt: '第 {step} 步起不同',
   variantReplayed: '用“{variant}”重放了同一个调度。',
   variantScheduleCut: '这个调度在此变体中只能执行到第 {step} 步：{reason}',
 
   lesson: '要点',
   showLesson: '阅读完整讲解',
   narration: '刚刚发生了什么',
-  narrationStart: '还什么都没发生。单步执行某个客户端，或点击“前进一步”“播放”。',
+  narrationStart: '单步执行某个客户端，或点击“前进一步”或“播放”。',
   offScript: '你自己的调度',
 
   language: '语言',
@@ -283,6 +284,7 @@ export const zh: Strings = {
   redisSaysFree: '空闲',
   redisSaysUnknown: '被占用（值不是客户端写入的）',
   clientBelieves: '{id} 认为自己持有锁',
+  clientsBelieve: '{ids} 都认为自己持有锁',
   nobodyBelieves: '没有客户端认为自己持有锁',
   beliefMismatch: '认知与事实不一致',
 
