@@ -15,6 +15,19 @@ import { EmbedBar } from './components/EmbedBar';
 import { ViolationBanner as ViolationBannerSlot } from './components/ViolationBanner';
 import { useSimStore, useSimStoreApi } from './store/context';
 import { selectAppearance } from './store/selectors';
+import { findScenario } from '../scenarios';
+import { localized } from './i18n';
+import type { SimState } from './store/createSimStore';
+
+const selectTitleInput = (s: SimState) => ({ scenarioId: s.scenarioId, lang: s.lang });
+
+/** The tab's title names the scenario, so a teacher's tabs and history read as lessons. */
+function useDocumentTitle() {
+  const { scenarioId, lang } = useSimStore(useShallow(selectTitleInput));
+  useEffect(() => {
+    document.title = `${localized(findScenario(scenarioId).title, lang)} · Lockstep`;
+  }, [scenarioId, lang]);
+}
 
 /**
  * The simulator page. Layout, top to bottom: header (settings), scenario and variant, the stage
@@ -34,6 +47,7 @@ export function App() {
     root.dataset.presentation = presentation ? 'on' : 'off';
     root.dataset.embed = embed ? 'on' : 'off';
   }, [lang, theme, presentation, embed]);
+  useDocumentTitle();
 
   return (
     <div className="app">

@@ -114,3 +114,42 @@ describe('share links', () => {
     expect(isEmbed('?embed=0', '#/v1/get-then-del/lua')).toBe(false);
   });
 });
+
+describe('saved preferences and runs', () => {
+  const memory = (initial: Record<string, string> = {}) => {
+    const data = new Map(Object.entries(initial));
+    return { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), data };
+  };
+
+  it('reads back what it saved, and ignores what it did not write', async () => {
+    const { loadPrefs, savePrefs, loadSessionHash, saveSessionHash } = await import('../../src/ui/share/persist');
+    const storage = memory();
+    savePrefs(storage, { lang: 'zh', theme: 'dark', presentation: true });
+    expect(loadPrefs(storage)).toEqual({ lang: 'zh', theme: 'dark', presentation: true });
+    saveSessionHash(storage, '#/v1/get-then-del/lua?seed=1&s=A');
+    expect(loadSessionHash(storage)).toBe('#/v1/get-then-del/lua?seed=1&s=A');
+    expect(loadPrefs(memory({ 'lockstep.prefs.v1': '{not json' }))).toEqual({});
+    expect(loadPrefs(memory({ 'lockstep.prefs.v1': '{"lang":"fr","theme":"neon","presentation":"yes"}' }))).toEqual({
+      lang: undefined,
+      theme: undefined,
+      presentation: undefined,
+    });
+    expect(loadSessionHash(memory({ 'lockstep.session.v1': 'javascript:alert(1)' }))).toBeNull();
+  });
+
+  it('survives storage that throws (private mode, sandboxed iframes)', async () => {
+    const { loadPrefs, savePrefs, loadSessionHash, saveSessionHash } = await import('../../src/ui/share/persist');
+    const hostile = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    expect(loadPrefs(hostile)).toEqual({});
+    expect(loadSessionHash(hostile)).toBeNull();
+    expect(() => savePrefs(hostile, { lang: 'en' })).not.toThrow();
+    expect(() => saveSessionHash(hostile, '#/v1/x/y')).not.toThrow();
+  });
+});
