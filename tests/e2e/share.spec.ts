@@ -10,11 +10,14 @@ test('share link round trip: the URL carries scenario, variant, seed, schedule a
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await app.open(HEADLINE);
   await expect(app.banner).toContainText("A deleted B's lock");
+  const historyLength = await page.evaluate(() => history.length);
   await app.chooseVariant(/Lua compare-and-delete/);
   await app.button('Step back').click();
   await app.button('Step back').click();
   await expect(app.position).toHaveText('Step 3 / 5');
   await expect(page).toHaveURL(/#\/v1\/get-then-del\/lua\?seed=1&s=A\.A\.%2B4000\.B\.A&at=3$/);
+  // replaceState: stepping does not fill the history.
+  expect(await page.evaluate(() => history.length)).toBe(historyLength);
 
   await app.button('Copy link').click();
   await expect(page.getByTestId('copy-link-status')).toHaveText('Link copied');
@@ -31,48 +34,44 @@ test('share link round trip: the URL carries scenario, variant, seed, schedule a
   await expect(second.getByRole('radio', { name: /Lua compare-and-delete/ })).toBeChecked();
 });
 
-test('stepping replaces the URL instead of filling the history', async ({ app, page }) => {
-  await app.open(HEADLINE);
-  const historyLength = await page.evaluate(() => history.length);
-  for (let i = 0; i < 3; i++) await app.button('Step back').click();
-  await expect(page).toHaveURL(/&at=2$/);
-  expect(await page.evaluate(() => history.length)).toBe(historyLength);
-});
-
-test('a broken link is refused with a message; the default scenario loads; saved work is kept', async ({ app, page }) => {
-  // A saved run first: the headline story at step 4.
+test('broken and hostile links are refused with a message; the default loads; saved work is kept', async ({ app, page }) => {
+  // A saved run first: the headline story at step 4, then one more step of A.
   await app.open(`${HEADLINE}&at=4`);
   await app.stepClient('A');
   const saved = await page.evaluate(() => localStorage.getItem('lockstep.session.v1'));
   expect(saved).toContain('get-then-del');
 
-  await app.open('#/v1/get-then-del/get-then-del?seed=1&s=A.A.A.A.A.A.A.A');
-  await expect(app.linkError).toContainText('This link could not be loaded');
-  await expect(app.linkError).toContainText('does not fit');
-  const state = await app.state();
-  expect(state.scenario).not.toBe('');
-  expect(state.cursor).toBe(0);
-  expect(await page.evaluate(() => localStorage.getItem('lockstep.session.v1'))).toBe(saved);
-  await app.screenshot('light-broken-link');
-
-  await app.linkError.getByRole('button', { name: 'Dismiss' }).click();
-  await expect(app.linkError).toBeHidden();
-});
-
-test('a hostile link is shown as text, never run', async ({ app, page }) => {
-  let dialogs = 0;
-  page.on('dialog', (dialog) => {
-    dialogs += 1;
-    void dialog.dismiss();
+  await test.step('a schedule that does not fit', async () => {
+    await app.open('#/v1/get-then-del/get-then-del?seed=1&s=A.A.A.A.A.A.A.A');
+    await expect(app.linkError).toContainText('This link could not be loaded');
+    await expect(app.linkError).toContainText('does not fit');
+    const state = await app.state();
+    expect(state.scenario).not.toBe('get-then-del');
+    expect(state.cursor).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem('lockstep.session.v1'))).toBe(saved);
+    await app.screenshot('light-broken-link');
+    await app.linkError.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(app.linkError).toBeHidden();
   });
-  await app.open('#/v1/get-then-del/lua?seed=1&s=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E');
-  await expect(app.linkError).toContainText('The schedule is not valid');
-  await expect(app.linkError).toContainText('<img src=x onerror=alert(1)>');
-  await expect(page.getByRole('img', { name: 'x' })).toHaveCount(0);
-  expect(dialogs).toBe(0);
 
-  await app.open(`#/v1/${'x'.repeat(200_000)}/lua`);
-  await expect(app.linkError).toContainText('too long');
+  await test.step('markup in the link is shown as text, never run', async () => {
+    let dialogs = 0;
+    page.on('dialog', (dialog) => {
+      dialogs += 1;
+      void dialog.dismiss();
+    });
+    await app.open('#/v1/get-then-del/lua?seed=1&s=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E');
+    await expect(app.linkError).toContainText('The schedule is not valid');
+    await expect(app.linkError).toContainText('<img src=x onerror=alert(1)>');
+    await expect(page.getByRole('img', { name: 'x' })).toHaveCount(0);
+    expect(dialogs).toBe(0);
+  });
+
+  await test.step('an over-long link', async () => {
+    await app.open(`#/v1/${'x'.repeat(200_000)}/lua`);
+    await expect(app.linkError).toContainText('too long');
+    expect(await page.evaluate(() => localStorage.getItem('lockstep.session.v1'))).toBe(saved);
+  });
 });
 
 test('embed mode is chrome-less and fits an iframe', async ({ app, page }) => {
