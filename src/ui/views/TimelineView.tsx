@@ -449,7 +449,7 @@ const Axis = memo(function Axis(props: { layout: TimelineLayout; visible: Visibl
           <line className="lsv-tick" x1={tick.x} x2={tick.x} y1={G.axisY - 4} y2={G.axisY + 4} />
           {tick.labeled && (
             <text className="lsv-tick-label" x={tick.x + 3} y={G.tickLabelY}>
-              {i === 0 && tick.ms === 0 ? `t = 0 ms` : t('clockJump', { ms: tick.ms }).replace(/^t = /, '')}
+              {i === 0 && tick.ms === 0 ? t('clockJump', { ms: 0 }) : t('clockJump', { ms: tick.ms }).replace(/^t = /, '')}
             </text>
           )}
           {tick.compressedBefore && <AxisBreak x={tick.x - 14} />}
