@@ -32,6 +32,13 @@ test('share link round trip: the URL carries scenario, variant, seed, schedule a
   expect(b).toEqual(a);
   await expect(other.position).toHaveText('Step 3 / 5');
   await expect(second.getByRole('radio', { name: /Lua compare-and-delete/ })).toBeChecked();
+
+  // A link pasted into the address bar of an open tab loads like a fresh page.
+  await second.evaluate(() => {
+    window.location.hash = '#/v1/get-then-del/get-then-del?seed=2&s=A.A';
+  });
+  await expect(other.position).toHaveText('Step 2 / 2');
+  expect((await other.state()).seed).toBe(2);
 });
 
 test('broken and hostile links are refused with a message; the default loads; saved work is kept', async ({ app, page }) => {

@@ -59,7 +59,6 @@ export interface SimulationSlice {
   readonly lock: LockView;
   readonly violations: readonly ViolationEvent[];
   readonly schedule: string;
-  readonly scheduleToCursor: string;
   /** clientId -> token, and token -> clientId. */
   readonly tokens: Readonly<Record<string, string>>;
   readonly tokenOwners: Readonly<Record<string, string>>;
@@ -280,8 +279,8 @@ export function createSimStore(init: SimStoreInit = {}): SimStore {
         keys: keyViews(entries, previous, sim.nowMs, tokens),
         lock: sameLock(lock, s.lock) ? s.lock : lock,
         violations: !fresh && sameList(violationsNow, s.violations) ? s.violations : violationsNow,
-        schedule: sim.schedule,
-        scheduleToCursor: sim.scheduleToCursor,
+        // Formatting a 10,000-choice schedule is O(n): only when the timeline changed.
+        schedule: timelineChanged ? sim.schedule : s.schedule,
         onDefaultPath,
         finished: sim.isFinished,
         nextExpiryAtMs,
@@ -409,7 +408,6 @@ export function createSimStore(init: SimStoreInit = {}): SimStore {
       lock: { value: null, pttlMs: -2, holder: null },
       violations: [],
       schedule: '',
-      scheduleToCursor: '',
       tokens: {},
       tokenOwners: {},
       onDefaultPath: true,
