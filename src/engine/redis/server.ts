@@ -90,17 +90,23 @@ export class SimRedisServer {
   }
 }
 
-/** The command table as scripts see it: scripting commands exist but are refused inside a script. */
-const SCRIPTING_INFO: Record<string, ScriptCommandInfo> = {
-  eval: { arity: -3, write: false, noScript: true },
-  eval_ro: { arity: -3, write: false, noScript: true },
-  evalsha: { arity: -3, write: false, noScript: true },
-  evalsha_ro: { arity: -3, write: false, noScript: true },
-  script: { arity: -2, write: false, noScript: true },
+/**
+ * The command table as scripts see it. Commands Redis 7.0 flags `noscript` (from its COMMAND
+ * output) are refused inside a script whether or not Lockstep implements them.
+ */
+const NOSCRIPT_ARITY: Record<string, number> = {
+  auth: -2, bgrewriteaof: 1, bgsave: -1, blmove: 6, blpop: -3, brpop: -3, brpoplpush: 4, bzpopmax: -3, bzpopmin: -3,
+  debug: -2, discard: 1, eval: -3, eval_ro: -3, evalsha: -3, evalsha_ro: -3, exec: 1, failover: -1, fcall: -3,
+  fcall_ro: -3, hello: -1, monitor: 1, multi: 1, psubscribe: -2, psync: -3, punsubscribe: -1, quit: -1, replconf: -1,
+  replicaof: 3, reset: 1, role: 1, save: 1, script: -2, shutdown: -1, slaveof: 3, ssubscribe: -2, subscribe: -2,
+  sunsubscribe: -1, sync: 1, unsubscribe: -1, unwatch: 1, wait: 3, watch: -2,
 };
+const NOSCRIPT_INFO: Record<string, ScriptCommandInfo> = Object.fromEntries(
+  Object.entries(NOSCRIPT_ARITY).map(([name, arity]) => [name, { arity, write: false, noScript: true }]),
+);
 
 function scriptCommandInfo(name: string): ScriptCommandInfo | null {
-  if (Object.hasOwn(SCRIPTING_INFO, name)) return SCRIPTING_INFO[name];
+  if (Object.hasOwn(NOSCRIPT_INFO, name)) return NOSCRIPT_INFO[name];
   // A CommandSpec is a ScriptCommandInfo (arity, write); hasOwn keeps 'constructor' & co. out.
   return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : null;
 }

@@ -4,7 +4,7 @@ import { luaToReply, pushErrorTable, pushReply, redisErrorText } from './convert
 import { openBitLibrary } from './bit';
 import { openCjsonLibrary } from './cjson';
 import { jsText, lauxlib, lua, luaBytes, lualib, raiseError, type LuaState } from './fengari-api';
-import { installLua51Semantics, lua51Escapes, lua51SyntaxMessage, protectRecursively, setActiveRun, setTableReadonly, type RunMeter } from './lua51';
+import { installLua51Semantics, runError, lua51Escapes, lua51SyntaxMessage, protectRecursively, setActiveRun, setTableReadonly, type RunMeter } from './lua51';
 import { formatArgumentNumber } from './numbers';
 import { Rand48 } from './rand48';
 import { sha1Hex, sha1HexBytes } from './sha1';
@@ -57,6 +57,8 @@ interface RunState extends RunMeter {
   readonly readOnly: boolean;
   wroteDataset: boolean;
   killed: boolean;
+  /** A call went deeper than Lua 5.1 allows: the next instruction raises "stack overflow". */
+  overflowPending: boolean;
 }
 
 /**
@@ -242,6 +244,11 @@ export class LuaScriptEngine implements ScriptEngine {
       unitsMax: this.instructionBudget,
       wroteDataset: false,
       killed: false,
+      overflowPending: false,
+      tooDeep: (state) => {
+        run.overflowPending = true;
+        lua.lua_sethook(state, this.hook, lua.LUA_MASKCOUNT, 1);
+      },
       // Charged work past the budget kills once; after that the hook re-raises on every instruction.
       exceeded: (state) => {
         if (!run.killed) this.kill(state);
@@ -324,6 +331,11 @@ export class LuaScriptEngine implements ScriptEngine {
   private countHook(L: LuaState): void {
     const run = this.run;
     if (run === null) return;
+    if (run.overflowPending && !run.killed) {
+      run.overflowPending = false;
+      lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, hookInstructionStep);
+      runError(L, 'stack overflow');
+    }
     run.units += run.killed ? 1 : hookInstructionStep;
     if (run.killed || run.units > run.unitsMax) this.kill(L);
   }

@@ -19,3 +19,11 @@ declare module 'fengari/src/lstring.js' {
   const value: Record<string, unknown>;
   export default value;
 }
+declare module 'fengari/src/ltm.js' {
+  const value: Record<string, unknown>;
+  export default value;
+}
+declare module 'fengari/src/lstate.js' {
+  const value: Record<string, unknown>;
+  export default value;
+}

@@ -1,8 +1,10 @@
 import ldebug from 'fengari/src/ldebug.js';
 import llex from 'fengari/src/llex.js';
 import lobject from 'fengari/src/lobject.js';
+import lstate from 'fengari/src/lstate.js';
 import lstring from 'fengari/src/lstring.js';
 import ltable from 'fengari/src/ltable.js';
+import ltm from 'fengari/src/ltm.js';
 import { lua, luaBytes, type LuaState } from './fengari-api';
 import { formatLuaNumber } from './numbers';
 
@@ -30,6 +32,12 @@ import { formatLuaNumber } from './numbers';
  * The 5.3 parser then fails exactly where 5.1's would ("unexpected symbol near '/'", "'<eof>'
  * expected near '&'").
  *
+ * Tables. fengari's tables are JS Maps in insertion order; 5.1's have an array part visited
+ * first. `#t` becomes 5.1's search from 1 (fengari starts from the Map's size, which answers 3
+ * for {[1]=1, [3]=3} where 5.1 answers 1), next()/pairs visits the integer keys 1..#t in order
+ * before the others (a constructor {10, 20, 30} otherwise iterates 3, 2, 1), and `__len` is
+ * ignored on tables as 5.1 does. Other keys still come in insertion order, not 5.1's hash order.
+ *
  * Read-only tables. Redis 7.0 protects every table reachable from the globals: any write
  * raises "Attempt to modify a readonly table". fengari writes table slots through
  * `ltable.luaH_setfrom` / `luaH_setint` (VM, API, libraries alike), so a check there covers
@@ -49,7 +57,17 @@ export interface RunMeter {
   readonly unitsMax: number;
   /** Called once units pass unitsMax: raises the kill error (does not return). */
   exceeded(L: LuaState): void;
+  /** Called when a call would nest deeper than Lua 5.1 allows (`callDepthMax`): raise "stack overflow" soon. */
+  tooDeep(L: LuaState): void;
 }
+
+/**
+ * Lua 5.1 stops at 16384 nested calls (its CallInfo array may grow to 16384 entries, LUAI_MAXCALLS
+ * being 20000): a recursion of 16382 levels runs on a fresh redis-server 7.0, 16383 fails with
+ * "stack overflow". fengari's limit is its stack size (a million slots), so the depth is counted
+ * here, in the same units (call frames, the base frame included).
+ */
+export const callDepthMax = 16384;
 
 export const tableWriteUnits = 10;
 export const stringBytesPerUnit = 4;
@@ -77,6 +95,9 @@ function charge(L: LuaState | null, units: number): void {
 
 interface FengariTable {
   readonly?: boolean;
+  strong?: Map<unknown, unknown>;
+  /** 5.1's array-part size, as a table constructor sets it (see getn51). */
+  sizearray51?: number;
 }
 
 const READONLY_MESSAGE = luaBytes('Attempt to modify a readonly table');
@@ -97,6 +118,25 @@ export function installLua51Semantics(): void {
   patchLexer();
   patchTableWrites();
   patchStringCreation();
+  patchTableOrder();
+  patchStringToNumber();
+  patchCallDepth();
+}
+
+interface CallInfoLike {
+  depth51?: number;
+}
+
+function patchCallDepth(): void {
+  const extend = lstate.luaE_extendCI as (L: LuaState) => CallInfoLike;
+  lstate.luaE_extendCI = function luaE_extendCI51(L: LuaState): CallInfoLike {
+    const previous = (L as unknown as { ci: CallInfoLike }).ci;
+    const ci = extend(L);
+    const depth = (previous.depth51 ?? 1) + 1;
+    ci.depth51 = depth;
+    if (depth > callDepthMax && activeMeter !== null) activeMeter.tooDeep(L);
+    return ci;
+  };
 }
 
 interface TStringLike {
@@ -140,9 +180,16 @@ function patchNumbers(): void {
   type PushV = (L: LuaState, fmt: Uint8Array, argp: unknown[]) => Uint8Array;
   const pushvfstring = lobject.luaO_pushvfstring as PushV;
   const preformatted = function luaO_pushvfstring(L: LuaState, fmt: Uint8Array, argp: unknown[]): Uint8Array {
-    if (fmt.indexOf(PERCENT) < 0) return pushvfstring(L, fmt, argp);
+    if (fmt.indexOf(PERCENT) < 0) {
+      const reworded = fmt.length > 20 ? REWORDED.get(new TextDecoder().decode(fmt)) : undefined;
+      return pushvfstring(L, reworded ?? fmt, argp);
+    }
     if (fmt.length === TYPE_ERROR_FORMAT.length && new TextDecoder().decode(fmt) === TYPE_ERROR_FORMAT) {
       return pushvfstring(L, ...typeError51(argp));
+    }
+    if (fmt.length === ARG_ERROR_FORMAT.length && new TextDecoder().decode(fmt) === ARG_ERROR_FORMAT) {
+      const extra = argp[2] instanceof Uint8Array ? new TextDecoder().decode(argp[2]) : String(argp[2]);
+      if (extra === 'thread expected') argp = [argp[0], argp[1], luaBytes('coroutine expected')];
     }
     const bytes = Array.from(fmt);
     const args: unknown[] = [];
@@ -200,6 +247,15 @@ function pointerId(value: object): number {
   }
   return id;
 }
+
+/** 5.3 messages that 5.1 words differently (raised without arguments). */
+const REWORDED = new Map<string, Uint8Array>([
+  ['attempt to yield from outside a coroutine', luaBytes('attempt to yield across metamethod/C-call boundary')],
+  ['attempt to yield across a C-call boundary', luaBytes('attempt to yield across metamethod/C-call boundary')],
+]);
+
+/** luaL_argerror's format: 5.1 says "coroutine expected" where 5.3 says "thread expected". */
+const ARG_ERROR_FORMAT = "bad argument #%d to '%s' (%s)";
 
 /** luaG_typeerror's format in 5.3; 5.1 words it "attempt to index local 't' (a nil value)". */
 const TYPE_ERROR_FORMAT = 'attempt to %s a %s value%s';
@@ -290,6 +346,9 @@ function patchTableWrites(): void {
       runerror(activeState, READONLY_MESSAGE);
     }
     if (activeMeter !== null) charge(activeState, tableWriteUnits);
+    // A constructor's SETLIST writes its items last to first into the new table: the first
+    // integer write into an empty table is the array size 5.1 would have allocated.
+    if (t.sizearray51 === undefined && t.strong?.size === 0) t.sizearray51 = key;
     setint(t, key, value);
   };
 }
@@ -397,4 +456,134 @@ export function lua51Escapes(source: Uint8Array): Uint8Array {
     }
   }
   return changed ? Uint8Array.from(out) : source;
+}
+
+interface TValueSlot {
+  type: number;
+  value: unknown;
+  ttisnil(): boolean;
+}
+interface OrderedTable {
+  strong: Map<unknown, unknown>;
+  sizearray51?: number;
+  /** The border found when the current traversal started (see patchTableOrder). */
+  border51?: number;
+}
+
+/**
+ * 5.1's luaH_getn: with an array part of size n (a constructor's item count), a border inside it
+ * by bisection if t[n] is nil; otherwise (or without one) doubling from n, then bisecting
+ * (unbound_search). Tables grown by assignment have no recorded array part and search from 0.
+ */
+function getn51(getint: (t: OrderedTable, key: number) => TValueSlot, t: OrderedTable): number {
+  const sizearray = t.sizearray51 ?? 0;
+  if (sizearray > 0 && getint(t, sizearray).ttisnil()) {
+    let low = 0;
+    let high = sizearray;
+    while (high - low > 1) {
+      const m = Math.floor((low + high) / 2);
+      if (getint(t, m).ttisnil()) high = m;
+      else low = m;
+    }
+    return low;
+  }
+  let i = sizearray;
+  let j = sizearray + 1;
+  // Doubling is bounded by the table's integer keys (at most 2^53).
+  while (!getint(t, j).ttisnil()) {
+    i = j;
+    if (j > Number.MAX_SAFE_INTEGER / 2) {
+      // A table built to defeat the search: linear, as 5.1 does.
+      i = 1;
+      while (!getint(t, i).ttisnil()) i++;
+      return i - 1;
+    }
+    j *= 2;
+  }
+  while (j - i > 1) {
+    const m = Math.floor((i + j) / 2);
+    if (getint(t, m).ttisnil()) j = m;
+    else i = m;
+  }
+  return i;
+}
+
+function patchTableOrder(): void {
+  const getint = ltable.luaH_getint as (t: OrderedTable, key: number) => TValueSlot;
+  const next = ltable.luaH_next as (L: LuaState, t: OrderedTable, keyIndex: number) => boolean;
+  const TValue = lobject.TValue as new (type: number, value: unknown) => TValueSlot;
+  const setobj2s = lobject.setobj2s as (L: LuaState, index: number, value: TValueSlot) => void;
+  const NIL = new TValue(lua.LUA_TNIL, null);
+  const NUMBER_FLOAT = lua.LUA_TNUMBER; // a float-tagged number (tag 3 is LUA_TNUMFLT)
+  const getn = (t: OrderedTable) => getn51(getint, t);
+  ltable.luaH_getn = getn;
+
+  /** Continues fengari's insertion-order walk, skipping the integer keys phase one visited. */
+  const nextOutsideArray = (L: LuaState, t: OrderedTable, keyIndex: number, border: number): boolean => {
+    const stack = (L as unknown as { stack: TValueSlot[] }).stack;
+    // Bounded by the table's size.
+    for (;;) {
+      if (!next(L, t, keyIndex)) return false;
+      const key = stack[keyIndex];
+      const k = key.value;
+      if ((key.type & 0x0f) === lua.LUA_TNUMBER && typeof k === 'number' && Number.isInteger(k) && k >= 1 && k <= border) continue;
+      return true;
+    }
+  };
+
+  ltable.luaH_next = function luaH_next51(L: LuaState, t: OrderedTable, keyIndex: number): boolean {
+    const stack = (L as unknown as { stack: TValueSlot[] }).stack;
+    const key = stack[keyIndex];
+    let from = 0;
+    if (key.ttisnil()) t.border51 = getn(t);
+    else {
+      const k = key.value;
+      const border = t.border51 ?? 0;
+      const inArray = (key.type & 0x0f) === lua.LUA_TNUMBER && typeof k === 'number' && Number.isInteger(k) && k >= 1 && k <= border;
+      if (!inArray) return nextOutsideArray(L, t, keyIndex, border);
+      from = k;
+    }
+    const border = t.border51 ?? 0;
+    // Phase one: the array part, 1..border in order (skipping holes, as 5.1 skips nil slots).
+    for (let i = from + 1; i <= border; i++) {
+      const value = getint(t, i);
+      if (!value.ttisnil()) {
+        setobj2s(L, keyIndex, new TValue(NUMBER_FLOAT, i));
+        setobj2s(L, keyIndex + 1, value);
+        return true;
+      }
+    }
+    // Phase two: everything else, from the start of the insertion order.
+    setobj2s(L, keyIndex, NIL);
+    return nextOutsideArray(L, t, keyIndex, border);
+  };
+
+  // 5.1 has no __len for tables (only for userdata).
+  const fasttm = ltm.fasttm as (L: LuaState, et: unknown, event: number) => unknown;
+  const TM_LEN = (ltm.TMS as Record<string, number>).TM_LEN;
+  ltm.fasttm = function fasttm51(L: LuaState, et: unknown, event: number): unknown {
+    return event === TM_LEN ? null : fasttm(L, et, event);
+  };
+}
+
+/**
+ * 5.1 converts strings to numbers with C's strtod, which also reads "inf", "infinity" and "nan"
+ * (tonumber('inf'), 'nan' + 0); 5.3 refuses them.
+ */
+function patchStringToNumber(): void {
+  const str2num = lobject.luaO_str2num as (s: Uint8Array, o: { setfltvalue(n: number): void }) => number;
+  lobject.luaO_str2num = function luaO_str2num51(s: Uint8Array, o: { setfltvalue(n: number): void }): number {
+    const size = str2num(s, o);
+    if (size !== 0 || s.length > 24) return size;
+    const match = /^\s*([-+]?)(inf|infinity|nan)\s*$/i.exec(new TextDecoder().decode(s));
+    if (match === null) return 0;
+    const magnitude = match[2].toLowerCase() === 'nan' ? NaN : Infinity;
+    o.setfltvalue(match[1] === '-' ? -magnitude : magnitude);
+    return s.length + 1;
+  };
+}
+
+/** luaG_runerror: raises `message` with the position of the running Lua function ("user_script:1: "). */
+export function runError(L: LuaState, message: string): never {
+  return (ldebug.luaG_runerror as (L: LuaState, fmt: Uint8Array) => never)(L, luaBytes(message.replace(/%/g, '%%')));
 }

@@ -47,14 +47,22 @@ export function openStandardLibraries(L: LuaState, random: Rand48): void {
 
   withLibrary(L, 'table', () => {
     removeFields(L, ['move', 'pack', 'unpack']);
-    setFunctions(L, { getn: tableGetn, setn: tableSetn, maxn: tableMaxn, foreach: tableForeach, foreachi: tableForeachi });
+    setFunctions(L, {
+      getn: tableGetn,
+      setn: tableSetn,
+      maxn: tableMaxn,
+      foreach: tableForeach,
+      foreachi: tableForeachi,
+      insert: tableInsert51,
+      remove: tableRemove51,
+    });
   });
 
   withLibrary(L, 'string', () => {
     removeFields(L, ['pack', 'packsize', 'unpack']);
     lua.lua_getfield(L, -1, 'gmatch');
     lua.lua_setfield(L, -2, 'gfind');
-    setFunctions(L, { format: stringFormat51, rep: stringRep51 });
+    setFunctions(L, { format: stringFormat51, rep: stringRep51, char: stringChar51 });
     // Pattern functions scan their subject in one VM instruction: charge them per byte.
     for (const name of ['find', 'match', 'gmatch', 'gsub']) chargePerSubjectByte(L, name, name === 'gsub' ? 4 : 1);
   });
@@ -72,6 +80,8 @@ export function openStandardLibraries(L: LuaState, random: Rand48): void {
       tanh: numberFunction1(Math.tanh),
       log10: numberFunction1(Math.log10),
       log: numberFunction1(Math.log),
+      max: (state) => mathExtreme(state, (a, b) => b > a),
+      min: (state) => mathExtreme(state, (a, b) => b < a),
       frexp: mathFrexp,
       random: (state) => mathRandom(state, random),
       randomseed: (state) => {
@@ -348,6 +358,74 @@ function setmetatable51(L: LuaState): number {
   if (isReadonlyTable(L, 1)) raiseReadonly(L);
   lua.lua_settop(L, 2);
   lua.lua_setmetatable(L, 1);
+  return 1;
+}
+
+/** 5.1's math.max/min: at least one number; comparisons as C does them (NaN never wins). */
+function mathExtreme(L: LuaState, better: (current: number, candidate: number) => boolean): number {
+  const n = lua.lua_gettop(L);
+  let result = lauxlib.luaL_checknumber(L, 1);
+  for (let i = 2; i <= n; i++) {
+    const candidate = lauxlib.luaL_checknumber(L, i);
+    if (better(result, candidate)) result = candidate;
+  }
+  lua.lua_pushnumber(L, result);
+  return 1;
+}
+
+/** 5.1's string.char: C ints truncated, each in 0..255 ("invalid value" otherwise). */
+function stringChar51(L: LuaState): number {
+  const n = lua.lua_gettop(L);
+  const bytes = new Uint8Array(n);
+  for (let i = 1; i <= n; i++) {
+    const c = Math.trunc(lauxlib.luaL_checknumber(L, i));
+    if (!(c >= 0 && c <= 255)) lauxlib.luaL_argerror(L, i, 'invalid value');
+    bytes[i - 1] = c;
+  }
+  lua.lua_pushstring(L, bytes);
+  return 1;
+}
+
+/** 5.1's table.insert: raw access, no bounds check (a far position grows the "array"). */
+function tableInsert51(L: LuaState): number {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  let e = lua.lua_rawlen(L, 1) + 1;
+  let pos: number;
+  switch (lua.lua_gettop(L)) {
+    case 2:
+      pos = e;
+      break;
+    case 3: {
+      pos = Math.trunc(lauxlib.luaL_checknumber(L, 2));
+      if (pos > e) e = pos;
+      // Bounded by the table's length.
+      for (let i = e; i > pos; i--) {
+        lua.lua_rawgeti(L, 1, i - 1);
+        lua.lua_rawseti(L, 1, i);
+      }
+      break;
+    }
+    default:
+      return raiseError(L, "wrong number of arguments to 'insert'");
+  }
+  lua.lua_rawseti(L, 1, pos);
+  return 0;
+}
+
+/** 5.1's table.remove: nothing (no error) outside 1..#t. */
+function tableRemove51(L: LuaState): number {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  const e = lua.lua_rawlen(L, 1);
+  let pos = lua.lua_isnoneornil(L, 2) ? e : Math.trunc(lauxlib.luaL_checknumber(L, 2));
+  if (!(pos >= 1 && pos <= e)) return 0;
+  lua.lua_rawgeti(L, 1, pos);
+  // Bounded by the table's length.
+  for (; pos < e; pos++) {
+    lua.lua_rawgeti(L, 1, pos + 1);
+    lua.lua_rawseti(L, 1, pos);
+  }
+  lua.lua_pushnil(L);
+  lua.lua_rawseti(L, 1, e);
   return 1;
 }
 
