@@ -100,27 +100,27 @@ export const TIMELINE_GEOMETRY: Readonly<Record<TimelineDensity, TimelineGeometr
   },
   compact: {
     gutterPx: 118,
-    tickLabelY: 10,
-    axisY: 19,
-    flagY: 23,
-    flagH: 17,
-    rowsY: 44,
-    clientRowH: 58,
-    redisRowH: 50,
+    tickLabelY: 9,
+    axisY: 17,
+    flagY: 20,
+    flagH: 16,
+    rowsY: 39,
+    clientRowH: 54,
+    redisRowH: 46,
     chipFontPx: 12,
     labelFontPx: 11,
-    beliefDy: 5,
-    beliefH: 13,
-    chipDy: 21,
-    chipH: 21,
+    beliefDy: 4,
+    beliefH: 12,
+    chipDy: 18,
+    chipH: 20,
     chipLines: 1,
-    blockDy: 45,
-    blockH: 11,
+    blockDy: 41,
+    blockH: 10,
     blockFontPx: 10,
-    holderDy: 5,
-    holderH: 18,
-    ttlDy: 28,
-    ttlLabelDy: 13,
+    holderDy: 4,
+    holderH: 17,
+    ttlDy: 25,
+    ttlLabelDy: 12,
     showLegend: false,
     commandStepPx: 150,
     plainStepPx: 40,
@@ -132,7 +132,7 @@ const useG = () => useContext(GeometryContext);
 
 /** Full height of the drawing for `rowCount` client rows. */
 export function timelineHeight(g: TimelineGeometry, rowCount: number, legendRows: number): number {
-  return g.rowsY + rowCount * g.clientRowH + g.redisRowH + (g.showLegend ? 8 + legendRows * LEGEND_ROW_H + 10 : 6);
+  return g.rowsY + rowCount * g.clientRowH + g.redisRowH + (g.showLegend ? 8 + legendRows * LEGEND_ROW_H + 10 : 4);
 }
 
 /**
@@ -151,6 +151,8 @@ const CULL_MARGIN_PX = 600;
 const CULL_STEP_PX = 300;
 /** What is still going at the end of the run reaches this far past it. */
 const OPEN_TAIL_PX = 36;
+/** A violation flag is at most this wide. */
+const VIOLATION_FLAG_MAX_PX = 300;
 
 type Window = readonly [number, number];
 
@@ -458,7 +460,12 @@ const Axis = memo(function Axis(props: { layout: TimelineLayout; visible: Visibl
       {layout.tailPx > 0 && (
         <g>
           <line className="lsv-run-end" x1={layout.runEndX} x2={layout.runEndX} y1={G.axisY} y2={rowsEndY} />
-          <text className="lsv-run-end-label" x={layout.runEndX + 5} y={G.tickLabelY}>
+          <text
+            className="lsv-run-end-label"
+            x={layout.runEndX + 5 + 90 > layout.widthPx ? layout.runEndX - 5 : layout.runEndX + 5}
+            y={G.tickLabelY}
+            textAnchor={layout.runEndX + 5 + 90 > layout.widthPx ? 'end' : 'start'}
+          >
             {t('runEnd')}
           </text>
         </g>
@@ -895,7 +902,8 @@ function ViolationFlags(props: {
       {violations.map((v) => {
         const x = layout.xOfSeq(v.causeSeq);
         const message = violationText(v, lang);
-        const label = `⚠ ${message}`;
+        // Long messages are cut on the flag; the accessible name and the tooltip keep all of it.
+        const label = fitText(`⚠ ${message}`, VIOLATION_FLAG_MAX_PX - 16, 12, false);
         const w = textWidth(label, 12, false) + 16;
         // Centred on its cause, but kept inside the drawing.
         const left = Math.max(0, Math.min(x - w / 2, layout.widthPx - w));
