@@ -29,11 +29,34 @@ function ioredisMockBrowserPatch(): Plugin {
   };
 }
 
+/**
+ * fengari decides "browser or Node?" with `typeof process` and reads process.env at module init.
+ * In the page, ioredis-mock's browser build may define a global `process` first, which sends
+ * fengari down its Node path (require('os')). Pin fengari to its browser path. Applied to the dev
+ * pre-bundler too, where ordinary plugins do not run.
+ */
+function fengariBrowserPatch(): Plugin {
+  return {
+    name: 'lockstep:fengari-browser-patch',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/fengari[\\/]src[\\/]luaconf\.js(\?.*)?$/.test(id)) return null;
+      const patched = code
+        .replace('(process.env.FENGARICONF ? JSON.parse(process.env.FENGARICONF) : {})', '({})')
+        .replace('if (typeof process === "undefined") {', 'if (true) {');
+      if (patched.includes('process.env.FENGARICONF') || !patched.includes('if (true) {')) {
+        throw new Error('fengari browser patch: luaconf.js changed; re-check the patch for this version');
+      }
+      return { code: patched, map: null };
+    },
+  };
+}
+
 export default defineConfig({
   base: './',
-  plugins: [ioredisMockBrowserPatch(), react()],
-  worker: { format: 'es', plugins: () => [ioredisMockBrowserPatch()] },
-  optimizeDeps: { exclude: ['ioredis-mock'] },
+  plugins: [ioredisMockBrowserPatch(), fengariBrowserPatch(), react()],
+  worker: { format: 'es', plugins: () => [ioredisMockBrowserPatch(), fengariBrowserPatch()] },
+  optimizeDeps: { exclude: ['ioredis-mock'], rolldownOptions: { plugins: [fengariBrowserPatch()] } },
   build: { chunkSizeWarningLimit: 3000, sourcemap: true },
   server: { port: 5173, strictPort: false },
 });
