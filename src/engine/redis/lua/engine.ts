@@ -65,7 +65,7 @@ interface RunState extends RunMeter {
  * Redis 7.0 scripting on one persistent fengari state. See `createLuaScriptEngine`.
  */
 export class LuaScriptEngine implements ScriptEngine {
-  private readonly L: LuaState;
+  private state: LuaState | null = null;
   private readonly scripts = new Map<string, CachedScript>();
   /** Source -> cached script: EVAL of a known source skips hashing it (Redis hashes every time; the answer is the same). */
   private readonly scriptsBySource = new Map<string, { sha: string; script: CachedScript }>();
@@ -78,13 +78,23 @@ export class LuaScriptEngine implements ScriptEngine {
 
   constructor(options: LuaScriptEngineOptions = {}) {
     this.instructionBudget = options.instructionBudget ?? scriptInstructionBudget;
-    installLua51Semantics();
-    this.L = lauxlib.luaL_newstate();
-    this.buildEnvironment();
-    const L = this.L;
-    lua.lua_settop(L, 0);
-    lua.lua_pushjsfunction(L, (state) => this.errorHandler(state));
-    lua.lua_createtable(L, 0, 0);
+  }
+
+  /**
+   * The Lua state, built on first use: a server that never runs a script (most Redlock nodes,
+   * explorer copies) pays nothing for it.
+   */
+  private get L(): LuaState {
+    if (this.state === null) {
+      installLua51Semantics();
+      const L = lauxlib.luaL_newstate();
+      this.state = L;
+      this.buildEnvironment();
+      lua.lua_settop(L, 0);
+      lua.lua_pushjsfunction(L, (state) => this.errorHandler(state));
+      lua.lua_createtable(L, 0, 0);
+    }
+    return this.state;
   }
 
   execute(argv: readonly string[], host: ScriptHost): Reply {
@@ -110,6 +120,7 @@ export class LuaScriptEngine implements ScriptEngine {
   }
 
   restoreCache(scripts: Record<string, string>): void {
+    if (this.state === null && Object.keys(scripts).length === 0) return;
     this.flush();
     for (const sha of Object.keys(scripts).sort()) {
       const compiled = this.compile(scripts[sha]);
