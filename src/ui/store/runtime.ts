@@ -1,0 +1,31 @@
+import type { SchedulingPolicy } from '../../engine/policies';
+import type { KeyEntry } from '../../engine/redis/keyspace';
+import type { Scenario } from '../../engine/scenario';
+import type { Choice } from '../../engine/schedule';
+import type { Simulation } from '../../engine/simulation';
+import type { ViolationEvent } from '../../engine/trace';
+import type { OutcomeService, PlaybackTimers } from './types';
+
+/** Engine-side state of one store: never in React state. */
+export interface Engine {
+  sim: Simulation;
+  scenario: Scenario;
+  defaultChoices: readonly Choice[];
+  allViolations: readonly ViolationEvent[];
+  /** Inspector snapshots by cursor, for "changed since the previous step". Valid for one timeline. */
+  entriesByCursor: Map<number, KeyEntry[]>;
+  policy: SchedulingPolicy | null;
+  autoplaySteps: number;
+  timer: unknown;
+  outcomeRequestId: number;
+}
+
+/** What the slices of one store share: the engine and the outside world it may touch. */
+export interface Runtime {
+  readonly engine: Engine;
+  readonly scenarios: readonly Scenario[];
+  readonly timers: PlaybackTimers;
+  readonly outcomeService: OutcomeService | null;
+  /** Runs a user action on the engine and publishes the result (set by the simulation slice). */
+  act: (action: (sim: Simulation) => boolean | void) => void;
+}

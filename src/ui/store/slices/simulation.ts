@@ -1,0 +1,313 @@
+/**
+ * The simulation slice: the run as plain data, and the actions that change it. Every action
+ * delegates to the engine (`Simulation`), which lives in the runtime, outside React state.
+ */
+import type { StateCreator } from 'zustand/vanilla';
+import { ChoiceError } from '../../../engine/engine';
+import type { KeyEntry } from '../../../engine/redis/keyspace';
+import { findVariant, ScenarioError, type Scenario } from '../../../engine/scenario';
+import { parseSchedule, type Choice } from '../../../engine/schedule';
+import { Simulation } from '../../../engine/simulation';
+import type { LockView, ViolationEvent } from '../../../engine/trace';
+import type { LoadResult, RunSpec, SimState, SimStoreInit, SimulationSlice } from '../createSimStore';
+import { clientViews, firstEventAtOrAfter, isOnDefaultPath, keyViews } from '../derive';
+import type { Runtime } from '../runtime';
+import type { Notice } from '../types';
+
+/** Steps "run to next command" may take before it gives up (a client that never sends one). */
+const runToCommandStepCountMax = 100;
+const keyCacheCapacity = 256;
+
+function choicesOf(scenario: Scenario, variantId: string | undefined, schedule: RunSpec['schedule']): readonly Choice[] {
+  const clientIds = findVariant(scenario, variantId).clients.map((c) => c.id);
+  if (schedule === undefined) return parseSchedule(scenario.defaultSchedule, clientIds);
+  return typeof schedule === 'string' ? parseSchedule(schedule, clientIds) : schedule;
+}
+
+function sameLock(a: LockView, b: LockView): boolean {
+  return a.value === b.value && a.pttlMs === b.pttlMs && a.holder === b.holder;
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * Replays choices on a fresh simulation. Returns the simulation and, if a choice did not fit,
+ * the ChoiceError (the simulation keeps the choices that did).
+ */
+function replay(scenario: Scenario, variantId: string | undefined, seed: number, choices: readonly Choice[]): { sim: Simulation; error: ChoiceError | null } {
+  const sim = new Simulation(scenario, { variantId, seed });
+  for (const choice of choices) {
+    try {
+      sim.apply(choice);
+    } catch (error) {
+      if (error instanceof ChoiceError) return { sim, error };
+      throw error;
+    }
+  }
+  return { sim, error: null };
+}
+
+export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCreator<SimState, [], [], SimulationSlice> {
+  const { engine, outcomeService } = rt;
+  const firstScenario = rt.scenarios[0];
+  const findScenario = (id: string): Scenario => {
+    const scenario = rt.scenarios.find((s) => s.id === id);
+    if (!scenario) throw new ScenarioError(`unknown scenario "${id}"`);
+    return scenario;
+  };
+
+  /** The inspector snapshot at `cursor`, from the cache or by a round trip of the live world. */
+  const entriesAt = (cursor: number): KeyEntry[] => {
+    const cached = engine.entriesByCursor.get(cursor);
+    if (cached) return cached;
+    const sim = engine.sim;
+    const here = sim.cursor;
+    if (here !== cursor) sim.seek(cursor);
+    const entries = sim.inspect();
+    if (here !== cursor) sim.seek(here);
+    remember(cursor, entries);
+    return entries;
+  };
+  const remember = (cursor: number, entries: KeyEntry[]) => {
+    if (engine.entriesByCursor.size >= keyCacheCapacity) {
+      const oldest = engine.entriesByCursor.keys().next().value;
+      if (oldest !== undefined) engine.entriesByCursor.delete(oldest);
+    }
+    engine.entriesByCursor.set(cursor, entries);
+  };
+
+  return (set, get) => {
+    /** Publishes the engine's state as plain data. `timelineChanged` when choices were added, cut or replaced. */
+    const publish = (timelineChanged: boolean, extra: Partial<SimState> = {}, fresh = false) => {
+      const s = get();
+      const tokens = extra.tokens ?? s.tokens;
+      const previousClients = fresh ? [] : s.clients;
+      const sim = engine.sim;
+      const cursor = sim.cursor;
+      if (timelineChanged) {
+        for (const key of [...engine.entriesByCursor.keys()]) if (key > cursor || key > sim.length) engine.entriesByCursor.delete(key);
+      }
+      const events = timelineChanged ? sim.allEvents().slice() : s.events;
+      if (timelineChanged) engine.allViolations = events.filter((e): e is ViolationEvent => e.kind === 'violation');
+      const violationsNow = engine.allViolations.filter((v) => v.step < cursor);
+      const entries = sim.inspect();
+      remember(cursor, entries);
+      const previous = cursor > 0 ? entriesAt(cursor - 1) : null;
+      const lock = sim.lock();
+      const firstOfLast = cursor > 0 ? firstEventAtOrAfter(events, cursor - 1) : 0;
+      const endOfLast = firstEventAtOrAfter(events, cursor);
+      const lastStepEvents = events.slice(firstOfLast, endOfLast);
+      let nextExpiryAtMs: number | null = null;
+      for (const entry of entries) {
+        if (entry.expireAtMs !== null && entry.expireAtMs >= sim.nowMs && (nextExpiryAtMs === null || entry.expireAtMs < nextExpiryAtMs)) {
+          nextExpiryAtMs = entry.expireAtMs;
+        }
+      }
+      const onDefaultPath =
+        cursor <= engine.defaultChoices.length && isOnDefaultPath(sim.timeline.slice(0, cursor), engine.defaultChoices);
+      set({
+        scenarioId: sim.scenarioId,
+        variantId: sim.variantId,
+        seed: sim.seed,
+        clientIds: sameList(s.clientIds, sim.ctx.clientIds) ? s.clientIds : sim.ctx.clientIds.slice(),
+        timelineVersion: timelineChanged ? s.timelineVersion + 1 : s.timelineVersion,
+        cursor,
+        length: sim.length,
+        nowMs: sim.nowMs,
+        clients: clientViews(sim.clients, previousClients),
+        events,
+        eventCountToCursor: endOfLast,
+        lastStepEvents: !fresh && sameList(lastStepEvents, s.lastStepEvents) ? s.lastStepEvents : lastStepEvents,
+        keys: keyViews(entries, previous, sim.nowMs, tokens),
+        lock: sameLock(lock, s.lock) ? s.lock : lock,
+        violations: !fresh && sameList(violationsNow, s.violations) ? s.violations : violationsNow,
+        // Formatting a 10,000-choice schedule is O(n): only when the timeline changed.
+        schedule: timelineChanged ? sim.schedule : s.schedule,
+        onDefaultPath,
+        finished: sim.isFinished,
+        nextExpiryAtMs,
+        ...extra,
+      });
+      if (timelineChanged) requestOutcomes();
+    };
+
+    const requestOutcomes = () => {
+      if (!outcomeService) return;
+      const s = get();
+      engine.outcomeRequestId += 1;
+      const request = { id: engine.outcomeRequestId, scenarioId: s.scenarioId, seed: s.seed, schedule: s.schedule, baseVariantId: s.variantId };
+      set({ outcomesPending: true });
+      outcomeService.request(request, (report) => {
+        const now = get();
+        if (report.id !== engine.outcomeRequestId) return;
+        if (report.scenarioId !== now.scenarioId || report.seed !== now.seed || report.schedule !== now.schedule) return;
+        set({ outcomes: report, outcomesPending: false });
+      });
+    };
+
+    /** Installs a new simulation (new scenario, variant, seed or loaded run) and publishes everything. */
+    const install = (scenario: Scenario, sim: Simulation, cursor: number | null, extra: Partial<SimState> = {}) => {
+      engine.sim = sim;
+      engine.scenario = scenario;
+      engine.defaultChoices = parseSchedule(scenario.defaultSchedule, sim.ctx.clientIds);
+      engine.entriesByCursor = new Map();
+      engine.policy = null;
+      sim.seek(cursor === null ? sim.length : Math.min(cursor, sim.length));
+      const tokens: Record<string, string> = {};
+      const tokenOwners: Record<string, string> = {};
+      for (const c of sim.clients) {
+        const token = c.vars.token ?? '';
+        tokens[c.id] = token;
+        if (token !== '') tokenOwners[token] = c.id;
+      }
+      publish(true, { tokens, tokenOwners, ...extra }, true);
+    };
+
+    /** Runs a user action on the engine; a choice that does not fit becomes a notice, not a crash. */
+    const act = (action: (sim: Simulation) => boolean | void) => {
+      const sim = engine.sim;
+      const lengthBefore = sim.length;
+      const timelineBefore = sim.timeline;
+      const lastBefore = timelineBefore[lengthBefore - 1];
+      let notice: Notice | null = null;
+      try {
+        action(sim);
+      } catch (error) {
+        if (!(error instanceof ChoiceError)) throw error;
+        notice = { key: 'actionRefused', params: { detail: error.message }, tone: 'warning' };
+      }
+      const timelineChanged = sim.length !== lengthBefore || sim.timeline[lengthBefore - 1] !== lastBefore;
+      publish(timelineChanged, { notice, persistRun: true });
+    };
+    rt.act = act;
+
+    const loadRun = (spec: RunSpec): LoadResult => {
+      let scenario: Scenario;
+      try {
+        scenario = findScenario(spec.scenarioId);
+        findVariant(scenario, spec.variantId);
+      } catch (error) {
+        const reason = error instanceof ScenarioError && /variant/.test(error.message) ? 'unknown-variant' : 'unknown-scenario';
+        return { ok: false, error: { reason, detail: reason === 'unknown-variant' ? String(spec.variantId) : spec.scenarioId } };
+      }
+      const seed = spec.seed ?? 1;
+      if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffff_ffff) return { ok: false, error: { reason: 'bad-seed', detail: String(seed) } };
+      let choices: readonly Choice[];
+      try {
+        choices = choicesOf(scenario, spec.variantId, spec.schedule);
+      } catch (error) {
+        return { ok: false, error: { reason: 'bad-schedule', detail: error instanceof Error ? error.message : String(error) } };
+      }
+      const cursor = spec.cursor === undefined ? 0 : spec.cursor;
+      if (cursor !== null && (!Number.isInteger(cursor) || cursor < 0 || cursor > choices.length)) {
+        return { ok: false, error: { reason: 'bad-cursor', detail: String(cursor) } };
+      }
+      const { sim, error } = replay(scenario, spec.variantId, seed, choices);
+      if (error) return { ok: false, error: { reason: 'schedule-does-not-fit', detail: error.message } };
+      get().pause();
+      install(scenario, sim, cursor, { notice: null });
+      return { ok: true };
+    };
+
+    /** Rebuilds the run under another variant or seed, keeping as much of the schedule as fits. */
+    const rebuild = (variantId: string, seed: number, noticeKey: 'variantReplayed' | null) => {
+      const old = engine.sim;
+      const { sim, error } = replay(engine.scenario, variantId, seed, old.timeline);
+      get().pause();
+      const variant = findVariant(engine.scenario, variantId);
+      const notice: Notice | null = error
+        ? { key: 'variantScheduleCut', params: { step: sim.length, reason: error.message }, tone: 'warning' }
+        : noticeKey
+          ? { key: noticeKey, params: { variant: variant.title[get().lang] }, tone: 'info' }
+          : null;
+      install(engine.scenario, sim, Math.min(old.cursor, sim.length), { notice, persistRun: true });
+    };
+
+    return {
+      scenarioId: firstScenario.id,
+      variantId: firstScenario.defaultVariant,
+      seed: 1,
+      clientIds: [],
+      timelineVersion: 0,
+      cursor: 0,
+      length: 0,
+      nowMs: 0,
+      clients: [],
+      events: [],
+      eventCountToCursor: 0,
+      lastStepEvents: [],
+      keys: [],
+      lock: { value: null, pttlMs: -2, holder: null },
+      violations: [],
+      schedule: '',
+      tokens: {},
+      tokenOwners: {},
+      onDefaultPath: true,
+      finished: false,
+      nextExpiryAtMs: null,
+      notice: null,
+      outcomes: null,
+      outcomesPending: false,
+      persistRun: init.linkError == null,
+
+      loadRun,
+      selectScenario(scenarioId) {
+        const result = loadRun({ scenarioId });
+        if (result.ok) set({ persistRun: true });
+      },
+      selectVariant(variantId) {
+        if (variantId === engine.sim.variantId) return;
+        rebuild(variantId, engine.sim.seed, 'variantReplayed');
+      },
+      setSeed(seed) {
+        if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffff_ffff || seed === engine.sim.seed) return;
+        rebuild(engine.sim.variantId, seed, null);
+      },
+      stepClient(clientId) {
+        act((sim) => void sim.apply({ kind: 'step', clientId }));
+      },
+      runToNextCommand(clientId) {
+        act((sim) => {
+          for (let steps = 0; steps < runToCommandStepCountMax; steps++) {
+            const produced = sim.apply({ kind: 'step', clientId });
+            const client = sim.clients.find((c) => c.id === clientId);
+            if (produced.some((e) => e.kind === 'command' && e.clientId === clientId)) return;
+            if (!client || client.status === 'done' || client.status === 'crashed') return;
+          }
+        });
+      },
+      stallClient(clientId, ms) {
+        act((sim) => void sim.apply({ kind: 'stall', clientId, ms }));
+      },
+      crashClient(clientId) {
+        act((sim) => void sim.apply({ kind: 'crash', clientId }));
+      },
+      advanceClock(ms) {
+        act((sim) => void sim.apply({ kind: 'advance', ms }));
+      },
+      jumpToNextExpiry() {
+        const at = get().nextExpiryAtMs;
+        if (at === null) return;
+        // A key with expiry time T still exists at T (Redis: expired once now > T).
+        act((sim) => void sim.apply({ kind: 'advance', ms: at - sim.nowMs + 1 }));
+      },
+      stepBack() {
+        act((sim) => sim.stepBack());
+      },
+      stepForward() {
+        act((sim) => sim.stepForward());
+      },
+      seek(cursor) {
+        const sim = engine.sim;
+        const target = Math.max(0, Math.min(sim.length, Math.trunc(cursor)));
+        if (target === sim.cursor) return;
+        act((s) => s.seek(target));
+      },
+      dismissNotice() {
+        set({ notice: null });
+      },
+    };
+  };
+}

@@ -1,0 +1,33 @@
+/** The ui slice: language, theme, presentation and embed modes, the open view and dialogs. */
+import type { StateCreator } from 'zustand/vanilla';
+import type { SimState, SimStoreInit, UiSlice } from '../createSimStore';
+
+export function createUiSlice(init: SimStoreInit): StateCreator<SimState, [], [], UiSlice> {
+  return (set, get) => ({
+    lang: init.lang ?? 'en',
+    theme: init.theme ?? 'light',
+    presentation: init.presentation ?? false,
+    embed: init.embed ?? false,
+    view: 'timeline',
+    shortcutsOpen: false,
+    linkError: init.linkError ?? null,
+    setLang(lang) {
+      set({ lang });
+    },
+    setTheme(theme) {
+      set({ theme });
+    },
+    togglePresentation() {
+      set({ presentation: !get().presentation });
+    },
+    setView(view) {
+      set({ view });
+    },
+    setShortcutsOpen(open) {
+      set({ shortcutsOpen: open });
+    },
+    dismissLinkError() {
+      set({ linkError: null });
+    },
+  });
+}
