@@ -3,11 +3,13 @@ import type { ScriptCommandInfo, ScriptEngine, ScriptHost, ScriptRunReport } fro
 import { luaToReply, pushErrorTable, pushReply, redisErrorText } from './convert';
 import { openBitLibrary } from './bit';
 import { openCjsonLibrary } from './cjson';
+import { openCmsgpackLibrary } from './cmsgpack';
 import { jsText, lauxlib, lua, luaBytes, lualib, raiseError, type LuaState } from './fengari-api';
 import { installLua51Semantics, runError, lua51Escapes, lua51SyntaxMessage, protectRecursively, setActiveRun, setTableReadonly, type RunMeter } from './lua51';
 import { formatArgumentNumber } from './numbers';
 import { Rand48 } from './rand48';
 import { sha1Hex, sha1HexBytes } from './sha1';
+import { openStructLibrary } from './struct';
 import { openStandardLibraries, setFunctions } from './stdlib';
 
 /**
@@ -379,6 +381,8 @@ export class LuaScriptEngine implements ScriptEngine {
     openStandardLibraries(L, this.random);
     openBitLibrary(L);
     openCjsonLibrary(L);
+    openStructLibrary(L);
+    openCmsgpackLibrary(L);
     this.openRedisLibrary();
     defineErrorHandlerGlobal(L);
     lua.lua_pushglobaltable(L);
