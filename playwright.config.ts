@@ -4,6 +4,8 @@ import { defineConfig, devices } from '@playwright/test';
 // Playwright's own build; otherwise a system Chromium with flags that keep it offline and quiet.
 const systemChromium = process.env.LOCKSTEP_CHROMIUM || undefined;
 const PORT = Number(process.env.LOCKSTEP_E2E_PORT ?? 4317);
+// The README's first command is `npm run dev`: one smoke test runs against the dev server too.
+const DEV_PORT = PORT + 1;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -33,11 +35,31 @@ export default defineConfig({
         }
       : {},
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } } }],
-  webServer: {
-    command: `npx vite build --logLevel warn && npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
-    url: `http://127.0.0.1:${PORT}`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-  },
+  projects: [
+    {
+      name: 'chromium',
+      testIgnore: /dev-server\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } },
+    },
+    {
+      name: 'dev-server',
+      testMatch: /dev-server\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 }, baseURL: `http://127.0.0.1:${DEV_PORT}` },
+    },
+  ],
+  webServer: [
+    {
+      command: `npx vite build --logLevel warn && npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+      url: `http://127.0.0.1:${PORT}`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+    },
+    {
+      // --bypass-lock: a developer's own `npm run dev` may be running at the same time.
+      command: `npx vite --host 127.0.0.1 --port ${DEV_PORT} --strictPort --bypass-lock --logLevel warn`,
+      url: `http://127.0.0.1:${DEV_PORT}`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+    },
+  ],
 });
