@@ -5,7 +5,7 @@ import { SimRedisServer } from '../../src/engine/redis/server';
 // Goal: scripts answer exactly what a real redis-server 7.0.15 answered. Every expected reply
 // below was recorded from one (FLUSHALL and SCRIPT FLUSH before each case), not from this
 // engine: Lua 5.1 numbers and syntax errors, the library surface, global protection, cjson, bit,
-// string.format, struct, cmsgpack, redis.* helpers, error texts. Cases whose answer depends on the
+// string.format, struct, cmsgpack, shebang flags, redis.* helpers, error texts. Cases whose answer depends on the
 // server's history (math.random, addresses) are tested elsewhere. Strings use the
 // simulator's byte convention (commands/bytes.ts): byte 0xff is U+DCFF.
 
@@ -723,6 +723,26 @@ const RECORDED: Step[][] = [
   [[["EVAL", "return cmsgpack.unpack(cmsgpack.pack(nil, 5))", "0"], N]],
   [[["EVAL", "return {cmsgpack.unpack(cmsgpack.pack(nil, 5))}", "0"], []]],
   [[["EVAL", "local t = cmsgpack.unpack(cmsgpack.pack({[1] = 'a', [3] = 'c'})) return {t[1], t[3]}", "0"], [B("a"), B("c")]]],
+  [[["EVAL", "#!lua\nreturn 1", "0"], I("1")]],
+  [[["EVAL", "#!lua flags=no-writes\nreturn redis.call(\"set\",\"a\",\"b\")", "0"], E("ERR Write commands are not allowed from read-only scripts. script: fd62e2d5b0fa7f778ebeeae125841af41328b852, on @user_script:2.")]],
+  [[["EVAL", "#!lua flags=bad\nreturn 1", "0"], E("ERR Unexpected flag in script shebang: bad")]],
+  [[["EVAL", "#!luax\nreturn 1", "0"], E("ERR Unexpected engine in script shebang: #!luax")]],
+  [[["EVAL", "#!lua name=x\nreturn 1", "0"], E("ERR Unknown lua shebang option: name=x")]],
+  [[["EVAL", "#!lua\nreturn x", "0"], E("ERR user_script:2: Script attempted to access nonexistent global variable 'x' script: 58b72ca6d006e3bafbb8cc006de4820497ce9cf8, on @user_script:2.")]],
+  [[["EVAL", "#!lua flags=no-writes,allow-stale\nreturn 2", "0"], I("2")]],
+  [[["EVAL", "#!lua\nreturn (", "0"], E("ERR Error compiling script (new function): user_script:2: unexpected symbol near '<eof>'")]],
+  [[["EVAL", "#!lua", "0"], E("ERR Invalid script shebang")]],
+  [[["EVAL", "#!lua flags=allow-cross-slot-keys\nreturn 3", "0"], I("3")]],
+  [[["EVAL", "#!lua flags=no-cluster\nreturn 4", "0"], I("4")]],
+  [[["EVAL", "#!lua flags=allow-oom\nreturn 5", "0"], I("5")]],
+  [[["EVAL", "#!lua  flags=no-writes \nreturn 6", "0"], I("6")]],
+  [[["EVAL", "#!lua\n\nerror(\"l3\")", "0"], E("ERR user_script:3: l3 script: 0ae38272f8b66f90443939f519c25c9dc757fe15, on @user_script:3.")]],
+  [[["EVAL", "#!lua flags=no-writes\nreturn redis.pcall(\"set\",\"a\",\"b\")", "0"], E("ERR Write commands are not allowed from read-only scripts.")]],
+  [[["EVAL", "#!lua flags=\nreturn 1", "0"], I("1")]],
+  [[["EVAL", "#! lua\nreturn 1", "0"], E("ERR Unexpected engine in script shebang: #!")]],
+  [[["EVAL", "#!lua flags=no-writes flags=allow-oom\nreturn 7", "0"], I("7")]],
+  [[["EVAL_RO", "#!lua\nreturn redis.call(\"get\",\"a\")", "0"], E("ERR Can not execute a script with write flag using *_ro command.")], [["EVAL_RO", "#!lua flags=no-writes\nreturn redis.call(\"get\",\"a\")", "0"], N], [["EVAL_RO", "return redis.call(\"get\",\"a\")", "0"], N]],
+  [[["SCRIPT", "LOAD", "#!lua\nreturn 1"], B("cb70127618f0b0be70c53cf6bfcfa54a29d9b0c0")], [["SCRIPT", "LOAD", "#!luax\nreturn 1"], E("ERR Unexpected engine in script shebang: #!luax")], [["EVALSHA_RO", "a0b1a8b7bde72e9f1cd6fb7e5be12bb6dbdc0a19", "0"], E("NOSCRIPT No matching script. Please use EVAL.")]],
 ];
 
 function toReply(expected: Expected): Reply {

@@ -51,6 +51,36 @@ interface CachedScript {
   readonly source: string;
   /** Index of the compiled function in the functions table. */
   readonly slot: number;
+  /** The script's shebang flags (`#!lua flags=...`), or null for an old-style script. */
+  readonly flags: ReadonlySet<string> | null;
+}
+
+/** Flags Redis 7.0 accepts in an EVAL script's shebang (scripts_flags_def). */
+const SHEBANG_FLAGS = new Set(['no-writes', 'allow-oom', 'allow-stale', 'no-cluster', 'allow-cross-slot-keys']);
+
+/**
+ * evalExtractShebangFlags: a script may start with `#!lua [flags=f1,f2]`. Returns the flags and
+ * the shebang's length (the line is not compiled; its newline stays, so line numbers hold), or
+ * Redis's error text.
+ */
+function parseShebang(source: string): { flags: ReadonlySet<string> | null; length: number } | string {
+  if (!source.startsWith('#!')) return { flags: null, length: 0 };
+  const end = source.indexOf('\n');
+  if (end < 0) return 'ERR Invalid script shebang';
+  const parts = source.slice(0, end).split(/[ \t\r]+/).filter((part) => part.length > 0);
+  if (parts.length === 0) return 'ERR Invalid engine in script shebang';
+  if (parts[0] !== '#!lua') return `ERR Unexpected engine in script shebang: ${parts[0]}`;
+  const flags = new Set<string>();
+  for (const part of parts.slice(1)) {
+    if (!part.startsWith('flags=')) return `ERR Unknown lua shebang option: ${part}`;
+    const list = part.slice('flags='.length);
+    // sdssplitlen: an empty list has no flags; an empty item between commas is an unknown flag.
+    for (const flag of list.length === 0 ? [] : list.split(',')) {
+      if (!SHEBANG_FLAGS.has(flag)) return `ERR Unexpected flag in script shebang: ${flag}`;
+      flags.add(flag);
+    }
+  }
+  return { flags, length: end };
 }
 
 /** Per-run state: which host answers redis.call, and what the script did so far. */
@@ -174,7 +204,12 @@ export class LuaScriptEngine implements ScriptEngine {
     }
     const keys = argv.slice(3, 3 + numkeys);
     const args = argv.slice(3 + numkeys);
-    return this.runScript(script, sha, keys, args, host, name.endsWith('_ro'));
+    const readOnlyCommand = name.endsWith('_ro');
+    // A script with a shebang declares whether it writes; an old-style one is checked per call.
+    if (readOnlyCommand && script.flags !== null && !script.flags.has('no-writes')) {
+      return reply.error('ERR Can not execute a script with write flag using *_ro command.');
+    }
+    return this.runScript(script, sha, keys, args, host, readOnlyCommand || script.flags?.has('no-writes') === true);
   }
 
   private scriptCommand(argv: readonly string[]): Reply {
@@ -225,7 +260,9 @@ export class LuaScriptEngine implements ScriptEngine {
   /** Compiles and caches `source`; returns the Redis error text on a syntax error. */
   private compile(source: string, sha = sha1Hex(source)): CachedScript | string {
     const L = this.L;
-    const bytes = lua51Escapes(luaBytes(source));
+    const shebang = parseShebang(source);
+    if (typeof shebang === 'string') return shebang;
+    const bytes = lua51Escapes(luaBytes(source.slice(shebang.length)));
     const status = lauxlib.luaL_loadbufferx(L, bytes, bytes.length, '@user_script', 't');
     if (status !== lua.LUA_OK) {
       const message = lua.lua_type(L, -1) === lua.LUA_TSTRING ? jsText(lua.lua_tostring(L, -1) as Uint8Array) : 'unknown error';
@@ -234,7 +271,7 @@ export class LuaScriptEngine implements ScriptEngine {
     }
     const slot = this.nextSlot++;
     lua.lua_rawseti(L, SLOT_FUNCTIONS, slot);
-    const script: CachedScript = { source, slot };
+    const script: CachedScript = { source, slot, flags: shebang.flags };
     this.scripts.set(sha, script);
     this.scriptsBySource.set(source, { sha, script });
     return script;
