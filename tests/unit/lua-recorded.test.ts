@@ -4,10 +4,10 @@ import { SimRedisServer } from '../../src/engine/redis/server';
 
 // Goal: scripts answer exactly what a real redis-server 7.0.15 answered. Every expected reply
 // below was recorded from one (FLUSHALL and SCRIPT FLUSH before each case), not from this
-// engine: Lua 5.1 numbers and syntax errors, the library surface, global protection, cjson, bit,
-// string.format, struct, cmsgpack, shebang flags, redis.* helpers, error texts. Cases whose answer depends on the
-// server's history (math.random, addresses) are tested elsewhere. Strings use the
-// simulator's byte convention (commands/bytes.ts): byte 0xff is U+DCFF.
+// engine: Lua 5.1 numbers and syntax errors, the library surface, global protection, cjson,
+// bit, struct, cmsgpack, string.format, shebang flags, redis.* helpers, error texts. Cases
+// whose answer depends on the server's history (math.random, addresses) are tested elsewhere.
+// Strings use the simulator's byte convention (commands/bytes.ts): byte 0xff is U+DCFF.
 
 const S = (value: string): Reply => reply.status(value);
 const B = (value: string): Reply => reply.bulk(value);

@@ -5,7 +5,16 @@ import { openBitLibrary } from './bit';
 import { openCjsonLibrary } from './cjson';
 import { openCmsgpackLibrary } from './cmsgpack';
 import { jsText, lauxlib, lua, luaBytes, lualib, raiseError, type LuaState } from './fengari-api';
-import { installLua51Semantics, runError, lua51Escapes, lua51SyntaxMessage, protectRecursively, setActiveRun, setTableReadonly, type RunMeter } from './lua51';
+import {
+  installLua51Semantics,
+  lua51Escapes,
+  lua51SyntaxMessage,
+  protectRecursively,
+  runError,
+  setActiveRun,
+  setTableReadonly,
+  type RunMeter,
+} from './lua51';
 import { formatArgumentNumber } from './numbers';
 import { Rand48 } from './rand48';
 import { sha1Hex, sha1HexBytes } from './sha1';
@@ -94,7 +103,18 @@ interface RunState extends RunMeter {
 }
 
 /**
- * Redis 7.0 scripting on one persistent fengari state. See `createLuaScriptEngine`.
+ * Redis 7.0 scripting (EVAL, EVAL_RO, EVALSHA, EVALSHA_RO, SCRIPT) on one persistent fengari
+ * state per server, built on first use.
+ *
+ * - Scripts compile once and are cached by SHA1 (sha1.ts, pure TS); EVAL of a known source skips
+ *   even the hashing. The cache is part of the server's snapshot.
+ * - redis.call / redis.pcall run synchronously through ScriptHost.call at the frozen `nowMs`.
+ * - Values convert both ways by Redis's rules (convert.ts); errors are shaped as Redis 7.0 shapes
+ *   them ("... script: <sha>, on @user_script:<line>.").
+ * - The language is Lua 5.1 as Redis embeds it, not fengari's 5.3 (lua51.ts, stdlib.ts), with
+ *   Redis's read-only globals and its libraries: cjson, bit, struct, cmsgpack.
+ * - A runaway script is stopped by a work budget (`scriptInstructionBudget`) with the SCRIPT KILL
+ *   error; `lastRun()` reports the work done, which the server maps to virtual time (busy.ts).
  */
 export class LuaScriptEngine implements ScriptEngine {
   private state: LuaState | null = null;
