@@ -110,6 +110,8 @@ const STAND_INS: ReadonlyArray<readonly [standIn: number, shown: string]> = [
 ];
 
 let installed = false;
+/** Decodes fengari's format strings and token names (ASCII). */
+const ascii = new TextDecoder();
 
 export function installLua51Semantics(): void {
   if (installed) return;
@@ -181,14 +183,14 @@ function patchNumbers(): void {
   const pushvfstring = lobject.luaO_pushvfstring as PushV;
   const preformatted = function luaO_pushvfstring(L: LuaState, fmt: Uint8Array, argp: unknown[]): Uint8Array {
     if (fmt.indexOf(PERCENT) < 0) {
-      const reworded = fmt.length > 20 ? REWORDED.get(new TextDecoder().decode(fmt)) : undefined;
+      const reworded = fmt.length > 20 ? REWORDED.get(ascii.decode(fmt)) : undefined;
       return pushvfstring(L, reworded ?? fmt, argp);
     }
-    if (fmt.length === TYPE_ERROR_FORMAT.length && new TextDecoder().decode(fmt) === TYPE_ERROR_FORMAT) {
+    if (fmt.length === TYPE_ERROR_FORMAT.length && ascii.decode(fmt) === TYPE_ERROR_FORMAT) {
       return pushvfstring(L, ...typeError51(argp));
     }
-    if (fmt.length === ARG_ERROR_FORMAT.length && new TextDecoder().decode(fmt) === ARG_ERROR_FORMAT) {
-      const extra = argp[2] instanceof Uint8Array ? new TextDecoder().decode(argp[2]) : String(argp[2]);
+    if (fmt.length === ARG_ERROR_FORMAT.length && ascii.decode(fmt) === ARG_ERROR_FORMAT) {
+      const extra = argp[2] instanceof Uint8Array ? ascii.decode(argp[2]) : String(argp[2]);
       if (extra === 'thread expected') argp = [argp[0], argp[1], luaBytes('coroutine expected')];
     }
     const bytes = Array.from(fmt);
@@ -262,7 +264,7 @@ const TYPE_ERROR_FORMAT = 'attempt to %s a %s value%s';
 
 function typeError51(argp: unknown[]): [Uint8Array, unknown[]] {
   const [op, typeName, varinfo] = argp as [Uint8Array, Uint8Array, Uint8Array];
-  const info = /^ \((\w+) '(.*)'\)$/s.exec(new TextDecoder().decode(varinfo));
+  const info = /^ \((\w+) '(.*)'\)$/s.exec(ascii.decode(varinfo));
   if (info === null) return [luaBytes('attempt to %s a %s value'), [op, typeName]];
   return [luaBytes("attempt to %s %s '%s' (a %s value)"), [op, luaBytes(info[1]), luaBytes(info[2]), typeName]];
 }
@@ -278,7 +280,7 @@ interface LexState {
 
 function patchLexer(): void {
   const first = llex.FIRST_RESERVED as number;
-  const tokens = (llex.luaX_tokens as Uint8Array[]).map((bytes) => new TextDecoder().decode(bytes));
+  const tokens = (llex.luaX_tokens as Uint8Array[]).map((bytes) => ascii.decode(bytes));
   const tk = (text: string) => first + tokens.indexOf(text);
   const TK_IDIV = tk('//');
   const TK_SHL = tk('<<');
@@ -575,7 +577,7 @@ function patchStringToNumber(): void {
   lobject.luaO_str2num = function luaO_str2num51(s: Uint8Array, o: { setfltvalue(n: number): void }): number {
     const size = str2num(s, o);
     if (size !== 0 || s.length > 24) return size;
-    const match = /^\s*([-+]?)(inf|infinity|nan)\s*$/i.exec(new TextDecoder().decode(s));
+    const match = /^\s*([-+]?)(inf|infinity|nan)\s*$/i.exec(ascii.decode(s));
     if (match === null) return 0;
     const magnitude = match[2].toLowerCase() === 'nan' ? NaN : Infinity;
     o.setfltvalue(match[1] === '-' ? -magnitude : magnitude);

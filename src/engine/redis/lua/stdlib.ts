@@ -1,6 +1,5 @@
 import { jsText, lauxlib, lua, luaBytes, lualib, raiseError, type LuaJsFunction, type LuaState } from './fengari-api';
 import { chargeActiveRun, isReadonlyTable, lua51Escapes, lua51SyntaxMessage, raiseReadonly } from './lua51';
-import { formatLuaNumber } from './numbers';
 import { RAND48_MAX, type Rand48 } from './rand48';
 import { stringFormat51 } from './strformat';
 
@@ -482,9 +481,4 @@ function tableForeachi(L: LuaState): number {
     lua.lua_pop(L, 1);
   }
   return 0;
-}
-
-/** tostring() of a Lua number, 5.1 style (exported for the libraries written in JS). */
-export function numberText(n: number): string {
-  return formatLuaNumber(n);
 }
