@@ -33,6 +33,12 @@ export class SimRedisServer {
   private readonly scripts: ScriptEngine | null;
   /** The script occupying the server on the virtual clock, if any: see lua/busy.ts. */
   readonly scriptBusy: ScriptBusyTracker;
+  /** What scripts call back into; one object, its time set per EVAL (no closure per call). */
+  private readonly scriptHost = {
+    nowMs: 0,
+    call: (inner: readonly string[]): Reply => this.dispatch(inner, this.scriptHost.nowMs, true),
+    commandInfo: scriptCommandInfo,
+  };
 
   constructor(options: ServerOptions = {}) {
     this.scripts = (options.createScriptEngine ?? createLuaScriptEngine)();
@@ -53,7 +59,8 @@ export class SimRedisServer {
     if (SCRIPT_COMMANDS.has(name)) {
       if (inScript) return reply.error('ERR This Redis command is not allowed from script');
       if (!this.scripts) return reply.error('ERR scripting is not available on this server');
-      const result = this.scripts.execute(argv, { nowMs, call: (inner) => this.dispatch(inner, nowMs, true), commandInfo: scriptCommandInfo });
+      this.scriptHost.nowMs = nowMs;
+      const result = this.scripts.execute(argv, this.scriptHost);
       const run = name === 'script' ? null : (this.scripts.lastRun?.() ?? null);
       if (run !== null) this.scriptBusy.record(nowMs, run, result);
       return result;

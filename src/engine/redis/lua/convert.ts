@@ -1,5 +1,8 @@
 import { reply, type Reply } from '../reply';
-import { jsText, lauxlib, lua, luaBytes, type LuaState } from './fengari-api';
+import { jsText, lauxlib, lua as luaApi, luaBytes, type LuaState } from './fengari-api';
+
+// A module-local reference: calls through it skip the import binding on hot paths.
+const lua = luaApi;
 
 /**
  * Conversions between Lua values and RESP replies, as Redis 7.0 does them (script_lua.c,

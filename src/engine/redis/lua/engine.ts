@@ -4,7 +4,7 @@ import { luaToReply, pushErrorTable, pushReply, redisErrorText } from './convert
 import { openBitLibrary } from './bit';
 import { openCjsonLibrary } from './cjson';
 import { openCmsgpackLibrary } from './cmsgpack';
-import { jsText, lauxlib, lua, luaBytes, lualib, raiseError, type LuaState } from './fengari-api';
+import { jsText, lauxlib, lua as luaApi, luaBytes, lualib, raiseError, type LuaState } from './fengari-api';
 import {
   installLua51Semantics,
   lua51Escapes,
@@ -20,6 +20,9 @@ import { Rand48 } from './rand48';
 import { sha1Hex, sha1HexBytes } from './sha1';
 import { openStructLibrary } from './struct';
 import { openStandardLibraries, setFunctions } from './stdlib';
+
+// A module-local reference: calls through it skip the import binding on hot paths.
+const lua = luaApi;
 
 /**
  * How much work one script may do before the engine stops it, as if a user had sent SCRIPT KILL,
@@ -93,13 +96,29 @@ function parseShebang(source: string): { flags: ReadonlySet<string> | null; leng
 }
 
 /** Per-run state: which host answers redis.call, and what the script did so far. */
-interface RunState extends RunMeter {
-  readonly host: ScriptHost;
-  readonly readOnly: boolean;
-  wroteDataset: boolean;
-  killed: boolean;
+class RunState implements RunMeter {
+  units = 0;
+  wroteDataset = false;
+  killed = false;
   /** A call went deeper than Lua 5.1 allows: the next instruction raises "stack overflow". */
-  overflowPending: boolean;
+  overflowPending = false;
+
+  constructor(
+    readonly engine: LuaScriptEngine,
+    readonly host: ScriptHost,
+    readonly readOnly: boolean,
+    readonly unitsMax: number,
+  ) {}
+
+  // Charged work past the budget kills once; after that the hook re-raises on every instruction.
+  exceeded(L: LuaState): void {
+    if (!this.killed) this.engine.kill(L);
+  }
+
+  tooDeep(L: LuaState): void {
+    this.overflowPending = true;
+    this.engine.raiseSoon(L);
+  }
 }
 
 /**
@@ -307,23 +326,7 @@ export class LuaScriptEngine implements ScriptEngine {
 
   private runScript(script: CachedScript, sha: string, keys: readonly string[], args: readonly string[], host: ScriptHost, readOnly: boolean): Reply {
     const L = this.L;
-    const run: RunState = {
-      host,
-      readOnly,
-      units: 0,
-      unitsMax: this.instructionBudget,
-      wroteDataset: false,
-      killed: false,
-      overflowPending: false,
-      tooDeep: (state) => {
-        run.overflowPending = true;
-        lua.lua_sethook(state, this.hook, lua.LUA_MASKCOUNT, 1);
-      },
-      // Charged work past the budget kills once; after that the hook re-raises on every instruction.
-      exceeded: (state) => {
-        if (!run.killed) this.kill(state);
-      },
-    };
+    const run = new RunState(this, host, readOnly, this.instructionBudget);
     this.run = run;
     setGlobalArrays(L, keys, args);
     lua.lua_rawgeti(L, SLOT_FUNCTIONS, script.slot);
@@ -410,8 +413,13 @@ export class LuaScriptEngine implements ScriptEngine {
     if (run.killed || run.units > run.unitsMax) this.kill(L);
   }
 
+  /** Makes the count hook fire on the very next instruction (for a pending "stack overflow"). */
+  raiseSoon(L: LuaState): void {
+    lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
+  }
+
   /** Stops the running script as SCRIPT KILL would: raises the kill error, now and on every later instruction. */
-  private kill(L: LuaState): void {
+  kill(L: LuaState): void {
     const run = this.run;
     if (run === null) return;
     if (!run.killed) {

@@ -1,7 +1,10 @@
-import { jsText, lauxlib, lua, luaBytes, lualib, raiseError, type LuaJsFunction, type LuaState } from './fengari-api';
+import { jsText, lauxlib, lua as luaApi, luaBytes, lualib, raiseError, type LuaJsFunction, type LuaState } from './fengari-api';
 import { chargeActiveRun, isReadonlyTable, lua51Escapes, lua51SyntaxMessage, raiseReadonly } from './lua51';
 import { RAND48_MAX, type Rand48 } from './rand48';
 import { stringFormat51 } from './strformat';
+
+// A module-local reference: calls through it skip the import binding on hot paths.
+const lua = luaApi;
 
 /**
  * The global environment of a Redis 7.0 script: Lua 5.1's base, table, string, math and
