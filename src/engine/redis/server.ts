@@ -65,7 +65,8 @@ export class SimRedisServer {
       if (run !== null) this.scriptBusy.record(nowMs, run, result);
       return result;
     }
-    const spec = COMMANDS[name];
+    // hasOwn: a learner typing `constructor` or `__proto__` must get Redis's unknown-command error.
+    const spec = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     if (!spec) return errors.unknown(argv[0], argv.slice(1));
     if ((spec.arity > 0 && argv.length !== spec.arity) || (spec.arity < 0 && argv.length < -spec.arity)) {
       return errors.arity(name);

@@ -10,4 +10,6 @@ export const UNKNOWN_CASES = [
   diffCase('unknown command with a long argument', `FOO ${LONG}`, `FOO a ${LONG}`, `${LONG}${LONG} a`),
   diffCase('unknown command with quotes and newlines in arguments', `FOO "a b" "c\\nd" 'it\\'s'`),
   diffCase('empty command name', '"" a'),
+  // Names that are properties of every JavaScript object must still be unknown commands.
+  diffCase('unknown command named like an object property', 'constructor', '__proto__ x', 'hasOwnProperty k', 'toString'),
 ];
