@@ -54,33 +54,6 @@ export function replyText(r: Reply): string | null {
   }
 }
 
-/** redis-cli's rendering: `OK`, `"value"`, `(integer) 1`, `(nil)`, `(error) ERR ...`, numbered arrays. */
-export function formatReplyCli(r: Reply, indent = ''): string {
-  switch (r.type) {
-    case 'status':
-      return r.value;
-    case 'bulk':
-      return JSON.stringify(r.value);
-    case 'integer':
-      return `(integer) ${r.value}`;
-    case 'nil':
-      return '(nil)';
-    case 'error':
-      return `(error) ${r.value}`;
-    case 'array': {
-      if (r.value.length === 0) return '(empty array)';
-      const width = String(r.value.length).length;
-      return r.value
-        .map((item, i) => {
-          const label = `${String(i + 1).padStart(width)}) `;
-          const body = formatReplyCli(item, indent + ' '.repeat(label.length));
-          return (i === 0 ? '' : indent) + label + body;
-        })
-        .join('\n');
-    }
-  }
-}
-
 /** One-line compact rendering for timelines: `OK`, `"tok"`, `1`, `nil`, `[1, "a"]`, `ERR ...`. */
 export function formatReplyShort(r: Reply): string {
   switch (r.type) {
