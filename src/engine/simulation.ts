@@ -1,4 +1,5 @@
 import { applyChoice, ChoiceError, readLock } from './engine';
+import { hash53 } from './hash';
 import type { KeyEntry } from './redis/keyspace';
 import { SimRedisServer } from './redis/server';
 import { findVariant, type Scenario } from './scenario';
@@ -181,6 +182,11 @@ export class Simulation {
     void stepIndex;
     void nextSeq;
     return JSON.stringify({ world: rest, server: this.server.snapshot() });
+  }
+
+  /** hash53 of stateKey(): equal states hash equal; compare keys to rule out a collision. */
+  stateHash(): number {
+    return hash53(this.stateKey());
   }
 
   private applyLive(choice: Choice): readonly TraceEvent[] {

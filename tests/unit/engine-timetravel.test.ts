@@ -71,3 +71,22 @@ describe('time travel', () => {
     expect(sim.trace().violations).toEqual([]);
   });
 });
+
+describe('state keys and hashes', () => {
+  it('equal states have equal keys and hashes; a step changes both; the step count is not part of the state', () => {
+    const scenario = findScenario('get-then-del');
+    const a = new Simulation(scenario);
+    const b = new Simulation(scenario);
+    expect(a.stateHash()).toBe(b.stateHash());
+    a.apply({ kind: 'step', clientId: 'A' });
+    expect(a.stateKey()).not.toBe(b.stateKey());
+    expect(a.stateHash()).not.toBe(b.stateHash());
+    b.apply({ kind: 'step', clientId: 'A' });
+    expect(a.stateHash()).toBe(b.stateHash());
+    // Two ways to reach the same world (advance 1000 twice vs 2000 once) give the same state.
+    a.applySchedule('+1000 +1000');
+    b.applySchedule('+2000');
+    expect(a.stateKey()).toBe(b.stateKey());
+    expect(a.stateHash()).toBe(b.stateHash());
+  });
+});
