@@ -1,40 +1,65 @@
 import { expect, test, type LockstepPage } from './fixtures';
 
 // Goal: pictures of the main states (start, B holds the lock, A deleted B's lock, the Lua
-// release) at 1280x720 in every look (light, dark, presentation, zh), saved to .screenshots/ for a
-// human to look at after visual changes. One page, looks switched in place. Each look also checks
-// that the page does not scroll sideways.
+// release) in every look (light, dark, zh at 1280x720; presentation at 1280x720 and 1920x1080),
+// saved to .screenshots/ for a human to look at after visual changes. One page, looks switched in
+// place. Each look checks that the page scrolls neither way, and at the violation that what a
+// teacher points at is on screen without scrolling: both lanes' next lines, the narration, the
+// violation, the lock key, the clock and step controls, the timeline.
 
 const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.%2B4000.B.A&at=0';
 
-const LOOKS: { name: string; lua: RegExp; broken: RegExp; setup: (app: LockstepPage) => Promise<void> }[] = [
-  { name: 'light', lua: /Lua compare-and-delete/, broken: /GET, compare, DEL/, setup: async () => {} },
-  { name: 'dark', lua: /Lua compare-and-delete/, broken: /GET, compare, DEL/, setup: (app) => app.button('Dark theme').click() },
-  {
-    name: 'presentation',
-    lua: /Lua compare-and-delete/,
-    broken: /GET, compare, DEL/,
-    setup: async (app) => {
-      await app.button('Dark theme').click();
-      await app.button('Presentation mode').click();
-    },
-  },
-  {
-    name: 'zh',
-    lua: /Lua 比较并删除/,
-    broken: /GET、比较、DEL/,
-    setup: async (app) => {
-      await app.button('Presentation mode').click();
-      await app.page.getByRole('button', { name: '中文' }).click();
-    },
-  },
+interface Look {
+  name: string;
+  viewport: { width: number; height: number };
+  dark: boolean;
+  presentation: boolean;
+  zh: boolean;
+}
+
+const SMALL = { width: 1280, height: 720 };
+const LARGE = { width: 1920, height: 1080 };
+const LOOKS: Look[] = [
+  { name: 'light', viewport: SMALL, dark: false, presentation: false, zh: false },
+  { name: 'dark', viewport: SMALL, dark: true, presentation: false, zh: false },
+  { name: 'zh', viewport: SMALL, dark: false, presentation: false, zh: true },
+  { name: 'presentation', viewport: SMALL, dark: false, presentation: true, zh: false },
+  { name: 'presentation-dark', viewport: SMALL, dark: true, presentation: true, zh: false },
+  { name: 'presentation-zh', viewport: SMALL, dark: false, presentation: true, zh: true },
+  { name: 'presentation-1920', viewport: LARGE, dark: true, presentation: true, zh: false },
+  { name: 'presentation-1920-light', viewport: LARGE, dark: false, presentation: true, zh: false },
 ];
+
+/** Puts the page in a look through its own toggles (names as in docs/AUTOMATION.md). */
+async function applyLook(app: LockstepPage, look: Look): Promise<void> {
+  await app.page.setViewportSize(look.viewport);
+  await app.page.getByRole('button', { name: look.zh ? '中文' : 'English', exact: true }).click();
+  const dark = app.page.getByRole('button', { name: look.zh ? '深色主题' : 'Dark theme', exact: true });
+  if ((await dark.getAttribute('aria-pressed')) !== String(look.dark)) await dark.click();
+  const presentation = app.page.getByRole('button', { name: look.zh ? '演示模式' : 'Presentation mode', exact: true });
+  if ((await presentation.getAttribute('aria-pressed')) !== String(look.presentation)) await presentation.click();
+  await expect(app.page.locator('html')).toHaveAttribute('data-presentation', look.presentation ? 'on' : 'off');
+  await expect(app.page.locator('html')).toHaveAttribute('data-theme', look.dark ? 'dark' : 'light');
+}
+
+/** Fails when any part of the locator's box is outside the viewport (it would need scrolling). */
+async function expectOnScreen(app: LockstepPage, testId: string): Promise<void> {
+  const box = await app.page.getByTestId(testId).boundingBox();
+  const viewport = app.page.viewportSize()!;
+  expect(box, `${testId} is rendered`).not.toBeNull();
+  expect(box!.y, `${testId} top`).toBeGreaterThanOrEqual(0);
+  expect(box!.x, `${testId} left`).toBeGreaterThanOrEqual(0);
+  expect(box!.y + box!.height, `${testId} bottom`).toBeLessThanOrEqual(viewport.height + 0.5);
+  expect(box!.x + box!.width, `${testId} right`).toBeLessThanOrEqual(viewport.width + 0.5);
+}
 
 test('screenshots of the main states in every look', async ({ app, page }) => {
   await app.open(HEADLINE);
+  const lua = () => page.getByRole('radio', { name: /Lua (compare-and-delete|比较并删除)/ });
+  const broken = () => page.getByRole('radio', { name: /GET(, compare, |、比较、)DEL/ });
   for (const look of LOOKS) {
     await test.step(look.name, async () => {
-      await look.setup(app);
+      await applyLook(app, look);
       await app.page.getByRole('slider').fill('0');
       await expect(app.noViolations).toBeVisible();
       await app.screenshot(`${look.name}-start`);
@@ -43,12 +68,16 @@ test('screenshots of the main states in every look', async ({ app, page }) => {
       await app.screenshot(`${look.name}-b-acquired`);
       await page.keyboard.press('ArrowRight');
       await expect(app.banner).toBeVisible();
+      for (const testId of ['lane.B.current', 'lane.A.program', 'narration', 'violation-banner', 'key.lock', 'clock', 'position', 'play', 'timeline']) {
+        await expectOnScreen(app, testId);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight), 'page scrolls vertically').toBeLessThanOrEqual(0);
       await app.screenshot(`${look.name}-violation`);
-      await app.chooseVariant(look.lua);
+      await lua().check();
       await expect(app.noViolations).toBeVisible();
       await app.screenshot(`${look.name}-lua`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-      await app.chooseVariant(look.broken);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'page scrolls sideways').toBeLessThanOrEqual(0);
+      await broken().check();
     });
   }
 });

@@ -12,6 +12,7 @@ import { ClientBadge, clientClass } from './ClientBadge';
 import { Icon } from './Icon';
 
 const selectProgramKey = (s: SimState) => ({ scenarioId: s.scenarioId, variantId: s.variantId });
+const selectPresentation = (s: SimState) => s.presentation;
 const defaultStallMs = 6000;
 /** Narrowest a lane gets before the lanes scroll sideways (three fit beside the sidebar at 1280 px). */
 const laneWidthMinPx = 268;
@@ -99,19 +100,33 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
   const client = useSimStore(useCallback((s: SimState) => s.clients.find((c) => c.id === clientId), [clientId]));
   const { scenarioId, variantId } = useSimStore(useShallow(selectProgramKey));
   const lines = useMemo(() => programLines(scenarioId, variantId, clientId, lang), [scenarioId, variantId, clientId, lang]);
+  const presentation = useSimStore(selectPresentation);
   const [stallMs, setStallMs] = useState(defaultStallMs);
   const listRef = useRef<HTMLOListElement>(null);
 
-  // Keep the next line in view without scrolling the page (scrollIntoView would).
+  // Keep the next line in view without scrolling the page (scrollIntoView would). Presentation
+  // mode's window is a few lines tall, so there the next line is always centred; the list's own
+  // resizes (mode switch, window size) re-run it.
+  const pc = client?.pc;
   useLayoutEffect(() => {
     const list = listRef.current;
-    const line = list?.querySelector<HTMLElement>('[aria-current="step"]');
-    if (!list || !line) return;
-    const top = line.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top + line.offsetHeight > list.scrollTop + list.clientHeight) {
-      list.scrollTop = Math.max(0, top - list.clientHeight / 3);
-    }
-  }, [client?.pc]);
+    if (!list) return;
+    const reveal = () => {
+      const line = list.querySelector<HTMLElement>('[aria-current="step"]');
+      if (!line) return;
+      const top = line.offsetTop - list.offsetTop;
+      if (presentation) {
+        list.scrollTop = Math.max(0, top - Math.max(0, (list.clientHeight - line.offsetHeight) / 2));
+      } else if (top < list.scrollTop || top + line.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+      }
+    };
+    reveal();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(reveal);
+    observer.observe(list);
+    return () => observer.disconnect();
+  }, [pc, presentation]);
 
   if (!client) return null;
   const live = client.live;

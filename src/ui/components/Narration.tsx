@@ -22,9 +22,10 @@ export function Narration() {
   const { scenarioId, variantId, cursor, onDefaultPath, lastStepEvents, tokens, lang } = useSimStore(useShallow(selectNarrationInput));
   const text = useMemo(() => {
     const scenario = findScenario(scenarioId);
-    if (cursor === 0) return { scripted: true, lines: [localized(scenario.summary, lang), t('narrationStart')] };
+    // At the start: the lesson in one line, then how to begin (a hint, set smaller).
+    if (cursor === 0) return { scripted: true, lines: [localized(scenario.summary, lang)], hint: t('narrationStart') };
     const scripted = onDefaultPath ? narrationFor(scenario, findVariant(scenario, variantId), cursor - 1) : null;
-    if (scripted) return { scripted: true, lines: [localized(scripted, lang)] };
+    if (scripted) return { scripted: true, lines: [localized(scripted, lang)], hint: null };
     const name = tokenNamerFor(tokens, lang);
     const scripts = scriptNamesOf(scenario, findVariant(scenario, variantId));
     // What matters first: violations, then Redis commands, then waits; bookkeeping is left out.
@@ -36,7 +37,7 @@ export function Narration() {
       .slice(0, describedEventCountMax)
       .sort((a, b) => a.order - b.order)
       .map(({ e }) => `${e.clientId ?? 'Redis'}: ${describeEventIn(e, lang, name, scripts)}`);
-    return { scripted: false, lines };
+    return { scripted: false, lines, hint: null };
   }, [cursor, onDefaultPath, scenarioId, variantId, lastStepEvents, tokens, lang, t]);
 
   return (
@@ -52,6 +53,7 @@ export function Narration() {
             {line}
           </p>
         ))}
+        {text.hint && <p className="narration__hint">{text.hint}</p>}
       </div>
     </section>
   );

@@ -78,7 +78,11 @@ function VariantToggle() {
             <span className="variant-option__title" title={localized(variant.title, lang)}>
               {localized(variant.title, lang)}
             </span>
-            <span className={`variant-option__outcome${bad ? ' is-bad' : outcome ? ' is-good' : ''}`} data-testid={`variant.${variant.id}.outcome`}>
+            <span
+              className={`variant-option__outcome${bad ? ' is-bad' : outcome ? ' is-good' : ''}`}
+              data-testid={`variant.${variant.id}.outcome`}
+              title={note ? `${result} · ${note}` : result}
+            >
               {bad ? '⚠ ' : outcome ? '✓ ' : ''}
               {result}
               {pending && outcome ? ' …' : ''}
