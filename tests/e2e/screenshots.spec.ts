@@ -5,7 +5,8 @@ import { expect, test, type LockstepPage } from './fixtures';
 // saved to .screenshots/ for a human to look at after visual changes. One page, looks switched in
 // place. Each look checks that the page scrolls neither way, and at the violation that what a
 // teacher points at is on screen without scrolling: both lanes' next lines, the narration, the
-// violation, the lock key, the clock and step controls, the timeline.
+// violation, the lock key, the clock and step controls, the timeline; and that stepping and
+// switching the variant move no region.
 
 const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.%2B4000.B.A&at=0';
 
@@ -53,6 +54,18 @@ async function expectOnScreen(app: LockstepPage, testId: string): Promise<void> 
   expect(box!.x + box!.width, `${testId} right`).toBeLessThanOrEqual(viewport.width + 0.5);
 }
 
+/** Regions whose boxes must not move while stepping (test ids of docs/AUTOMATION.md). */
+const STABLE_REGIONS = ['scenario-title', 'variant-toggle', 'narration', 'lane.A', 'lane.B', 'lane.A.program', 'lane.B.program', 'inspector', 'clock-bar', 'scrubber', 'clock', 'timeline'];
+
+async function regionBoxes(app: LockstepPage): Promise<Record<string, string>> {
+  const boxes: Record<string, string> = {};
+  for (const testId of STABLE_REGIONS) {
+    const box = await app.page.getByTestId(testId).boundingBox();
+    boxes[testId] = box ? [box.x, box.y, box.width, box.height].map((n) => n.toFixed(1)).join(' ') : 'absent';
+  }
+  return boxes;
+}
+
 test('screenshots of the main states in every look', async ({ app, page }) => {
   await app.open(HEADLINE);
   const lua = () => page.getByRole('radio', { name: /Lua (compare-and-delete|比较并删除)/ });
@@ -63,11 +76,14 @@ test('screenshots of the main states in every look', async ({ app, page }) => {
       await app.page.getByRole('slider').fill('0');
       await expect(app.noViolations).toBeVisible();
       await app.screenshot(`${look.name}-start`);
+      const startBoxes = await regionBoxes(app);
       await app.page.getByRole('slider').fill('4');
       await expect(app.key('lock')).toBeVisible();
       await app.screenshot(`${look.name}-b-acquired`);
+      expect(await regionBoxes(app), 'regions moved between step 0 and step 4').toEqual(startBoxes);
       await page.keyboard.press('ArrowRight');
       await expect(app.banner).toBeVisible();
+      expect(await regionBoxes(app), 'regions moved at the violation').toEqual(startBoxes);
       for (const testId of ['lane.B.current', 'lane.A.program', 'narration', 'violation-banner', 'key.lock', 'clock', 'position', 'play', 'timeline']) {
         await expectOnScreen(app, testId);
       }
@@ -76,6 +92,7 @@ test('screenshots of the main states in every look', async ({ app, page }) => {
       await lua().check();
       await expect(app.noViolations).toBeVisible();
       await app.screenshot(`${look.name}-lua`);
+      expect(await regionBoxes(app), 'regions moved with the Lua variant').toEqual(startBoxes);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'page scrolls sideways').toBeLessThanOrEqual(0);
       await broken().check();
     });
