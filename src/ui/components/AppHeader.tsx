@@ -43,6 +43,7 @@ export function AppHeader() {
           type="button"
           className="button button--ghost button--icon-text"
           aria-pressed={theme === 'dark'}
+          title={t('switchToDark')}
           onClick={() => store.getState().setTheme(theme === 'dark' ? 'light' : 'dark')}
         >
           <Icon name={theme === 'dark' ? 'moon' : 'sun'} />
@@ -52,6 +53,7 @@ export function AppHeader() {
           type="button"
           className="button button--ghost button--icon-text"
           aria-pressed={presentation}
+          title={t('presentation')}
           onClick={() => store.getState().togglePresentation()}
         >
           <Icon name="present" />
@@ -96,7 +98,7 @@ export function CopyLinkButton() {
   };
   return (
     <span className="copy-link">
-      <button type="button" className="button button--primary button--icon-text" onClick={() => void copy()} data-testid="copy-link">
+      <button type="button" className="button button--primary button--icon-text" title={t('copyLink')} onClick={() => void copy()} data-testid="copy-link">
         <Icon name={state === 'copied' ? 'check' : 'link'} />
         <span>{t('copyLink')}</span>
       </button>
