@@ -617,9 +617,13 @@ function staleLabels(
     if (sx1 <= sx0 || layout.xOf(s.start) < x0 - 0.5 || layout.xOf(s.start) > x1) continue;
     const words = `⚠ ${s.redisHolder === null ? t('staleFree') : t('stale', { holder: s.redisHolder })}`;
     if (s.open && belief.open) {
-      const text = fitText(words, 200, fontPx, false);
-      if (text) out.push({ x: x1 + 6, width: textWidth(text, fontPx, false), text, open: true });
-      continue;
+      // After the band only when the whole label fits before the drawing's right edge.
+      const room = Math.min(200, layout.widthPx - (x1 + 6) - 4);
+      const text = room > 0 ? fitText(words, room, fontPx, false) : null;
+      if (text && !text.endsWith('…')) {
+        out.push({ x: x1 + 6, width: textWidth(text, fontPx, false), text, open: true });
+        continue;
+      }
     }
     const text = fitText(words, sx1 - sx0 - 10, fontPx, false);
     if (text && !text.endsWith('…')) out.push({ x: sx1 - 5, width: textWidth(text, fontPx, false), text, open: false });
