@@ -3,7 +3,7 @@ import { buildSequenceModel, rowIndexAt, sequenceCursorY, sequenceY, SEQUENCE_RO
 import { buildTimelineModel, type Moment, type TimelineModel } from './timeline-model';
 import { blockLabel, pointLabel, textOf, violationText, viewT } from './strings';
 import { clientColor, fitText, textWidth } from './svg-text';
-import { activateOnKey, Badge, partsTspans } from './svg-parts';
+import { Badge, JumpMark, markState, partsTspans, type MarkState } from './svg-parts';
 import type { RunViewProps, ViewLang } from './types';
 import { useViewScale } from './use-view-scale';
 
@@ -231,9 +231,9 @@ export function SequenceSvg(props: SequenceSvgProps) {
   );
 }
 
-function rowState(row: SequenceRow, cursorStep: number): 'past' | 'current' | 'future' {
+function rowState(row: SequenceRow, cursorStep: number): MarkState {
   if (row.kind === 'time' && row.reason === 'start') return 'past';
-  return row.step < cursorStep - 1 ? 'past' : row.step === cursorStep - 1 ? 'current' : 'future';
+  return markState(row.step, cursorStep);
 }
 
 const Lifelines = memo(function Lifelines({ columns, height }: { columns: Columns; height: number }) {
@@ -415,24 +415,20 @@ function Message(props: RowProps & { row: Extract<SequenceRow, { kind: 'message'
   const mid = (from + to) / 2;
   const y1 = top + 24;
   const y2 = top + 50;
-  const jump = () => onJump(row.step + 1);
   return (
     <>
     <g aria-hidden="true" data-state={state} className="lsv-message-step">
       <StepLabel step={row.step} y={y1} />
     </g>
-    <g
+    <JumpMark
       className={`lsv-mark lsv-message${violated ? ' lsv-violated' : ''}${row.replyType === 'error' ? ' lsv-error' : ''}`}
-      data-testid={`sequence.message.${row.seq}`}
-      data-state={state}
-      data-step={row.step}
-      role="button"
-      tabIndex={0}
-      aria-label={name}
-      onClick={jump}
-      onKeyDown={(e) => activateOnKey(e, jump)}
+      testId={`sequence.message.${row.seq}`}
+      step={row.step}
+      state={state}
+      exposeStep
+      name={name}
+      onJump={onJump}
     >
-      <title>{name}</title>
       <rect className="lsv-message-hit" x={Math.min(from, to) - 6} y={top + 4} width={span + 12} height={SEQUENCE_ROW_HEIGHT.message - 8} rx={6} />
       {/* The name already says command and reply; the drawn words are its picture. */}
       <text className="lsv-message-label" x={mid} y={y1 - 10} textAnchor="middle" aria-hidden="true">
@@ -445,7 +441,7 @@ function Message(props: RowProps & { row: Extract<SequenceRow, { kind: 'message'
         {partsTspans(row.reply, lang, columns.colorIndex, charsFit)}
       </text>
       <line className="lsv-arrow lsv-arrow-reply" x1={to} x2={from} y1={y2} y2={y2} markerEnd={`url(#${idPrefix}-arrow-open)`} />
-    </g>
+    </JumpMark>
     </>
   );
 }
@@ -522,24 +518,13 @@ function ViolationRow(props: RowProps & { row: Extract<SequenceRow, { kind: 'vio
   const left = Math.max(S.marginLeftPx, Math.min(centre - w / 2, widthPx - w - 8));
   const y = top + SEQUENCE_ROW_HEIGHT.violation / 2;
   const name = t('violationMark', { step: row.step + 1, message });
-  const jump = () => onJump(row.step + 1);
   return (
-    <g
-      className="lsv-mark lsv-violation"
-      data-testid={`sequence.violation.${row.seq}`}
-      data-state={state}
-      role="button"
-      tabIndex={0}
-      aria-label={name}
-      onClick={jump}
-      onKeyDown={(e) => activateOnKey(e, jump)}
-    >
-      <title>{name}</title>
+    <JumpMark className="lsv-mark lsv-violation" testId={`sequence.violation.${row.seq}`} step={row.step} state={state} name={name} onJump={onJump}>
       <rect x={left} y={y - 12} width={w} height={24} rx={5} />
       <text x={left + 12} y={y}>
         {fitText(label, w - 20, 12.5, false)}
       </text>
-    </g>
+    </JumpMark>
   );
 }
 

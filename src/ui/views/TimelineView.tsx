@@ -30,7 +30,7 @@ import {
 } from './timeline-model';
 import { blockLabel, pointLabel, textOf, violationText, viewT, type ViewT } from './strings';
 import { clientColor, fitText, textWidth } from './svg-text';
-import { activateOnKey, Badge, partsTspans } from './svg-parts';
+import { Badge, JumpMark, markState, partsTspans } from './svg-parts';
 import type { RunViewProps, ViewLang } from './types';
 import { useViewScale } from './use-view-scale';
 
@@ -659,9 +659,6 @@ interface MarksProps {
   readonly colorIndex: ReadonlyMap<string, number>;
 }
 
-function markState(step: number, cursorStep: number): 'past' | 'current' | 'future' {
-  return step < cursorStep - 1 ? 'past' : step === cursorStep - 1 ? 'current' : 'future';
-}
 
 function CommandMarks(props: MarksProps) {
   const G = useG();
@@ -727,20 +724,17 @@ const Chip = memo(function Chip(props: ChipProps) {
   // The name says what the chip shows (so speech matches sight); the title has the whole command.
   const name = t('stepMark', { step: mark.step + 1, id: mark.clientId, command: head, reply: textOf(mark.reply, lang) });
   const description = t('stepMark', { step: mark.step + 1, id: mark.clientId, command: textOf(mark.command, lang), reply: textOf(mark.reply, lang) });
-  const jump = () => onJump(mark.step + 1);
   return (
-    <g
+    <JumpMark
       className={`lsv-mark lsv-chip${violated ? ' lsv-violated' : ''}${mark.replyType === 'error' ? ' lsv-error' : ''}`}
-      data-testid={`timeline.mark.${mark.seq}`}
-      data-state={state}
-      data-step={mark.step}
-      role="button"
-      tabIndex={0}
-      aria-label={state === 'future' ? `${name} ${t('stepMarkFuture')}` : name}
-      onClick={jump}
-      onKeyDown={(e) => activateOnKey(e, jump)}
+      testId={`timeline.mark.${mark.seq}`}
+      step={mark.step}
+      state={state}
+      exposeStep
+      name={state === 'future' ? `${name} ${t('stepMarkFuture')}` : name}
+      title={description}
+      onJump={onJump}
     >
-      <title>{description}</title>
       <rect className="lsv-chip-box" x={x - w / 2} y={y} width={w} height={h} rx={6} style={{ stroke: clientColor(mark.clientId, index) }} />
       <text className="lsv-chip-head" x={x - w / 2 + 7} y={oneLine ? y + h / 2 : y + 11.5}>
         {warn && <tspan aria-hidden="true">{warn}</tspan>}
@@ -750,7 +744,7 @@ const Chip = memo(function Chip(props: ChipProps) {
         <tspan>{'→ '}</tspan>
         {partsTspans(mark.reply, lang, colorIndex, charsFit - 2)}
       </text>
-    </g>
+    </JumpMark>
   );
 });
 
@@ -866,25 +860,21 @@ function ClockMarks(props: { clocks: readonly ClockMark[]; layout: TimelineLayou
         const label = t('clockAdvance', { ms: c.toMs - c.fromMs });
         const w = textWidth(label, 11, true) + 12;
         const name = t('clockMark', { step: c.step + 1, ms: c.toMs - c.fromMs, to: c.toMs });
-        const jump = () => onJump(c.step + 1);
         return (
-          <g
+          <JumpMark
             key={c.seq}
             className="lsv-mark lsv-clock"
-            data-testid={`timeline.clock.${c.seq}`}
-            data-state={markState(c.step, cursorStep)}
-            role="button"
-            tabIndex={0}
-            aria-label={name}
-            onClick={jump}
-            onKeyDown={(e) => activateOnKey(e, jump)}
+            testId={`timeline.clock.${c.seq}`}
+            step={c.step}
+            state={markState(c.step, cursorStep)}
+            name={name}
+            onJump={onJump}
           >
-            <title>{name}</title>
             <rect x={x - w / 2} y={G.flagY} width={w} height={G.flagH} rx={G.flagH / 2} />
             <text x={x} y={G.flagY + G.flagH / 2} textAnchor="middle">
               {label}
             </text>
-          </g>
+          </JumpMark>
         );
       })}
     </g>
@@ -912,25 +902,21 @@ function ViolationFlags(props: {
         // Centred on its cause, but kept inside the drawing.
         const left = Math.max(0, Math.min(x - w / 2, layout.widthPx - w));
         const name = t('violationMark', { step: v.step + 1, message });
-        const jump = () => onJump(v.step + 1);
         return (
-          <g
+          <JumpMark
             key={v.seq}
             className="lsv-mark lsv-violation"
-            data-testid={`timeline.violation.${v.seq}`}
-            data-state={markState(v.step, cursorStep)}
-            role="button"
-            tabIndex={0}
-            aria-label={name}
-            onClick={jump}
-            onKeyDown={(e) => activateOnKey(e, jump)}
+            testId={`timeline.violation.${v.seq}`}
+            step={v.step}
+            state={markState(v.step, cursorStep)}
+            name={name}
+            onJump={onJump}
           >
-            <title>{name}</title>
             <rect x={left} y={G.flagY} width={w} height={G.flagH} rx={4} />
             <text x={left + 8} y={G.flagY + G.flagH / 2}>
               {label}
             </text>
-          </g>
+          </JumpMark>
         );
       })}
     </g>

@@ -4,6 +4,49 @@ import { badgeLetter, clientColor, clientInkColor, clientTextColor } from './svg
 import type { TextPart } from './text-parts';
 import type { ViewLang } from './types';
 
+export type MarkState = 'past' | 'current' | 'future';
+
+/** Where a step stands against the cursor: applied before the last step, the last step, or ahead. */
+export function markState(step: number, cursorStep: number): MarkState {
+  return step < cursorStep - 1 ? 'past' : step === cursorStep - 1 ? 'current' : 'future';
+}
+
+/**
+ * A focusable SVG "button" for one step of the run: click, Enter or Space jumps to just after
+ * that step. Its accessible name is `name`; the tooltip is `title` (default: the name).
+ */
+export function JumpMark(props: {
+  readonly testId: string;
+  readonly className: string;
+  readonly step: number;
+  readonly state: MarkState;
+  readonly name: string;
+  readonly title?: string;
+  /** Also expose the step index as data-step (command marks). */
+  readonly exposeStep?: boolean;
+  readonly onJump: (step: number) => void;
+  readonly children: ReactNode;
+}) {
+  const { testId, className, step, state, name, title, exposeStep, onJump, children } = props;
+  const jump = () => onJump(step + 1);
+  return (
+    <g
+      className={className}
+      data-testid={testId}
+      data-state={state}
+      data-step={exposeStep ? step : undefined}
+      role="button"
+      tabIndex={0}
+      aria-label={name}
+      onClick={jump}
+      onKeyDown={(e) => activateOnKey(e, jump)}
+    >
+      <title>{title ?? name}</title>
+      {children}
+    </g>
+  );
+}
+
 /** Activates a focused SVG "button" with Enter or Space, like a real button. */
 export function activateOnKey(event: KeyboardEvent<SVGElement>, action: () => void): void {
   if (event.key === 'Enter' || event.key === ' ') {
