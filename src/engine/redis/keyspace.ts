@@ -64,7 +64,7 @@ export class Keyspace {
   }
 
   /**
-   * The mock's own data accessors expire keys lazily against `Date.now()`. Expiry is ours
+   * The mock's own data accessors expire keys lazily against the wall clock (`Date.now`). Expiry is ours
    * (expireDue), so every direct access runs with its clock pinned before any expiry time.
    */
   private quiet<T>(fn: () => T): T {

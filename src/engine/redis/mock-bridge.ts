@@ -4,7 +4,7 @@ import RedisMock from 'ioredis-mock';
  * The one place Lockstep talks to ioredis-mock.
  *
  * ioredis-mock runs every command body synchronously inside a Promise executor and reads
- * `Date.now()` for expiry. We need synchronous replies (a Lua `redis.call` must return a value, and
+ * the wall clock (`Date.now`) for expiry. We need synchronous replies (a Lua `redis.call` must return a value, and
  * the engine steps synchronously), and expiry on the virtual clock. So for the synchronous part of
  * one call only, we pin `Date.now` to virtual time and swap the global `Promise` for a capturing
  * thenable; both are restored before control returns. Nothing is ever pinned across an `await`.
