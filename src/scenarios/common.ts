@@ -8,7 +8,7 @@ import type { LocalizedText, Step } from '../engine/program';
 export const text = (en: string, zh: string): LocalizedText => ({ en, zh });
 
 /** `SET lock token NX PX ttl`, then enter on OK; on nil wait and try again, at most `attemptCountMax` times, then give up. */
-export function acquireWithSetNxPx(options: { retryAfterMs: number; attemptCountMax: number; jitterMs?: number; backoffFactor?: number }): Step[] {
+export function acquireWithSetNxPx(options: RetryOptions): Step[] {
   return [
     {
       op: 'command',
@@ -29,6 +29,23 @@ export function acquireWithSetNxPx(options: { retryAfterMs: number; attemptCount
     },
     { op: 'end', note: text('give up', '放弃') },
     { op: 'enter', label: 'locked' },
+  ];
+}
+
+export type RetryOptions = { retryAfterMs: number; attemptCountMax: number; jitterMs?: number; backoffFactor?: number };
+
+/**
+ * A whole locked job, the shape most clients share: acquire (with bounded retries), do `workMs` of
+ * business logic inside the critical section, leave it, release with `release`, end.
+ */
+export function lockedJob(options: RetryOptions & { workMs: number; release: Step }): Step[] {
+  const { workMs, release, ...retry } = options;
+  return [
+    ...acquireWithSetNxPx(retry),
+    { op: 'work', durationMs: workMs, note: text('business logic', '业务逻辑') },
+    { op: 'leave' },
+    release,
+    { op: 'end' },
   ];
 }
 

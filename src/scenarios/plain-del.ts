@@ -1,7 +1,7 @@
 import type { ClientSpec, Scenario } from '../engine/scenario';
 import type { Step } from '../engine/program';
 import { COMPARE_AND_DELETE } from './scripts';
-import { acquireWithSetNxPx, releaseWithDel, releaseWithLua, text } from './common';
+import { lockedJob, releaseWithDel, releaseWithLua, text } from './common';
 
 /*
  * SET NX PX fixed the dead holder, and opened the opposite hole: a slow holder's lease runs out,
@@ -13,13 +13,7 @@ import { acquireWithSetNxPx, releaseWithDel, releaseWithLua, text } from './comm
 type Release = 'plain-del' | 'lua';
 
 function program(kind: Release, workMs: number): Step[] {
-  return [
-    ...acquireWithSetNxPx({ retryAfterMs: 1000, attemptCountMax: 5 }),
-    { op: 'work', durationMs: workMs, note: text('business logic', '业务逻辑') },
-    { op: 'leave' },
-    kind === 'plain-del' ? releaseWithDel() : releaseWithLua(),
-    { op: 'end' },
-  ];
+  return lockedJob({ retryAfterMs: 1000, attemptCountMax: 5, workMs, release: kind === 'plain-del' ? releaseWithDel() : releaseWithLua() });
 }
 
 function clients(kind: Release): ClientSpec[] {

@@ -1,7 +1,7 @@
 import type { ClientSpec, Scenario } from '../engine/scenario';
 import type { Step } from '../engine/program';
 import { COMPARE_AND_DELETE } from './scripts';
-import { acquireWithSetNxPx, releaseWithLua, text } from './common';
+import { lockedJob, releaseWithLua, text, type RetryOptions } from './common';
 
 /*
  * Contention: three clients want a lock that A holds. Each retries a bounded number of times and
@@ -12,29 +12,17 @@ import { acquireWithSetNxPx, releaseWithLua, text } from './common';
 
 type Variant = 'fixed-interval' | 'jittered-backoff';
 
-const retryOptions: Record<Variant, { retryAfterMs: number; attemptCountMax: number; jitterMs?: number; backoffFactor?: number }> = {
+const retryOptions: Record<Variant, RetryOptions> = {
   'fixed-interval': { retryAfterMs: 300, attemptCountMax: 3 },
   'jittered-backoff': { retryAfterMs: 200, attemptCountMax: 3, backoffFactor: 2, jitterMs: 200 },
 };
 
 function contender(variant: Variant): Step[] {
-  return [
-    ...acquireWithSetNxPx(retryOptions[variant]),
-    { op: 'work', durationMs: 500, note: text('business logic', '业务逻辑') },
-    { op: 'leave' },
-    releaseWithLua(),
-    { op: 'end' },
-  ];
+  return lockedJob({ ...retryOptions[variant], workMs: 500, release: releaseWithLua() });
 }
 
 function holder(): Step[] {
-  return [
-    ...acquireWithSetNxPx({ retryAfterMs: 300, attemptCountMax: 3 }),
-    { op: 'work', durationMs: 1000, note: text('business logic', '业务逻辑') },
-    { op: 'leave' },
-    releaseWithLua(),
-    { op: 'end' },
-  ];
+  return lockedJob({ retryAfterMs: 300, attemptCountMax: 3, workMs: 1000, release: releaseWithLua() });
 }
 
 function clients(variant: Variant): ClientSpec[] {

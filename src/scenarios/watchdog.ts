@@ -1,7 +1,7 @@
 import type { ClientSpec, Scenario } from '../engine/scenario';
 import type { Step } from '../engine/program';
 import { COMPARE_AND_DELETE, COMPARE_AND_PEXPIRE } from './scripts';
-import { acquireWithSetNxPx, releaseWithLua, text, timerLoop } from './common';
+import { acquireWithSetNxPx, lockedJob, releaseWithLua, text, timerLoop } from './common';
 
 /*
  * Redisson's answer to "how long should the lease be?": a short lease, renewed every ttl/3 by a
@@ -83,13 +83,7 @@ function watchdog(variant: Variant): Step[] {
 }
 
 function other(): Step[] {
-  return [
-    ...acquireWithSetNxPx({ retryAfterMs: 3000, attemptCountMax: 3 }),
-    { op: 'work', durationMs: 1000, note: text('business logic', '业务逻辑') },
-    { op: 'leave' },
-    releaseWithLua(),
-    { op: 'end' },
-  ];
+  return lockedJob({ retryAfterMs: 3000, attemptCountMax: 3, workMs: 1000, release: releaseWithLua() });
 }
 
 function clients(variant: Variant): ClientSpec[] {
