@@ -1,3 +1,4 @@
+import { DurationInput, isValidDurationMs } from './DurationInput';
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
@@ -52,7 +53,7 @@ export function ClockBar() {
   const nextExpiryAtMs = useSimStore(selectExpiry);
   const seed = useSimStore(selectSeed);
   const [advanceMs, setAdvanceMs] = useState(defaultAdvanceMs);
-  const advanceValid = Number.isSafeInteger(advanceMs) && advanceMs > 0 && advanceMs <= 86_400_000;
+  const advanceValid = isValidDurationMs(advanceMs);
 
   return (
     <section className="clock-bar" id="controls" aria-label={t('clock')} data-testid="clock-bar">
@@ -121,16 +122,7 @@ export function ClockBar() {
       <ClockReadout />
       <div className="clock-bar__time">
         <span className="stall-group">
-          <input
-            type="number"
-            className="input input--ms"
-            min={1}
-            max={86_400_000}
-            step={500}
-            value={Number.isFinite(advanceMs) ? advanceMs : ''}
-            aria-label={t('advanceBy')}
-            onChange={(e) => setAdvanceMs(e.currentTarget.valueAsNumber)}
-          />
+          <DurationInput valueMs={advanceMs} label={t('advanceBy')} onChange={setAdvanceMs} />
           <button type="button" className="button" disabled={!advanceValid} onClick={() => store.getState().advanceClock(advanceMs)}>
             {t('advanceShort')}
           </button>

@@ -1,3 +1,4 @@
+import { DurationInput, isValidDurationMs } from './DurationInput';
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { isRedisStep, renderStep, type Step } from '../../engine/program';
@@ -131,7 +132,7 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
   if (!client) return null;
   const live = client.live;
   const key = client.index + 1;
-  const stallValid = Number.isSafeInteger(stallMs) && stallMs > 0 && stallMs <= 86_400_000;
+  const stallValid = isValidDurationMs(stallMs);
   return (
     <article className={`lane ${clientClass(client.index)} lane--${statusTone(client)}`} data-testid={`lane.${clientId}`} aria-labelledby={`lane-${clientId}-title`}>
       <header className="lane__header">
@@ -213,17 +214,7 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
           <span className="button__label--wide">{t('runToCommandShort')}</span>
         </button>
         <span className="stall-group">
-          <input
-            type="number"
-            className="input input--ms"
-            min={1}
-            max={86_400_000}
-            step={500}
-            value={Number.isFinite(stallMs) ? stallMs : ''}
-            aria-label={t('pauseMs', { id: clientId })}
-            disabled={!live}
-            onChange={(e) => setStallMs(e.currentTarget.valueAsNumber)}
-          />
+          <DurationInput valueMs={stallMs} label={t('pauseMs', { id: clientId })} disabled={!live} onChange={setStallMs} />
           <button
             type="button"
             className="button"
