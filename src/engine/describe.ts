@@ -15,11 +15,17 @@ export function tokenNamer(tokens: Readonly<Record<string, string>>): (text: str
 export function describeEvent(event: TraceEvent, name: (text: string) => string = (t) => t): string {
   switch (event.kind) {
     case 'command':
-      return `${name(commandText(event.argv))} -> ${name(formatReplyShort(event.reply))}`;
+      return event.reply === null
+        ? `${name(commandText(event.argv))} -> (reply at t=${event.replyAtMs})`
+        : `${name(commandText(event.argv))} -> ${name(formatReplyShort(event.reply))}`;
+    case 'reply':
+      return `receives the reply: ${name(formatReplyShort(event.reply))}`;
     case 'clock':
       return event.reason === 'advance'
         ? `clock advances ${event.toMs - event.fromMs} ms to t=${event.toMs}`
         : `clock moves to t=${event.toMs} (wake-up)`;
+    case 'start':
+      return event.by === null ? 'starts' : `is started by ${event.by}`;
     case 'enter':
       return 'enters the critical section';
     case 'leave':
@@ -31,11 +37,24 @@ export function describeEvent(event: TraceEvent, name: (text: string) => string 
     case 'set':
       return `${event.var} = ${name(event.value)}`;
     case 'block': {
-      const what = { work: 'works', gc: 'is frozen by a GC pause', network: 'is stalled on the network', retry: 'waits to retry', stall: 'is stalled' }[
-        event.reason
-      ];
-      return `${what} for ${event.durationMs} ms (until t=${event.untilMs})`;
+      const what = {
+        work: 'works',
+        sleep: 'sleeps',
+        retry: 'waits to retry',
+        hang: 'waits for a reply that never comes',
+        reply: 'waits for the script\'s reply',
+        busy: 'waits: Redis is running a script',
+      }[event.reason];
+      return event.untilMs === null ? what : `${what} for ${event.durationMs} ms (until t=${event.untilMs})`;
     }
+    case 'wake': {
+      const what = { work: 'work done', sleep: 'wakes up', retry: 'retries', hang: 'wakes up', reply: 'reply arrives', busy: 'Redis is free', stall: 'resumes' }[event.reason];
+      return event.lateMs > 0 ? `${what}, ${event.lateMs} ms late: its process was stalled` : what;
+    }
+    case 'stall':
+      return `process ${event.process} is stalled for ${event.durationMs} ms (until t=${event.untilMs})${event.clients.length > 1 ? `: ${event.clients.join(', ')} freeze` : ''}`;
+    case 'expire':
+      return `key ${name(event.key)} expires`;
     case 'give-up':
       return `gives up after ${event.attempts} retries`;
     case 'crash':

@@ -1,16 +1,24 @@
-import { CHECKERS } from './checkers';
-import { resourcesOf } from './scenario';
-import { addInteger, evaluateCondition, isRedisStep, resolveTemplate, type Step } from './program';
-import { replyText, type Reply } from './redis/reply';
 import type { SimRedisServer } from './redis/server';
-import { sha1Hex } from './redis/lua/sha1';
-import { nextBelow } from './rng';
 import type { Choice } from './schedule';
-import type { LockView, TraceEvent } from './trace';
-import { isLive, type ClientState, type RunContext, type WorldState } from './world';
+import type { TraceEvent } from './trace';
+import { emitter, type Emitter } from './emit';
+import { runClientStep, saveReply } from './step-rule';
+import { isLive, type BlockReason, type ClientState, type RunContext, type WorldState } from './world';
 
-/** Bound on program steps one scheduling step may run without reaching a Redis command or a wait. */
-export const localStepCountMax = 1_000;
+export { readLock } from './emit';
+
+/**
+ * The time model (docs/SCHEDULES.md): a discrete-event simulation on the virtual clock.
+ *
+ * - A started client runs by itself: whenever it is ready and its process is not stalled, it
+ *   runs as soon as the clock is about to move. The schedule decides the order of clients ready
+ *   at the same instant (`A`), when time passes (`+N`), when idle clients arrive (their first
+ *   `A`), and the faults (`A~N` stalls a process, `!A` crashes it).
+ * - Every wake-up (end of work, a retry's backoff, a helper's timer, a slow script's reply, Redis
+ *   becoming free, the end of a stall) happens at its due time. Moving the clock processes every
+ *   due wake-up and key expiry in time order; nothing due is skipped. A wake-up runs late only
+ *   when its process was stalled, and its `wake` event says so.
+ */
 
 /** A schedule choice that cannot apply to the current world (replay does not fit). */
 export class ChoiceError extends Error {
@@ -23,380 +31,294 @@ export class ChoiceError extends Error {
   }
 }
 
-type EventBody = DistributiveOmit<TraceEvent, 'seq' | 'step' | 'atMs' | 'lockBefore' | 'lockAfter' | 'clientId'>;
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/**
+ * Bound on client scheduling steps one choice may run (autonomous clients during an advance).
+ * A run that needs more is refused: advance in smaller moves, or the programs loop without waiting.
+ */
+export const choiceStepCountMax = 20_000;
+/** Latest virtual time the clock may reach: integer milliseconds stay exact below 2^53. */
+export const clockMsMax = Number.MAX_SAFE_INTEGER;
 
 /**
  * Applies one schedule choice: mutates `world` and `server` and returns the events it produced.
  * Deterministic: the same world, server state and choice always give the same events.
- * Throws ChoiceError (leaving world and server untouched) when the choice does not fit.
+ * Throws ChoiceError when the choice does not fit; a choice refused half-way (one that would run
+ * more than choiceStepCountMax steps) may leave world and server changed: Simulation restores them.
  */
 export function applyChoice(world: WorldState, server: SimRedisServer, ctx: RunContext, choice: Choice): TraceEvent[] {
-  validateChoice(world, choice);
-  const run = new StepRun(world, server, ctx);
+  validateChoice(world, ctx, choice);
+  const run = new WorldRun(world, server, ctx);
   switch (choice.kind) {
     case 'advance':
-      run.advanceClock(world.nowMs + choice.ms, 'advance', null);
+      run.runUntil(world.nowMs + choice.ms);
       break;
     case 'crash':
-      run.crash(client(world, choice.clientId), null);
+      run.crashProcess(clientById(world, choice.clientId));
       break;
-    case 'stall': {
-      const c = client(world, choice.clientId);
-      const fromMs = Math.max(world.nowMs, c.status === 'blocked' ? c.blockedUntilMs : world.nowMs);
-      c.status = 'blocked';
-      c.blockedUntilMs = fromMs + choice.ms;
-      c.blockReason = 'stall';
-      run.emit(c.id, { kind: 'block', pc: null, reason: 'stall', durationMs: choice.ms, untilMs: c.blockedUntilMs });
+    case 'stall':
+      run.stallProcess(clientById(world, choice.clientId), choice.ms);
       break;
-    }
     case 'step':
-      run.stepClient(client(world, choice.clientId));
+      run.stepChosen(clientById(world, choice.clientId));
       break;
   }
+  // Invariant between choices: no wake-up is overdue (those due now have fired).
+  run.fireDue(null);
   world.stepIndex += 1;
   return run.events;
 }
 
-function validateChoice(world: WorldState, choice: Choice): void {
-  if (choice.kind === 'advance') return;
+function validateChoice(world: WorldState, ctx: RunContext, choice: Choice): void {
+  const refuse = (message: string): never => {
+    throw new ChoiceError(message, world.stepIndex);
+  };
+  if (choice.kind === 'advance') {
+    if (world.nowMs + choice.ms > clockMsMax) refuse(`the clock cannot pass ${clockMsMax} ms`);
+    return;
+  }
   const c = world.clients.find((x) => x.id === choice.clientId);
-  if (!c) throw new ChoiceError(`there is no client "${choice.clientId}"`, world.stepIndex);
-  if (!isLive(c)) {
-    const what = choice.kind === 'step' ? 'step' : choice.kind;
-    throw new ChoiceError(`cannot ${what} ${c.id}: it has ${c.status === 'done' ? 'finished' : 'crashed'}`, world.stepIndex);
+  if (!c) return refuse(`there is no client "${choice.clientId}"`);
+  const processClients = world.clients.filter((x) => x.process === c.process);
+  if (choice.kind === 'stall') {
+    if (processClients.every((x) => x.status === 'crashed')) refuse(`cannot stall ${c.id}: its process has crashed`);
+    if (Math.max(world.nowMs, world.processes[c.process].stalledUntilMs) + choice.ms > clockMsMax) refuse(`the stall would pass ${clockMsMax} ms`);
+    return;
+  }
+  if (choice.kind === 'crash') {
+    if (!processClients.some(isLive)) refuse(`cannot crash ${c.id}: ${c.status === 'done' ? 'it has finished' : 'it has crashed'}`);
+    return;
+  }
+  if (!isLive(c)) refuse(`cannot step ${c.id}: it has ${c.status === 'done' ? 'finished' : 'crashed'}`);
+  if (c.status === 'idle') {
+    const startedBy = ctx.variant.clients.find((spec) => spec.id === c.id)?.startedBy;
+    if (startedBy !== undefined) refuse(`cannot step ${c.id}: it has not started (${startedBy} starts it)`);
+  }
+  if (c.status === 'blocked' && c.blockedUntilMs === null) {
+    refuse(`cannot step ${c.id}: it waits for a reply that never comes, and nothing in the schedule can end that wait`);
   }
 }
 
-function client(world: WorldState, id: string): ClientState {
+function clientById(world: WorldState, id: string): ClientState {
   const c = world.clients.find((x) => x.id === id);
   if (!c) throw new Error(`no client ${id}`);
   return c;
 }
 
-/** The lock key as the checkers see it: value (hashes as field=value pairs), PTTL, tracked holder. */
-export function readLock(server: SimRedisServer, ctx: RunContext, nowMs: number, holder: string | null): LockView {
-  server.keyspace.expireDue(nowMs);
-  const entry = server.keyspace.entry(ctx.scenario.lockKey);
-  if (entry === null) return { value: null, pttlMs: -2, holder: null };
-  const value =
-    entry.type === 'string'
-      ? entry.value
-      : entry.type === 'hash'
-        ? `{${entry.value.map(([f, v]) => `${f}=${v}`).join(', ')}}`
-        : JSON.stringify(entry.value);
-  return { value, pttlMs: server.keyspace.pttl(ctx.scenario.lockKey, nowMs), holder };
-}
-
-/** One choice's worth of execution: collects events and runs the checkers after each. */
-class StepRun {
-  readonly events: TraceEvent[] = [];
+/** One choice's worth of the world running: time, wake-ups, autonomous clients, faults. */
+class WorldRun {
+  private readonly emit: Emitter;
+  private stepsRun = 0;
 
   constructor(
     private readonly world: WorldState,
     private readonly server: SimRedisServer,
     private readonly ctx: RunContext,
-  ) {}
-
-  private lockNow(): LockView {
-    return readLock(this.server, this.ctx, this.world.nowMs, this.world.lock.holder);
+  ) {
+    this.emit = emitter(world, server, ctx);
   }
 
-  /** Records an event whose effects already happened, given the lock as it was before them. */
-  emit(clientId: string | null, body: EventBody, lockBefore: LockView = this.lockNow()): TraceEvent {
-    const lockAfter = this.trackLock(clientId, body, lockBefore);
-    const event = {
-      seq: this.world.nextSeq++,
-      step: this.world.stepIndex,
-      atMs: this.world.nowMs,
-      clientId,
-      lockBefore,
-      lockAfter,
-      ...body,
-    } as TraceEvent;
-    this.events.push(event);
-    this.check(event);
-    return event;
+  get events(): TraceEvent[] {
+    return this.emit.events;
   }
 
-  /** Updates who holds the lock after an event, and returns the lock as it is now. */
-  private trackLock(clientId: string | null, body: EventBody, before: LockView): LockView {
-    const lock = this.world.lock;
-    const now = readLock(this.server, this.ctx, this.world.nowMs, lock.holder);
-    if (now.value === null) {
-      lock.holder = null;
-      lock.acquiredAtMs = null;
-    } else if (body.kind === 'command' && clientId !== null && now.value !== before.value) {
-      if (lock.holder !== clientId) {
-        lock.holder = clientId;
-        lock.generation += 1;
-        lock.acquiredAtMs = this.world.nowMs;
-        const writer = this.world.clients.find((c) => c.id === clientId);
-        if (writer) writer.leaseGeneration = lock.generation;
-      }
+  /** `+N`: the world runs until `targetMs`; everything due up to and including it happens. */
+  runUntil(targetMs: number): void {
+    this.settle();
+    for (;;) {
+      const next = this.nextDueMs();
+      if (next === null || next > targetMs) break;
+      this.moveClock(next, 'advance');
+      this.settle();
     }
-    lock.value = now.value;
-    return { ...now, holder: lock.holder };
-  }
-
-  private check(event: TraceEvent): void {
-    if (event.kind === 'violation') return;
-    const counterValue = (key: string) => {
-      const entry = this.server.keyspace.entry(key);
-      return entry && entry.type === 'string' ? entry.value : null;
-    };
-    for (const checker of CHECKERS) {
-      for (const finding of checker(event, this.world, this.ctx, counterValue)) {
-        const lock = event.lockAfter;
-        this.events.push({
-          seq: this.world.nextSeq++,
-          step: this.world.stepIndex,
-          atMs: this.world.nowMs,
-          clientId: finding.clients[0] ?? null,
-          lockBefore: lock,
-          lockAfter: lock,
-          kind: 'violation',
-          violation: finding.kind,
-          causeSeq: event.seq,
-          message: finding.message,
-          clients: finding.clients,
-        });
-      }
-    }
-  }
-
-  advanceClock(toMs: number, reason: 'advance' | 'wait', clientId: string | null): void {
-    const fromMs = this.world.nowMs;
-    if (toMs <= fromMs) return;
-    const before = this.lockNow();
-    this.world.nowMs = toMs;
-    this.emit(clientId, { kind: 'clock', fromMs, toMs, reason }, before);
-  }
-
-  crash(c: ClientState, pc: number | null): void {
-    c.status = 'crashed';
-    c.inCriticalSection = false;
-    c.believesHoldsLock = false;
-    c.blockReason = null;
-    this.emit(c.id, { kind: 'crash', pc });
-    // A process crash takes every client of that process with it (ClientSpec.process).
-    for (const other of this.sameProcess(c)) this.crash(other, null);
-  }
-
-  /** The other live clients that run in c's process. */
-  private sameProcess(c: ClientState): ClientState[] {
-    const processOf = (id: string) => this.ctx.variant.clients.find((spec) => spec.id === id)?.process ?? id;
-    const process = processOf(c.id);
-    return this.world.clients.filter((other) => other.id !== c.id && isLive(other) && processOf(other.id) === process);
+    this.moveClock(targetMs, 'advance');
   }
 
   /**
-   * One scheduling step of a client: wake it if it is blocked (the clock moves to its wake-up
-   * time), then run program steps until it has run one Redis command and reached the next one,
-   * or it starts waiting (work, pause, retry), crashes or ends. Local steps (branches,
-   * assignments, entering and leaving the critical section, writes, marks) run as they come.
+   * `A`: client A takes one scheduling step. An idle client arrives; a blocked or stalled one is
+   * first waited for: the world runs until its wake-up, and it goes first among equals then.
    */
-  stepClient(c: ClientState): void {
-    if (c.status === 'blocked') {
-      const script = c.awaitingScript === null ? null : this.server.scriptBusy.last();
-      // A slow script killed by SCRIPT KILL ends early: its caller wakes then, with the kill error.
-      if (script && c.awaitingScript && script.startMs === c.awaitingScript.startMs && script.killedAtMs !== null) {
-        c.blockedUntilMs = Math.min(c.blockedUntilMs, script.killedAtMs);
+  stepChosen(c: ClientState): void {
+    const wakeMs = this.wakeTimeOf(c);
+    if (wakeMs !== null && wakeMs > this.world.nowMs) {
+      this.settle();
+      for (;;) {
+        const next = this.nextDueMs();
+        if (next === null || next >= wakeMs) break;
+        this.moveClock(next, 'advance');
+        this.settle();
       }
-      this.advanceClock(c.blockedUntilMs, 'wait', c.id);
-      c.status = 'ready';
-      c.blockReason = null;
-      if (script && c.awaitingScript && script.startMs === c.awaitingScript.startMs) {
-        // The reply is delivered now: the script's result, or the error SCRIPT KILL left for it.
-        const name = c.awaitingScript.saveAs ?? 'reply';
-        this.saveReply(c, name, script.reply);
-        this.emit(c.id, { kind: 'set', pc: c.pc - 1, var: name, value: replyText(script.reply) ?? '' });
-      }
-      c.awaitingScript = null;
+      this.moveClock(wakeMs, 'wait');
     }
-    const program = this.ctx.programs[c.id];
-    let redisCommandsRun = 0;
-    for (let localSteps = 0; ; localSteps++) {
-      if (localSteps > localStepCountMax) {
-        throw new Error(`client ${c.id} ran ${localStepCountMax} steps without a Redis command or a wait: its program loops`);
-      }
-      if (c.pc >= program.length) {
-        this.end(c, null);
-        return;
-      }
-      const step = program[c.pc];
-      if (isRedisStep(step)) {
-        if (redisCommandsRun === 1) return;
-        redisCommandsRun += 1;
-      }
-      const stop = this.execute(c, step);
-      if (stop) return;
+    this.fireDue(c);
+    if (c.status === 'idle') this.startClient(c, null);
+    if (c.status !== 'ready') throw new Error(`client ${c.id} should be ready after its wake-up (status ${c.status})`);
+    this.runStep(c);
+  }
+
+  /** `A~N`: A's process freezes for N ms (stalls add up). Its wake-ups due meanwhile run late. */
+  stallProcess(c: ClientState, ms: number): void {
+    const process = this.world.processes[c.process];
+    process.stalledUntilMs = Math.max(this.world.nowMs, process.stalledUntilMs) + ms;
+    const clients = this.world.clients.filter((x) => x.process === c.process && isLive(x)).map((x) => x.id);
+    this.emit.event(c.id, { kind: 'stall', process: c.process, clients, durationMs: ms, untilMs: process.stalledUntilMs });
+  }
+
+  /** `!A`: A's process dies with every client in it, holding whatever it held. */
+  crashProcess(c: ClientState): void {
+    for (const x of this.world.clients) {
+      if (x.process !== c.process || !isLive(x)) continue;
+      const pc = x.status === 'idle' ? null : x.pc;
+      x.status = 'crashed';
+      x.inCriticalSection = false;
+      x.believesHoldsLock = false;
+      x.blockReason = null;
+      x.blockedUntilMs = null;
+      x.awaitingScript = null;
+      this.emit.event(x.id, { kind: 'crash', pc });
     }
   }
 
-  private end(c: ClientState, pc: number | null): void {
-    c.status = 'done';
-    c.believesHoldsLock = false;
-    c.inCriticalSection = false;
-    this.emit(c.id, { kind: 'end', pc });
+  /**
+   * Fires every wake-up due at the current instant, in due order (then the order the waits
+   * began), `first` ahead of the others. Woken clients become ready; they run in `settle`.
+   */
+  fireDue(first: ClientState | null): void {
+    const now = this.world.nowMs;
+    const due = this.world.clients.filter((c) => {
+      const wake = this.wakeTimeOf(c);
+      return c.status !== 'idle' && c.status !== 'ready' && wake !== null && wake <= now;
+    });
+    due.sort((a, b) => (a === first ? -1 : b === first ? 1 : (this.wakeTimeOf(a) as number) - (this.wakeTimeOf(b) as number) || a.order - b.order));
+    for (const c of due) this.wake(c);
+    // Ready clients frozen by a stall that has ended resume now: late by the stall.
+    for (const [name, process] of Object.entries(this.world.processes)) {
+      if (process.stalledUntilMs === 0 || process.stalledUntilMs > now) continue;
+      process.stalledUntilMs = 0;
+      for (const c of this.world.clients) {
+        if (c.process !== name || c.status !== 'ready' || c.readySinceMs >= now) continue;
+        this.emit.event(c.id, { kind: 'wake', reason: 'stall', dueMs: c.readySinceMs, lateMs: now - c.readySinceMs, lateCause: 'stall' });
+      }
+    }
   }
 
-  private jump(c: ClientState, label: string): void {
-    c.pc = this.ctx.labels[c.id][label];
+  /** Runs every ready client of an unstalled process at the current instant, first come first run. */
+  private settle(): void {
+    for (;;) {
+      this.fireDue(null);
+      const c = this.nextRunnable();
+      if (c === null) return;
+      this.runStep(c);
+    }
   }
 
-  private resolve(c: ClientState, text: string): string {
-    return resolveTemplate(text, c.vars, this.ctx.params);
+  private runStep(c: ClientState): void {
+    this.stepsRun += 1;
+    if (this.stepsRun > choiceStepCountMax) {
+      throw new ChoiceError(
+        `this choice would run more than ${choiceStepCountMax} client steps (at t=${this.world.nowMs}): advance in smaller moves, or a program loops without waiting`,
+        this.world.stepIndex,
+      );
+    }
+    runClientStep(c, { world: this.world, server: this.server, ctx: this.ctx, emit: this.emit, block: (x, reason, ms, pc) => this.block(x, reason, ms, pc), start: (helper, by) => this.startClient(helper, by) });
+    // Still ready (its next Redis command is pending): it goes to the back of the line.
+    if (c.status === 'ready') c.order = this.world.nextOrder++;
   }
 
-  private block(c: ClientState, pc: number, reason: 'work' | 'gc' | 'network' | 'retry', durationMs: number): void {
+  private nextRunnable(): ClientState | null {
+    let best: ClientState | null = null;
+    for (const c of this.world.clients) {
+      if (c.status !== 'ready' || this.world.processes[c.process].stalledUntilMs > this.world.nowMs) continue;
+      if (best === null || c.order < best.order) best = c;
+    }
+    return best;
+  }
+
+  /** When `c` can next run: now if it can run now, null if nothing will wake it (or it never runs again). */
+  private wakeTimeOf(c: ClientState): number | null {
+    const stalledUntil = this.world.processes[c.process].stalledUntilMs;
+    switch (c.status) {
+      case 'idle':
+      case 'ready':
+        return Math.max(this.world.nowMs, stalledUntil);
+      case 'blocked':
+        return c.blockedUntilMs === null ? null : Math.max(c.blockedUntilMs, stalledUntil);
+      default:
+        return null;
+    }
+  }
+
+  /** The next virtual time something is due: a wake-up, the end of a stall, or a key's expiry. */
+  private nextDueMs(): number | null {
+    const now = this.world.nowMs;
+    let next: number | null = null;
+    const consider = (t: number | null) => {
+      if (t !== null && t > now && (next === null || t < next)) next = t;
+    };
+    for (const c of this.world.clients) {
+      if (c.status === 'idle') continue;
+      consider(this.wakeTimeOf(c));
+    }
+    for (const process of Object.values(this.world.processes)) if (process.stalledUntilMs > now) consider(process.stalledUntilMs);
+    const expiry = this.server.keyspace.nextExpiryAtMs();
+    // A key with expiry time `when` exists while now <= when: it is gone at when + 1.
+    if (expiry !== null) consider(expiry + 1);
+    return next;
+  }
+
+  /** Moves the clock forward to `toMs`, then drops every key whose expiry time has passed. */
+  private moveClock(toMs: number, reason: 'advance' | 'wait'): void {
+    const fromMs = this.world.nowMs;
+    if (toMs <= fromMs) return;
+    const before = this.emit.lockNow();
+    this.world.nowMs = toMs;
+    this.emit.event(null, { kind: 'clock', fromMs, toMs, reason }, before);
+    for (const key of this.server.keyspace.expiredKeys(toMs)) {
+      const lockBefore = this.emit.lockNow();
+      this.server.keyspace.delete(key);
+      this.emit.event(null, { kind: 'expire', key }, lockBefore);
+    }
+  }
+
+  private wake(c: ClientState): void {
+    const now = this.world.nowMs;
+    const dueMs = c.blockedUntilMs as number;
+    const reason = c.blockReason as BlockReason;
+    const lateMs = now - dueMs;
+    c.status = 'ready';
+    c.blockReason = null;
+    c.blockedUntilMs = null;
+    c.readySinceMs = now;
+    c.order = this.world.nextOrder++;
+    this.emit.event(c.id, { kind: 'wake', reason, dueMs, lateMs, lateCause: lateMs > 0 ? 'stall' : null });
+    if (reason === 'reply') this.deliverScriptReply(c);
+  }
+
+  /** A slow script's caller gets its reply when the script ends (or is killed). */
+  private deliverScriptReply(c: ClientState): void {
+    const waiting = c.awaitingScript;
+    c.awaitingScript = null;
+    const script = this.server.scriptBusy.last();
+    if (waiting === null || script === null || script.startMs !== waiting.startMs) {
+      throw new Error(`client ${c.id} woke for a script reply the server no longer has`);
+    }
+    const name = waiting.saveAs;
+    saveReply(c, name, script.reply);
+    this.emit.event(c.id, { kind: 'reply', pc: waiting.pc, var: name, reply: script.reply });
+  }
+
+  private block(c: ClientState, reason: BlockReason, durationMs: number | null, pc: number | null): void {
     c.status = 'blocked';
     c.blockReason = reason;
-    c.blockedUntilMs = this.world.nowMs + durationMs;
-    this.emit(c.id, { kind: 'block', pc, reason, durationMs, untilMs: c.blockedUntilMs });
-    if (reason !== 'gc') return;
-    // A GC pause stops the world of its process: every other client of it (ClientSpec.process)
-    // wakes no earlier than the pause ends. (A timer that fired during the pause runs late.)
-    for (const other of this.sameProcess(c)) {
-      if (other.status === 'blocked' && other.blockedUntilMs >= c.blockedUntilMs) continue;
-      other.status = 'blocked';
-      other.blockReason = 'gc';
-      other.blockedUntilMs = c.blockedUntilMs;
-      this.emit(other.id, { kind: 'block', pc: null, reason: 'gc', durationMs: c.blockedUntilMs - this.world.nowMs, untilMs: c.blockedUntilMs });
-    }
+    c.blockedUntilMs = durationMs === null ? null : this.world.nowMs + durationMs;
+    c.order = this.world.nextOrder++;
+    this.emit.event(c.id, { kind: 'block', pc, reason, durationMs, untilMs: c.blockedUntilMs });
   }
 
-  /** Runs one program step. Returns true when the scheduling step ends here. */
-  private execute(c: ClientState, step: Step): boolean {
-    const pc = c.pc;
-    switch (step.op) {
-      case 'command':
-      case 'eval': {
-        const argv = step.op === 'command' ? step.argv.map((a) => this.resolve(c, a)) : this.evalArgv(c, step);
-        const before = this.lockNow();
-        const result = this.server.execute(argv, this.world.nowMs);
-        c.pc += 1;
-        this.saveReply(c, step.saveAs, result);
-        if (step.releases) c.believesHoldsLock = false;
-        this.emit(c.id, { kind: 'command', pc, argv, reply: result, releases: step.releases === true }, before);
-        // A script that occupies the server on the virtual clock (redis/lua/busy.ts): its caller
-        // waits for the reply until the script ends (or is killed, see stepClient).
-        const slow = this.server.scriptBusy.running(this.world.nowMs);
-        if (slow !== null && slow.startMs === this.world.nowMs && step.op === 'eval') {
-          c.awaitingScript = { startMs: slow.startMs, saveAs: step.saveAs ?? null };
-          this.block(c, pc, 'work', slow.endMs - this.world.nowMs);
-          return true;
-        }
-        return false;
-      }
-      case 'if': {
-        const taken = evaluateCondition(step.when, c.vars, c.replyTypes, this.ctx.params);
-        if (taken) this.jump(c, step.goto);
-        else c.pc += 1;
-        this.emit(c.id, { kind: 'branch', pc, taken, goto: step.goto });
-        return false;
-      }
-      case 'goto':
-        this.jump(c, step.goto);
-        return false;
-      case 'set': {
-        const base = this.resolve(c, step.value);
-        const value = step.add === undefined ? base : addInteger(base, step.add);
-        c.vars[step.var] = value;
-        c.pc += 1;
-        this.emit(c.id, { kind: 'set', pc, var: step.var, value });
-        return false;
-      }
-      case 'work':
-        c.pc += 1;
-        this.block(c, pc, 'work', step.durationMs);
-        return true;
-      case 'pause':
-        c.pc += 1;
-        this.block(c, pc, step.reason, step.durationMs);
-        return true;
-      case 'crash':
-        this.crash(c, pc);
-        return true;
-      case 'retry': {
-        const used = c.attempts[pc] ?? 0;
-        if (used >= step.attemptCountMax) {
-          c.pc += 1;
-          this.emit(c.id, { kind: 'give-up', pc, attempts: used });
-          return false;
-        }
-        c.attempts[pc] = used + 1;
-        let waitMs = Math.round(step.afterMs * (step.backoffFactor ?? 1) ** used);
-        if (step.jitterMs && step.jitterMs > 0) {
-          const [jitter, next] = nextBelow(this.world.rng, step.jitterMs + 1);
-          this.world.rng = next;
-          waitMs += jitter;
-        }
-        this.jump(c, step.goto);
-        this.block(c, pc, 'retry', waitMs);
-        return true;
-      }
-      case 'enter':
-        c.inCriticalSection = true;
-        c.believesHoldsLock = true;
-        c.pc += 1;
-        this.emit(c.id, { kind: 'enter', pc });
-        return false;
-      case 'leave':
-        c.inCriticalSection = false;
-        c.pc += 1;
-        this.emit(c.id, { kind: 'leave', pc });
-        return false;
-      case 'write':
-        this.write(c, pc, step.resource, this.resolve(c, step.value), step.fencingToken ? this.resolve(c, step.fencingToken) : null);
-        c.pc += 1;
-        return false;
-      case 'mark': {
-        const counter = this.world.counters[step.counter];
-        if (!counter) throw new Error(`client ${c.id} marks unknown counter "${step.counter}"`);
-        counter.sold += 1;
-        c.pc += 1;
-        this.emit(c.id, { kind: 'mark', pc, counter: step.counter, count: counter.sold });
-        return false;
-      }
-      case 'end':
-        c.pc += 1;
-        this.end(c, pc);
-        return true;
-    }
-  }
-
-  private evalArgv(c: ClientState, step: Extract<Step, { op: 'eval' }>): string[] {
-    const script = this.ctx.scripts[step.script];
-    if (!script) throw new Error(`client ${c.id} evaluates unknown script "${step.script}"`);
-    const keys = step.keys.map((k) => this.resolve(c, k));
-    const args = step.args.map((a) => this.resolve(c, a));
-    const head = step.bySha ? ['EVALSHA', sha1Hex(script.source)] : ['EVAL', script.source];
-    return [...head, String(keys.length), ...keys, ...args];
-  }
-
-  private saveReply(c: ClientState, name: string | undefined, result: Reply): void {
-    c.lastReply = result;
-    if (name === undefined) return;
-    c.vars[name] = replyText(result);
-    c.replyTypes[name] = result.type;
-  }
-
-  private write(c: ClientState, pc: number, resourceId: string, value: string, fencingToken: string | null): void {
-    const resource = this.world.resources[resourceId];
-    const spec = resourcesOf(this.ctx.scenario, this.ctx.variant).find((r) => r.id === resourceId);
-    if (!resource || !spec) throw new Error(`client ${c.id} writes to unknown resource "${resourceId}"`);
-    let accepted = true;
-    if (spec.fencing) {
-      const token = fencingToken === null || fencingToken === '' ? null : BigInt(fencingToken);
-      const max = resource.maxFencingToken === null ? null : BigInt(resource.maxFencingToken);
-      accepted = token !== null && (max === null || token >= max);
-      if (accepted && token !== null) resource.maxFencingToken = token.toString();
-    }
-    if (accepted) {
-      resource.value = value;
-      resource.writeCount += 1;
-    }
-    this.emit(c.id, { kind: 'write', pc, resource: resourceId, value, fencingToken, accepted });
+  private startClient(c: ClientState, by: string | null): void {
+    if (c.status !== 'idle') throw new Error(`client ${c.id} is started twice (status ${c.status})`);
+    c.status = 'ready';
+    c.readySinceMs = this.world.nowMs;
+    c.order = this.world.nextOrder++;
+    this.emit.event(c.id, { kind: 'start', by });
   }
 }

@@ -69,15 +69,25 @@ export interface WorkStep extends StepBase {
   readonly durationMs: number;
 }
 
-/** A stop-the-world GC pause or a network stall: like work, but the client does nothing. */
-export interface PauseStep extends StepBase {
-  readonly op: 'pause';
+/** A timer between rounds of a helper's loop, or any deliberate wait: the client sleeps. */
+export interface SleepStep extends StepBase {
+  readonly op: 'sleep';
   readonly durationMs: number;
-  readonly reason: 'gc' | 'network';
 }
 
-export interface CrashStep extends StepBase {
-  readonly op: 'crash';
+/**
+ * A call that never answers (a blocking call with no timeout, a deadlock): the client waits
+ * forever while its process stays alive. A fault of the code itself, so it belongs in the
+ * program; faults from outside (GC pauses, crashes) belong to the schedule.
+ */
+export interface HangStep extends StepBase {
+  readonly op: 'hang';
+}
+
+/** Starts a helper client of the same process (e.g. a watchdog thread after the lock is taken). */
+export interface StartStep extends StepBase {
+  readonly op: 'start';
+  readonly client: string;
 }
 
 /**
@@ -129,8 +139,9 @@ export type Step =
   | GotoStep
   | SetStep
   | WorkStep
-  | PauseStep
-  | CrashStep
+  | SleepStep
+  | HangStep
+  | StartStep
   | RetryStep
   | EnterStep
   | LeaveStep
@@ -146,8 +157,8 @@ export function isRedisStep(step: Step): step is CommandStep | EvalStep {
 }
 
 /** Steps that take virtual time: the client blocks until they end. */
-export function isTimeStep(step: Step): step is WorkStep | PauseStep {
-  return step.op === 'work' || step.op === 'pause';
+export function isTimeStep(step: Step): step is WorkStep | SleepStep {
+  return step.op === 'work' || step.op === 'sleep';
 }
 
 export type Variables = Readonly<Record<string, string | null>>;
@@ -193,10 +204,12 @@ export function renderStep(step: Step, params: Variables, scripts: Readonly<Reco
       return `${step.var} = ${p(step.value)}${step.add === undefined ? '' : step.add >= 0 ? ` + ${step.add}` : ` - ${-step.add}`}`;
     case 'work':
       return `work ${step.durationMs} ms`;
-    case 'pause':
-      return `${step.reason === 'gc' ? 'GC pause' : 'network stall'} ${step.durationMs} ms`;
-    case 'crash':
-      return 'crash';
+    case 'sleep':
+      return `sleep ${step.durationMs} ms`;
+    case 'hang':
+      return 'wait for a reply that never comes';
+    case 'start':
+      return `start ${step.client}`;
     case 'retry':
       return `retry ${step.goto} after ${step.afterMs} ms${step.jitterMs ? ` (+0..${step.jitterMs} ms jitter)` : ''}${
         step.backoffFactor && step.backoffFactor !== 1 ? ` x${step.backoffFactor} per attempt` : ''

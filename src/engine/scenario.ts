@@ -21,10 +21,15 @@ export interface ClientSpec {
   readonly tokenFrom?: string;
   /**
    * The process this client runs in (default: its own id). Clients of one process share its fate:
-   * a stop-the-world GC pause of one freezes all of them, and a crash of one crashes all of them
-   * (a watchdog thread stops with the JVM it lives in). Network pauses stay per client.
+   * a stall (a stop-the-world GC pause) freezes all of them and a crash kills all of them (a
+   * watchdog thread stops with the JVM it lives in).
    */
   readonly process?: string;
+  /**
+   * The client whose `start` step starts this one (a helper thread, such as a watchdog started
+   * once the lock is taken). Absent: the schedule starts it, with its first step.
+   */
+  readonly startedBy?: string;
 }
 
 /** A protected counter (e.g. stock): the `oversell` checker compares sales with what there was. */

@@ -194,12 +194,10 @@ export class Simulation {
     try {
       return applyChoice(this.world, this.server, this.ctx, choice);
     } catch (error) {
-      // A refused choice (ChoiceError) changed nothing. Anything else is a scenario bug that may
-      // have stopped half-way: rebuild the world as it was before this choice, then report.
-      if (!(error instanceof ChoiceError)) {
-        this.restore(this.checkpoints[Math.floor(cursorBefore / this.checkpointEverySteps)]);
-        while (this.cursor < cursorBefore) applyChoice(this.world, this.server, this.ctx, this.choices[this.cursor]);
-      }
+      // A choice refused up front changed nothing, but one refused half-way (too many steps) or a
+      // scenario bug may have: rebuild the world as it was before this choice, then report.
+      this.restore(this.checkpoints[Math.floor(cursorBefore / this.checkpointEverySteps)]);
+      while (this.cursor < cursorBefore) applyChoice(this.world, this.server, this.ctx, this.choices[this.cursor]);
       throw error;
     }
   }

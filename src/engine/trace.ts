@@ -1,4 +1,5 @@
 import type { Reply } from './redis/reply';
+import type { BlockReason } from './world';
 
 /** The lesson kinds a checker can report. Names are part of the interface (CLI JSON, tests, UI). */
 export const VIOLATION_KINDS = [
@@ -36,23 +37,57 @@ export type TraceEvent =
       readonly kind: 'command';
       readonly pc: number;
       readonly argv: readonly string[];
-      readonly reply: Reply;
+      /**
+       * What Redis answered, or null when the answer reaches the client later: a slow script's
+       * reply arrives when the script ends (a `reply` event at `replyAtMs`).
+       */
+      readonly reply: Reply | null;
+      /** When the reply reaches the client, if later than this event. */
+      readonly replyAtMs?: number;
       /** The program step gives the lock up: the client's belief that it holds the lock ends here. */
       readonly releases: boolean;
     })
   | (EventBase & { readonly kind: 'clock'; readonly fromMs: number; readonly toMs: number; readonly reason: 'advance' | 'wait' })
+  /** The client begins: its first scheduled step (its arrival), or another client's `start` step (`by`). */
+  | (EventBase & { readonly kind: 'start'; readonly by: string | null })
   | (EventBase & { readonly kind: 'enter' | 'leave' | 'end'; readonly pc: number | null })
   | (EventBase & { readonly kind: 'branch'; readonly pc: number; readonly taken: boolean; readonly goto: string })
   | (EventBase & { readonly kind: 'set'; readonly pc: number; readonly var: string; readonly value: string })
   | (EventBase & {
       readonly kind: 'block';
       readonly pc: number | null;
-      readonly reason: 'work' | 'gc' | 'network' | 'retry' | 'stall';
+      readonly reason: BlockReason;
+      /** How long the wait is meant to take, or null when nothing will end it (hang). */
+      readonly durationMs: number | null;
+      readonly untilMs: number | null;
+    })
+  /**
+   * A wait ended: a timer fired, a slow script's reply arrived, Redis became free, or the
+   * client's process came back from a stall. `lateMs` > 0 only with a `lateCause`.
+   */
+  | (EventBase & {
+      readonly kind: 'wake';
+      readonly reason: BlockReason | 'stall';
+      /** When the wake-up was due. */
+      readonly dueMs: number;
+      readonly lateMs: number;
+      /** Why it ran late: its process was stalled (the schedule's fault), or null when on time. */
+      readonly lateCause: 'stall' | null;
+    })
+  /** A fault from the schedule: the client's whole process freezes (a stop-the-world GC pause). */
+  | (EventBase & {
+      readonly kind: 'stall';
+      readonly process: string;
+      readonly clients: readonly string[];
       readonly durationMs: number;
       readonly untilMs: number;
     })
   | (EventBase & { readonly kind: 'give-up'; readonly pc: number; readonly attempts: number })
   | (EventBase & { readonly kind: 'crash'; readonly pc: number | null })
+  /** A delayed reply reaches its client (see `command.replyAtMs`). */
+  | (EventBase & { readonly kind: 'reply'; readonly pc: number; readonly var: string | null; readonly reply: Reply })
+  /** Redis dropped a key whose expiry time passed (a key with expiry `when` is gone from when+1). */
+  | (EventBase & { readonly kind: 'expire'; readonly key: string })
   | (EventBase & {
       readonly kind: 'write';
       readonly pc: number;

@@ -4,18 +4,42 @@ import { nextToken, seedRng, type RngState } from './rng';
 import { resourcesOf, type ScriptSpec, type Scenario, type VariantSpec } from './scenario';
 import type { Step } from './program';
 
-export type ClientStatus = 'ready' | 'blocked' | 'crashed' | 'done';
-export type BlockReason = 'work' | 'gc' | 'network' | 'retry' | 'stall';
+/**
+ * Where a client is in its life (docs/SCHEDULES.md, "The time model").
+ * - idle: not started; the schedule's first step of it is its arrival (or another client's
+ *   `start` step, for helpers such as a watchdog thread).
+ * - ready: runnable at the current instant, with its next action pending.
+ * - blocked: waiting until `blockedUntilMs` (null: no end, e.g. a call that never answers).
+ * - crashed, done: never runs again.
+ * Faults (stalls, crashes) belong to processes: see WorldState.processes.
+ */
+export type ClientStatus = 'idle' | 'ready' | 'blocked' | 'crashed' | 'done';
+/**
+ * Why a client waits. Its own program: work (business logic), sleep (a timer between rounds),
+ * retry (backoff before trying again), hang (a call with no timeout that never answers). Redis:
+ * reply (a slow script's reply arrives when the script ends), busy (Redis is running another
+ * client's script; the command waits its turn).
+ */
+export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy';
 
 /** One simulated client. Plain data: cloning a world is structuredClone. */
 export interface ClientState {
   readonly id: string;
+  /** The process it runs in: stalls and crashes hit every client of a process together. */
+  readonly process: string;
   /** Index of the next program step. */
   pc: number;
   status: ClientStatus;
-  /** While blocked: the virtual time it wakes up. */
-  blockedUntilMs: number;
+  /** While blocked: the virtual time its wait ends, or null when nothing will end it. */
+  blockedUntilMs: number | null;
   blockReason: BlockReason | null;
+  /**
+   * Order among clients ready at the same instant (first come, first run) and, while blocked,
+   * among wake-ups due at the same time (first set, first fired). From WorldState.nextOrder.
+   */
+  order: number;
+  /** Virtual time this client became ready (for lateness: a stall can hold a ready client). */
+  readySinceMs: number;
   /** `${name}` values: `token`, saved replies (text; nil as null), `set` results. */
   vars: Record<string, string | null>;
   /** RESP type of each saved reply, for nil/error conditions. */
@@ -32,7 +56,13 @@ export interface ClientState {
    * While this client waits for the reply to a slow script (one that occupies the server on the
    * virtual clock): when the script started, and the variable its reply is saved under.
    */
-  awaitingScript: { startMs: number; saveAs: string | null } | null;
+  awaitingScript: { startMs: number; saveAs: string | null; pc: number } | null;
+}
+
+/** A process hosting one or more clients (an application instance, a JVM). */
+export interface ProcessState {
+  /** Frozen (a stop-the-world GC pause, a VM migration) until this virtual time; 0 when running. */
+  stalledUntilMs: number;
 }
 
 /**
@@ -54,12 +84,15 @@ export interface LockTracking {
 
 export interface WorldState {
   nowMs: number;
+  /** Next value for ClientState.order: first come, first served among equals. */
+  nextOrder: number;
   rng: RngState;
   /** Number of schedule choices applied. */
   stepIndex: number;
   /** seq of the next trace event. */
   nextSeq: number;
   clients: ClientState[];
+  processes: Record<string, ProcessState>;
   lock: LockTracking;
   counters: Record<string, { sold: number; reported: boolean }>;
   resources: Record<string, { value: string | null; maxFencingToken: string | null; writeCount: number }>;
@@ -123,10 +156,13 @@ export function createWorld(ctx: RunContext): WorldState {
     if (token === undefined) throw new Error(`${ctx.scenario.id}/${ctx.variant.id}: client ${spec.id} takes its token from ${spec.tokenFrom}, which is not listed before it`);
     return {
       id: spec.id,
+      process: spec.process ?? spec.id,
       pc: 0,
-      status: 'ready',
-      blockedUntilMs: 0,
+      status: 'idle',
+      blockedUntilMs: null,
       blockReason: null,
+      order: 0,
+      readySinceMs: 0,
       vars: { token, clientId: spec.id, ...(spec.vars ?? {}) },
       replyTypes: {},
       lastReply: null,
@@ -141,12 +177,16 @@ export function createWorld(ctx: RunContext): WorldState {
   for (const c of ctx.scenario.counters ?? []) counters[c.id] = { sold: 0, reported: false };
   const resources: WorldState['resources'] = {};
   for (const r of resourcesOf(ctx.scenario, ctx.variant)) resources[r.id] = { value: null, maxFencingToken: null, writeCount: 0 };
+  const processes: WorldState['processes'] = {};
+  for (const c of clients) processes[c.process] = { stalledUntilMs: 0 };
   return {
     nowMs: 0,
+    nextOrder: 0,
     rng,
     stepIndex: 0,
     nextSeq: 0,
     clients,
+    processes,
     lock: {
       holder: null,
       generation: 0,
@@ -172,7 +212,7 @@ export interface Checkpoint {
   readonly eventCount: number;
 }
 
-/** A client that can still be scheduled. */
-export function isLive(client: ClientState): boolean {
-  return client.status === 'ready' || client.status === 'blocked';
+/** A client that has not finished or crashed (it may not have started yet). */
+export function isLive(client: Readonly<ClientState>): boolean {
+  return client.status !== 'done' && client.status !== 'crashed';
 }

@@ -28,33 +28,22 @@ const acquire: Step[] = [
   { op: 'leave' },
 ];
 
-const gcPause: Step = {
-  op: 'pause',
-  reason: 'gc',
-  durationMs: 6000,
-  note: { en: 'a stop-the-world GC pause hits A right here', zh: 'A 恰好在此处遭遇 STW GC 停顿' },
-};
-
-function release(kind: Release, pauseBeforeRelease: boolean): Step[] {
-  const pause = pauseBeforeRelease ? [gcPause] : [];
+function release(kind: Release): Step[] {
   switch (kind) {
     case 'get-then-del':
       return [
         { op: 'command', argv: ['GET', '${lockKey}'], saveAs: 'current' },
         { op: 'if', when: { test: 'ne', left: '${current}', right: '${token}' }, goto: 'done' },
-        ...pause,
         { op: 'command', argv: ['DEL', '${lockKey}'], releases: true, note: { en: 'not atomic with the GET above', zh: '与上面的 GET 不是原子操作' } },
         { op: 'end', label: 'done' },
       ];
     case 'lua':
       return [
-        ...pause,
         { op: 'eval', script: 'compareAndDelete', keys: ['${lockKey}'], args: ['${token}'], saveAs: 'released', releases: true },
         { op: 'end' },
       ];
     case 'delex':
       return [
-        ...pause,
         { op: 'command', argv: ['DELEX', '${lockKey}', 'IFEQ', '${token}'], saveAs: 'released', releases: true },
         { op: 'end' },
       ];
@@ -63,8 +52,8 @@ function release(kind: Release, pauseBeforeRelease: boolean): Step[] {
 
 function clients(kind: Release): ClientSpec[] {
   return [
-    { id: 'A', program: [...acquire, ...release(kind, true)] },
-    { id: 'B', program: [...acquire, ...release(kind, false)] },
+    { id: 'A', program: [...acquire, ...release(kind)] },
+    { id: 'B', program: [...acquire, ...release(kind)] },
   ];
 }
 
@@ -92,7 +81,7 @@ export const getThenDel: Scenario = {
   params: { lockKey: 'lock', ttlMs: '5000' },
   lockKey: 'lock',
   scripts: { compareAndDelete: COMPARE_AND_DELETE },
-  defaultSchedule: 'A A +4000 B A',
+  defaultSchedule: 'A A A~5000 +4000 B +3000',
   narration: [
     {
       step: 0,

@@ -150,6 +150,26 @@ export class Keyspace {
     else this.mock.expires.set(key, atMs);
   }
 
+  /** The earliest expiry time of any key, or null when no key has one. */
+  nextExpiryAtMs(): number | null {
+    let next: number | null = null;
+    for (const key of this.keysUnsorted()) {
+      const when = this.mock.expires.get(key);
+      if (when !== undefined && (next === null || when < next)) next = when;
+    }
+    return next;
+  }
+
+  /** Keys whose expiry time has passed at `nowMs` (now > when), earliest first, then by name. */
+  expiredKeys(nowMs: number): string[] {
+    const out: [string, number][] = [];
+    for (const key of this.keysUnsorted()) {
+      const when = this.mock.expires.get(key);
+      if (when !== undefined && nowMs > when) out.push([key, when]);
+    }
+    return out.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([key]) => key);
+  }
+
   /** Milliseconds to live as PTTL reports them: -2 absent, -1 no expiry. */
   pttl(key: string, nowMs: number): number {
     if (!this.has(key)) return -2;

@@ -1,0 +1,100 @@
+import { CHECKERS } from './checkers';
+import type { SimRedisServer } from './redis/server';
+import type { LockView, TraceEvent } from './trace';
+import type { RunContext, WorldState } from './world';
+
+export type EventBody = DistributiveOmit<TraceEvent, 'seq' | 'step' | 'atMs' | 'lockBefore' | 'lockAfter' | 'clientId'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** The lock key as the checkers see it: value (hashes as field=value pairs), PTTL, tracked holder. */
+export function readLock(server: SimRedisServer, ctx: RunContext, nowMs: number, holder: string | null): LockView {
+  const entry = server.keyspace.entry(ctx.scenario.lockKey);
+  if (entry === null) return { value: null, pttlMs: -2, holder: null };
+  const value =
+    entry.type === 'string'
+      ? entry.value
+      : entry.type === 'hash'
+        ? `{${entry.value.map(([f, v]) => `${f}=${v}`).join(', ')}}`
+        : JSON.stringify(entry.value);
+  return { value, pttlMs: server.keyspace.pttl(ctx.scenario.lockKey, nowMs), holder };
+}
+
+/** Collects one choice's events, tracks who holds the lock, and runs the checkers after each event. */
+export interface Emitter {
+  readonly events: TraceEvent[];
+  /** The lock as it is now. */
+  lockNow(): LockView;
+  /** Records an event whose effects already happened, given the lock as it was before them. */
+  event(clientId: string | null, body: EventBody, lockBefore?: LockView): TraceEvent;
+}
+
+export function emitter(world: WorldState, server: SimRedisServer, ctx: RunContext): Emitter {
+  const events: TraceEvent[] = [];
+  const lockNow = (): LockView => readLock(server, ctx, world.nowMs, world.lock.holder);
+
+  /** Updates who holds the lock after an event, and returns the lock as it is now. */
+  const trackLock = (clientId: string | null, body: EventBody, before: LockView): LockView => {
+    const lock = world.lock;
+    const now = readLock(server, ctx, world.nowMs, lock.holder);
+    if (now.value === null) {
+      lock.holder = null;
+      lock.acquiredAtMs = null;
+    } else if (body.kind === 'command' && clientId !== null && now.value !== before.value) {
+      if (lock.holder !== clientId) {
+        lock.holder = clientId;
+        lock.generation += 1;
+        lock.acquiredAtMs = world.nowMs;
+        const writer = world.clients.find((c) => c.id === clientId);
+        if (writer) writer.leaseGeneration = lock.generation;
+      }
+    }
+    lock.value = now.value;
+    return { ...now, holder: lock.holder };
+  };
+
+  const counterValue = (key: string) => {
+    const entry = server.keyspace.entry(key);
+    return entry && entry.type === 'string' ? entry.value : null;
+  };
+
+  const check = (event: TraceEvent): void => {
+    for (const checker of CHECKERS) {
+      for (const finding of checker(event, world, ctx, counterValue)) {
+        const lock = event.lockAfter;
+        events.push({
+          seq: world.nextSeq++,
+          step: world.stepIndex,
+          atMs: world.nowMs,
+          clientId: finding.clients[0] ?? null,
+          lockBefore: lock,
+          lockAfter: lock,
+          kind: 'violation',
+          violation: finding.kind,
+          causeSeq: event.seq,
+          message: finding.message,
+          clients: finding.clients,
+        });
+      }
+    }
+  };
+
+  return {
+    events,
+    lockNow,
+    event(clientId, body, lockBefore = lockNow()) {
+      const lockAfter = trackLock(clientId, body, lockBefore);
+      const event = {
+        seq: world.nextSeq++,
+        step: world.stepIndex,
+        atMs: world.nowMs,
+        clientId,
+        lockBefore,
+        lockAfter,
+        ...body,
+      } as TraceEvent;
+      events.push(event);
+      check(event);
+      return event;
+    },
+  };
+}

@@ -1,0 +1,230 @@
+import type { Emitter } from './emit';
+import { addInteger, evaluateCondition, isRedisStep, resolveTemplate, type Step } from './program';
+import { replyText, type Reply } from './redis/reply';
+import type { SimRedisServer } from './redis/server';
+import { sha1Hex } from './redis/lua/sha1';
+import { nextBelow } from './rng';
+import { resourcesOf } from './scenario';
+import type { BlockReason, ClientState, RunContext, WorldState } from './world';
+
+/** Bound on program steps one scheduling step may run without reaching a Redis command or a wait. */
+export const localStepCountMax = 1_000;
+
+/** What the step rule may touch: the world, the server, the event stream, and the world's timers. */
+export interface StepEnv {
+  readonly world: WorldState;
+  readonly server: SimRedisServer;
+  readonly ctx: RunContext;
+  readonly emit: Emitter;
+  /** Blocks a client for `durationMs` (null: until something else ends the wait). */
+  block(c: ClientState, reason: BlockReason, durationMs: number | null, pc: number | null): void;
+  /** Starts an idle helper client (a `start` step). */
+  start(helper: ClientState, by: string): void;
+}
+
+/**
+ * One scheduling step of a ready client (the step rule, docs/SCHEDULES.md): it runs program
+ * steps until it has sent one Redis command and reached the next one, or until it starts
+ * waiting (work, sleep, retry, a hang, a slow script's reply, Redis busy with another script) or
+ * ends. Local steps (branches, assignments, entering and leaving the critical section, writes to
+ * a protected resource, marks, starting a helper) run as they come.
+ */
+export function runClientStep(c: ClientState, env: StepEnv): void {
+  const program = env.ctx.programs[c.id];
+  let redisCommandsRun = 0;
+  for (let localSteps = 0; ; localSteps++) {
+    if (localSteps > localStepCountMax) {
+      throw new Error(`client ${c.id} ran ${localStepCountMax} steps without a Redis command or a wait: its program loops`);
+    }
+    if (c.pc >= program.length) {
+      end(c, null, env);
+      return;
+    }
+    const step = program[c.pc];
+    if (isRedisStep(step)) {
+      if (redisCommandsRun === 1) return;
+      redisCommandsRun += 1;
+    }
+    if (execute(c, step, env)) return;
+  }
+}
+
+/** Saves a reply where conditions and templates read it. */
+export function saveReply(c: ClientState, name: string | null | undefined, result: Reply): void {
+  c.lastReply = result;
+  if (name === undefined || name === null) return;
+  c.vars[name] = replyText(result);
+  c.replyTypes[name] = result.type;
+}
+
+function end(c: ClientState, pc: number | null, env: StepEnv): void {
+  c.status = 'done';
+  c.believesHoldsLock = false;
+  c.inCriticalSection = false;
+  env.emit.event(c.id, { kind: 'end', pc });
+}
+
+/** Runs one program step. Returns true when the scheduling step ends here. */
+function execute(c: ClientState, step: Step, env: StepEnv): boolean {
+  const { world, ctx, emit } = env;
+  const pc = c.pc;
+  const resolve = (text: string) => resolveTemplate(text, c.vars, ctx.params);
+  const jump = (label: string) => {
+    c.pc = ctx.labels[c.id][label];
+  };
+  switch (step.op) {
+    case 'command':
+    case 'eval':
+      return runRedisStep(c, step, env);
+    case 'if': {
+      const taken = evaluateCondition(step.when, c.vars, c.replyTypes, ctx.params);
+      if (taken) jump(step.goto);
+      else c.pc += 1;
+      emit.event(c.id, { kind: 'branch', pc, taken, goto: step.goto });
+      return false;
+    }
+    case 'goto':
+      jump(step.goto);
+      return false;
+    case 'set': {
+      const base = resolve(step.value);
+      const value = step.add === undefined ? base : addInteger(base, step.add);
+      c.vars[step.var] = value;
+      c.pc += 1;
+      emit.event(c.id, { kind: 'set', pc, var: step.var, value });
+      return false;
+    }
+    case 'work':
+    case 'sleep':
+      c.pc += 1;
+      env.block(c, step.op, step.durationMs, pc);
+      return true;
+    case 'hang':
+      c.pc += 1;
+      env.block(c, 'hang', null, pc);
+      return true;
+    case 'start': {
+      const helper = world.clients.find((x) => x.id === step.client);
+      if (!helper) throw new Error(`client ${c.id} starts unknown client "${step.client}"`);
+      c.pc += 1;
+      env.start(helper, c.id);
+      return false;
+    }
+    case 'retry': {
+      const used = c.attempts[pc] ?? 0;
+      if (used >= step.attemptCountMax) {
+        c.pc += 1;
+        emit.event(c.id, { kind: 'give-up', pc, attempts: used });
+        return false;
+      }
+      c.attempts[pc] = used + 1;
+      let waitMs = Math.round(step.afterMs * (step.backoffFactor ?? 1) ** used);
+      if (step.jitterMs && step.jitterMs > 0) {
+        const [jitter, next] = nextBelow(world.rng, step.jitterMs + 1);
+        world.rng = next;
+        waitMs += jitter;
+      }
+      jump(step.goto);
+      env.block(c, 'retry', waitMs, pc);
+      return true;
+    }
+    case 'enter':
+      c.inCriticalSection = true;
+      c.believesHoldsLock = true;
+      c.pc += 1;
+      emit.event(c.id, { kind: 'enter', pc });
+      return false;
+    case 'leave':
+      c.inCriticalSection = false;
+      c.pc += 1;
+      emit.event(c.id, { kind: 'leave', pc });
+      return false;
+    case 'write':
+      write(c, pc, step.resource, resolve(step.value), step.fencingToken ? resolve(step.fencingToken) : null, env);
+      c.pc += 1;
+      return false;
+    case 'mark': {
+      const counter = world.counters[step.counter];
+      if (!counter) throw new Error(`client ${c.id} marks unknown counter "${step.counter}"`);
+      counter.sold += 1;
+      c.pc += 1;
+      emit.event(c.id, { kind: 'mark', pc, counter: step.counter, count: counter.sold });
+      return false;
+    }
+    case 'end':
+      c.pc += 1;
+      end(c, pc, env);
+      return true;
+  }
+}
+
+/**
+ * One Redis command. Redis is single-threaded: while another client's slow script runs, the
+ * command waits its turn (until the script ends, or until the busy threshold, from when Redis
+ * answers BUSY). A slow script's own caller waits for the reply until the script ends.
+ */
+function runRedisStep(c: ClientState, step: Extract<Step, { op: 'command' | 'eval' }>, env: StepEnv): boolean {
+  const { world, server, ctx, emit } = env;
+  const pc = c.pc;
+  const running = server.scriptBusy.running(world.nowMs);
+  if (running !== null && world.nowMs < running.busyFromMs) {
+    env.block(c, 'busy', Math.min(running.endMs, running.busyFromMs) - world.nowMs, pc);
+    return true;
+  }
+  const resolve = (text: string) => resolveTemplate(text, c.vars, ctx.params);
+  const argv = step.op === 'command' ? step.argv.map(resolve) : evalArgv(c, step, env);
+  const before = emit.lockNow();
+  const result = server.execute(argv, world.nowMs);
+  c.pc += 1;
+  if (step.releases) c.believesHoldsLock = false;
+  const slow = server.scriptBusy.running(world.nowMs);
+  const isSlowScript = step.op === 'eval' && slow !== null && slow.startMs === world.nowMs;
+  if (isSlowScript) {
+    emit.event(c.id, { kind: 'command', pc, argv, reply: null, replyAtMs: slow.endMs, releases: step.releases === true }, before);
+    c.awaitingScript = { startMs: slow.startMs, saveAs: step.saveAs ?? null, pc };
+    env.block(c, 'reply', slow.endMs - world.nowMs, pc);
+    return true;
+  }
+  saveReply(c, step.saveAs, result);
+  emit.event(c.id, { kind: 'command', pc, argv, reply: result, releases: step.releases === true }, before);
+  wakeKilledScriptCaller(env);
+  return false;
+}
+
+/** SCRIPT KILL ends a slow script now: its caller's wait for the reply ends now too. */
+function wakeKilledScriptCaller(env: StepEnv): void {
+  const script = env.server.scriptBusy.last();
+  if (script === null || script.killedAtMs === null) return;
+  for (const x of env.world.clients) {
+    if (x.status !== 'blocked' || x.awaitingScript === null || x.awaitingScript.startMs !== script.startMs) continue;
+    if (x.blockedUntilMs !== null && x.blockedUntilMs > script.killedAtMs) x.blockedUntilMs = script.killedAtMs;
+  }
+}
+
+function evalArgv(c: ClientState, step: Extract<Step, { op: 'eval' }>, env: StepEnv): string[] {
+  const script = env.ctx.scripts[step.script];
+  if (!script) throw new Error(`client ${c.id} evaluates unknown script "${step.script}"`);
+  const resolve = (text: string) => resolveTemplate(text, c.vars, env.ctx.params);
+  const keys = step.keys.map(resolve);
+  const args = step.args.map(resolve);
+  const head = step.bySha ? ['EVALSHA', sha1Hex(script.source)] : ['EVAL', script.source];
+  return [...head, String(keys.length), ...keys, ...args];
+}
+
+function write(c: ClientState, pc: number, resourceId: string, value: string, fencingToken: string | null, env: StepEnv): void {
+  const resource = env.world.resources[resourceId];
+  const spec = resourcesOf(env.ctx.scenario, env.ctx.variant).find((r) => r.id === resourceId);
+  if (!resource || !spec) throw new Error(`client ${c.id} writes to unknown resource "${resourceId}"`);
+  let accepted = true;
+  if (spec.fencing) {
+    const token = fencingToken === null || fencingToken === '' ? null : BigInt(fencingToken);
+    const max = resource.maxFencingToken === null ? null : BigInt(resource.maxFencingToken);
+    accepted = token !== null && (max === null || token >= max);
+    if (accepted && token !== null) resource.maxFencingToken = token.toString();
+  }
+  if (accepted) {
+    resource.value = value;
+    resource.writeCount += 1;
+  }
+  env.emit.event(c.id, { kind: 'write', pc, resource: resourceId, value, fencingToken, accepted });
+}
