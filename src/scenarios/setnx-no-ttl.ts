@@ -40,7 +40,7 @@ function program(kind: Acquire): Step[] {
       saveAs: 'leaseLeftMs',
       note: text('how long until the holder\'s lease runs out? (-1: never)', '持有者的租期还剩多久？（-1 表示永不过期）'),
     },
-    { op: 'retry', goto: 'acquire', afterMs: 1000, attemptCountMax: 5, note: text('wait 1 s and try again', '等 1 秒再试') },
+    { op: 'retry', goto: 'acquire', afterMs: 1500, attemptCountMax: 5, note: text('wait 1.5 s and try again, at most 5 times', '等 1.5 秒再试，最多 5 次') },
     { op: 'end', note: text('give up', '放弃') },
     { op: 'enter', label: 'locked' },
     { op: 'work', durationMs: 2000, note: text('business logic', '业务逻辑') },
@@ -78,7 +78,7 @@ export const setnxNoTtl: Scenario = {
   ),
   params: { lockKey: 'lock', ttlMs: '5000' },
   lockKey: 'lock',
-  defaultSchedule: 'A !A B B +6000 B B',
+  defaultSchedule: 'A !A B +3000 +3000 +3000',
   narration: [
     {
       step: 0,
@@ -89,12 +89,16 @@ export const setnxNoTtl: Scenario = {
       text: text('A crashes in the middle of its work. Its DEL will never run. Look at the lock key\'s TTL.', 'A 在业务处理中途崩溃，它的 DEL 永远不会执行了。注意锁键的 TTL。'),
     },
     {
+      step: 2,
+      text: text('B arrives: SETNX answers 0, the lock is taken.', 'B 到来：SETNX 返回 0，锁已被占用。'),
+    },
+    {
       step: 3,
-      text: text('B is refused and asks how long the lease has left: PTTL answers -1, the lock never expires.', 'B 加锁失败，于是查询租期还剩多久：PTTL 返回 -1，这把锁永不过期。'),
+      text: text('B asks how long the lease has left: PTTL answers -1, the lock never expires. B retries every 1.5 s and is refused each time.', 'B 查询租期还剩多久：PTTL 返回 -1，这把锁永不过期。B 每隔 1.5 秒重试一次，每次都被拒绝。'),
     },
     {
       step: 5,
-      text: text('Six seconds later B tries again and is still refused: the dead A holds the lock forever.', '6 秒后 B 再试，依然失败：已经死掉的 A 永远占着这把锁。'),
+      text: text('Nine seconds in, B has used its 5 retries and gives up: the dead A holds the lock forever.', '到第 9 秒，B 用完了 5 次重试，只能放弃：已经死掉的 A 永远占着这把锁。'),
     },
   ],
   variants: [
@@ -113,11 +117,15 @@ export const setnxNoTtl: Scenario = {
       narration: [
         {
           step: 3,
-          text: text('B is refused; PTTL shows A\'s lease running out (about 5 s left).', 'B 加锁失败；PTTL 显示 A 的租期正在倒数（约剩 5 秒）。'),
+          text: text('B asks how long the lease has left: PTTL shows A\'s lease running out. B retries every 1.5 s; the lock is still A\'s.', 'B 查询租期还剩多久：PTTL 显示 A 的租期正在倒数。B 每隔 1.5 秒重试一次；锁仍然是 A 的。'),
+        },
+        {
+          step: 4,
+          text: text('A\'s lease ends: Redis drops the key after t=5000. At t=6000 B\'s retry answers OK and B does its work.', 'A 的租期结束：t=5000 之后 Redis 删除了该键。t=6000 时 B 的重试返回 OK，B 开始处理业务。'),
         },
         {
           step: 5,
-          text: text('Six seconds later A\'s lease has expired: B\'s SET NX PX answers OK and B does its work.', '6 秒后 A 的租期已经到期：B 的 SET NX PX 返回 OK，B 开始处理业务。'),
+          text: text('B finishes and releases the lock. A dead holder cost everyone at most one lease.', 'B 完成并释放了锁。死去的持有者最多让大家多等一个租期。'),
         },
       ],
       expect: { violations: [], absent: ['lock-never-released', 'mutual-exclusion', 'foreign-release'] },

@@ -38,7 +38,7 @@ function program(kind: Acquire): Step[] {
   return [
     ...acquire(kind),
     { op: 'command', label: 'busy', argv: ['PTTL', '${lockKey}'], saveAs: 'leaseLeftMs', note: text('how long until the lock frees? (-1: never)', '锁还要多久才释放？（-1 表示永不）') },
-    { op: 'retry', goto: 'acquire', afterMs: 1000, attemptCountMax: 5, note: text('wait 1 s and try again', '等 1 秒再试') },
+    { op: 'retry', goto: 'acquire', afterMs: 1500, attemptCountMax: 5, note: text('wait 1.5 s and try again, at most 5 times', '等 1.5 秒再试，最多 5 次') },
     { op: 'end', note: text('give up', '放弃') },
     { op: 'enter', label: 'locked' },
     { op: 'work', durationMs: 2000, note: text('business logic', '业务逻辑') },
@@ -75,12 +75,13 @@ export const setnxThenExpire: Scenario = {
   ),
   params: { lockKey: 'lock', ttlMs: '5000', ttlSeconds: '5' },
   lockKey: 'lock',
-  defaultSchedule: 'A !A B B +6000 B B',
+  defaultSchedule: 'A !A B +3000 +3000 +3000',
   narration: [
     { step: 0, text: text('A\'s SETNX answers 1: A holds the lock, with no expiry yet. Its EXPIRE is the next command.', 'A 的 SETNX 返回 1：A 拿到了锁，但还没有过期时间。EXPIRE 是它的下一条命令。') },
     { step: 1, text: text('A crashes before sending EXPIRE. The lock key has no TTL.', 'A 在发出 EXPIRE 之前崩溃了。锁键没有 TTL。') },
-    { step: 3, text: text('B is refused; PTTL answers -1: this lock will never expire.', 'B 加锁失败；PTTL 返回 -1：这把锁永远不会过期。') },
-    { step: 5, text: text('Six seconds later B is still refused, and will be forever.', '6 秒后 B 依然失败，而且会一直失败下去。') },
+    { step: 2, text: text('B arrives: SETNX answers 0, the lock is taken.', 'B 到来：SETNX 返回 0，锁已被占用。') },
+    { step: 3, text: text('B asks PTTL: -1, this lock will never expire. B retries every 1.5 s and is refused each time.', 'B 查询 PTTL：-1，这把锁永远不会过期。B 每隔 1.5 秒重试一次，每次都被拒绝。') },
+    { step: 5, text: text('Nine seconds in, B has used its 5 retries and gives up, and so will everyone after it.', '到第 9 秒，B 用完了 5 次重试，只能放弃；之后的每个客户端都会如此。') },
   ],
   variants: [
     {
@@ -98,8 +99,9 @@ export const setnxThenExpire: Scenario = {
       narration: [
         { step: 0, text: text('A\'s SET NX PX answers OK: A holds the lock and it already expires in 5 s.', 'A 的 SET NX PX 返回 OK：A 拿到锁，并且锁已经会在 5 秒后过期。') },
         { step: 1, text: text('A crashes at the same moment. There is no second command to miss.', 'A 在同一时刻崩溃。但这次没有第二条命令可以错过。') },
-        { step: 3, text: text('B is refused; PTTL shows A\'s lease counting down.', 'B 加锁失败；PTTL 显示 A 的租期正在倒数。') },
-        { step: 5, text: text('Six seconds later the lease has run out and B takes the lock.', '6 秒后租期已到，B 拿到了锁。') },
+        { step: 3, text: text('B is refused; PTTL shows A\'s lease counting down. B retries every 1.5 s.', 'B 加锁失败；PTTL 显示 A 的租期正在倒数。B 每隔 1.5 秒重试一次。') },
+        { step: 4, text: text('The lease runs out after t=5000; at t=6000 B\'s retry takes the lock.', '租期在 t=5000 之后到期；t=6000 时 B 的重试拿到了锁。') },
+        { step: 5, text: text('B finishes and releases the lock.', 'B 完成并释放了锁。') },
       ],
       expect: { violations: [], absent: ['lock-never-released', 'mutual-exclusion', 'foreign-release'] },
     },
