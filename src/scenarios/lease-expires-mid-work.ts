@@ -15,7 +15,7 @@ type Variant = 'lua-release' | 'fencing' | 'watchdog';
 
 const renewEveryMs = 2000;
 
-function acquire(variant: Variant): Step[] {
+function acquire(variant: Variant, startsWatchdog: boolean): Step[] {
   const head: Step =
     variant === 'fencing'
       ? {
@@ -39,7 +39,12 @@ function acquire(variant: Variant): Step[] {
     { op: 'if', when: { test: 'notNil', reply: variant === 'fencing' ? 'fencingToken' : 'acquired' }, goto: 'locked' },
     { op: 'retry', goto: 'acquire', afterMs: 1000, attemptCountMax: 10, note: text('taken: wait and retry', '锁被占用：等待后重试') },
     { op: 'end', note: text('give up', '放弃') },
-    { op: 'enter', label: 'locked' },
+    ...(startsWatchdog
+      ? [
+          { op: 'start', label: 'locked', client: 'W', note: text('start the watchdog thread, as Redisson does once the lock is taken', '加锁成功后启动看门狗线程，与 Redisson 一样') } satisfies Step,
+          { op: 'enter' } satisfies Step,
+        ]
+      : [{ op: 'enter', label: 'locked' } satisfies Step]),
   ];
 }
 
@@ -51,9 +56,8 @@ function write(variant: Variant, value: string): Step {
 
 function holder(variant: Variant): Step[] {
   return [
-    ...acquire(variant),
+    ...acquire(variant, variant === 'watchdog'),
     { op: 'work', durationMs: 4000, note: text('read, compute the new value', '读取数据，计算新值') },
-    { op: 'pause', reason: 'gc', durationMs: 7000, note: text('a 7 s stop-the-world GC pause, longer than the 6 s lease', '一次 7 秒的 STW GC 停顿，比 6 秒的租期还长') },
     write(variant, "A's update"),
     { op: 'leave' },
     releaseWithLua(),
@@ -62,25 +66,11 @@ function holder(variant: Variant): Step[] {
 }
 
 function other(variant: Variant): Step[] {
-  return [...acquire(variant), write(variant, "B's update"), { op: 'work', durationMs: 1000, note: text('business logic', '业务逻辑') }, { op: 'leave' }, releaseWithLua(), { op: 'end' }];
+  return [...acquire(variant, false), write(variant, "B's update"), { op: 'work', durationMs: 2000, note: text('business logic', '业务逻辑') }, { op: 'leave' }, releaseWithLua(), { op: 'end' }];
 }
 
-/** A's background thread: a watchdog renewing A's lease, or (without one) a probe that only reads it. */
-function helper(variant: Variant): Step[] {
-  if (variant !== 'watchdog') {
-    return timerLoop({
-      everyMs: renewEveryMs,
-      roundCountMax: 1000,
-      action: {
-        op: 'command',
-        argv: ['PTTL', '${lockKey}'],
-        saveAs: 'leaseLeftMs',
-        note: text('no watchdog in this variant: only read how long the lease has left', '本变体没有看门狗：只读取租期还剩多久'),
-      },
-      timerNote: text('every ttlMs/3', '每隔 ttlMs/3'),
-      stopNote: text('stop', '停止'),
-    });
-  }
+/** A's watchdog thread (the watchdog variant): renews A's lease every ttl/3 while the lock is A's. */
+function watchdog(): Step[] {
   return timerLoop({
     everyMs: renewEveryMs,
     roundCountMax: 1000,
@@ -99,11 +89,9 @@ function helper(variant: Variant): Step[] {
 }
 
 function clients(variant: Variant): ClientSpec[] {
-  return [
-    { id: 'A', program: holder(variant) },
-    { id: 'W', program: helper(variant), tokenFrom: 'A', process: 'A' },
-    { id: 'B', program: other(variant) },
-  ];
+  const a: ClientSpec = { id: 'A', program: holder(variant) };
+  const b: ClientSpec = { id: 'B', program: other(variant) };
+  return variant === 'watchdog' ? [a, { id: 'W', program: watchdog(), tokenFrom: 'A', process: 'A', startedBy: 'A' }, b] : [a, b];
 }
 
 export const leaseExpiresMidWork: Scenario = {
@@ -138,14 +126,14 @@ export const leaseExpiresMidWork: Scenario = {
   lockKey: 'lock',
   scripts: { compareAndDelete: COMPARE_AND_DELETE, acquireWithFencingToken: ACQUIRE_WITH_FENCING_TOKEN, renew: COMPARE_AND_PEXPIRE },
   resources: [{ id: 'db', fencing: false }],
-  defaultSchedule: 'A W W W A +6500 B A W',
+  defaultSchedule: 'A +3000 A~7000 +5500 B +3000',
   narration: [
-    { step: 0, text: text('A takes the lock with a 6 s lease and starts computing its update.', 'A 以 6 秒的租期加锁，开始计算要写入的数据。') },
-    { step: 2, text: text('Lane W is A\'s background thread. Here it has no watchdog: it only reads the lease, which runs down.', 'W 泳道是 A 的后台线程。这里没有看门狗：它只读取租期，租期在不断减少。') },
-    { step: 4, text: text('A finishes computing and a 7 s stop-the-world GC pause freezes its whole process, W included.', 'A 计算完毕，一次 7 秒的 STW GC 停顿冻结了整个进程，包括 W。') },
-    { step: 5, text: text('6.5 s later A\'s lease has expired; A is still frozen.', '6.5 秒后，A 的租期已经到期；A 仍处于冻结中。') },
-    { step: 6, text: text('B takes the free lock, enters while A is still inside, and writes its update.', 'B 拿到空闲的锁，在 A 仍在临界区时进入，并写入自己的数据。') },
-    { step: 7, text: text('A wakes up, still believing it holds the lock, and writes over B\'s data. Its release finds B\'s token and deletes nothing.', 'A 醒来，仍以为锁在自己手里，于是写入并覆盖了 B 的数据。它的释放发现是 B 的 token，什么也没删。') },
+    { step: 0, text: text('A takes the lock with a 6 s lease and starts computing its update (4 s).', 'A 以 6 秒的租期加锁，开始计算要写入的数据（4 秒）。') },
+    { step: 1, text: text('Three seconds in, A is still computing; its lease runs until t=6000.', '第 3 秒，A 仍在计算；它的租期持续到 t=6000。') },
+    { step: 2, text: text('The schedule injects a 7 s stop-the-world GC pause into A\'s process: longer than the 6 s lease.', '调度向 A 的进程注入一次 7 秒的 STW GC 停顿：比 6 秒的租期还长。') },
+    { step: 3, text: text('A\'s lease expired after t=6000. A is still frozen and cannot know.', 'A 的租期在 t=6000 之后已经到期。A 仍处于冻结中，对此一无所知。') },
+    { step: 4, text: text('B takes the free lock, enters while A is still inside, and writes its update.', 'B 拿到空闲的锁，在 A 仍在临界区时进入，并写入自己的数据。') },
+    { step: 5, text: text('At t=10000 A wakes up, its work done 6 s late, still believing it holds the lock: it writes over B\'s data. Its release finds B\'s token and deletes nothing.', 't=10000 时 A 醒来，工作晚了 6 秒才完成，仍以为锁在自己手里：它写入并覆盖了 B 的数据。它的释放发现是 B 的 token，什么也没删。') },
   ],
   variants: [
     {
@@ -162,9 +150,9 @@ export const leaseExpiresMidWork: Scenario = {
       clients: clients('fencing'),
       resources: [{ id: 'db', fencing: true }],
       narration: [
-        { step: 0, text: text('A takes the lock and fencing token 1 in one script, and starts computing.', 'A 用一个脚本同时拿到锁和 fencing token 1，开始计算。') },
-        { step: 6, text: text('B takes the lock and fencing token 2, enters while A is still inside, and writes with token 2.', 'B 拿到锁和 fencing token 2，在 A 仍在临界区时进入，并携带 token 2 写入。') },
-        { step: 7, text: text('A wakes up and writes with token 1. The storage has seen 2 and rejects it: B\'s data is safe.', 'A 醒来并携带 token 1 写入。存储已经见过 2，于是拒绝了它：B 的数据安然无恙。') },
+        { step: 0, text: text('A takes the lock and fencing token 1 in one script, and starts computing (4 s).', 'A 用一个脚本同时拿到锁和 fencing token 1，开始计算（4 秒）。') },
+        { step: 4, text: text('B takes the lock and fencing token 2, enters while A is still inside, and writes with token 2.', 'B 拿到锁和 fencing token 2，在 A 仍在临界区时进入，并携带 token 2 写入。') },
+        { step: 5, text: text('At t=10000 A wakes up and writes with token 1. The storage has seen 2 and rejects it: B\'s data is safe.', 't=10000 时 A 醒来并携带 token 1 写入。存储已经见过 2，于是拒绝了它：B 的数据安然无恙。') },
       ],
       expect: { violations: ['mutual-exclusion'], absent: ['stale-write', 'foreign-release'] },
     },
@@ -174,9 +162,11 @@ export const leaseExpiresMidWork: Scenario = {
       summary: text('W renews A\'s lease every 2 s until the GC pause freezes it too; the lease lapses anyway.', 'W 每 2 秒为 A 续期，直到 GC 停顿把它也冻结；租期照样过期。'),
       clients: clients('watchdog'),
       narration: [
-        { step: 2, text: text('W, A\'s watchdog, renews the lease every 2 s: it is back at 6 s after each renewal.', 'W 是 A 的看门狗，每 2 秒续期一次：每次续期后租期都回到 6 秒。') },
-        { step: 4, text: text('The 7 s GC pause freezes A\'s whole process: the watchdog cannot run either. The last renewal lasts until t=10000.', '7 秒的 GC 停顿冻结了 A 的整个进程：看门狗也无法运行。最后一次续期只撑到 t=10000。') },
-        { step: 8, text: text('The watchdog wakes with A and tries to renew: the lock is B\'s now, so the script answers 0 and W stops.', '看门狗随 A 一起醒来并尝试续期：锁已经属于 B，脚本返回 0，W 停止工作。') },
+        { step: 0, text: text('A takes the lock with a 6 s lease, starts its watchdog W, and starts computing (4 s).', 'A 以 6 秒的租期加锁，启动看门狗 W，开始计算（4 秒）。') },
+        { step: 1, text: text('W renewed the lease at t=2000: it now runs until t=8000.', 'W 在 t=2000 续期：租期现在持续到 t=8000。') },
+        { step: 2, text: text('The 7 s GC pause freezes A\'s whole process, W included: the renewal due at t=4000 cannot run.', '7 秒的 GC 停顿冻结了 A 的整个进程，包括 W：本应在 t=4000 进行的续期无法执行。') },
+        { step: 3, text: text('The last renewal ran out after t=8000: the lease lapsed while A and W were frozen.', '最后一次续期在 t=8000 之后到期：租期在 A 和 W 冻结期间失效了。') },
+        { step: 5, text: text('At t=10000 A wakes and writes over B\'s data. W\'s renewal runs 6 s late, finds B\'s token, answers 0, and W stops.', 't=10000 时 A 醒来并覆盖了 B 的数据。W 的续期晚了 6 秒才执行，发现是 B 的 token，返回 0，W 停止工作。') },
       ],
       expect: { violations: ['mutual-exclusion', 'stale-write'], absent: ['foreign-release'] },
     },
