@@ -106,7 +106,7 @@ export const stockOversell: Scenario = {
   setup: [['SET', 'stock', '1']],
   counters: [{ id: 'sales', key: 'stock', initial: 1 }],
   scripts: { compareAndDelete: COMPARE_AND_DELETE, checkAndDecrement: CHECK_AND_DECREMENT },
-  defaultSchedule: 'A B A B A B',
+  defaultSchedule: 'A B A B +1000',
   narration: [
     { step: 0, text: text('One item left. A reads the stock: 1.', '只剩一件。A 读取库存：1。') },
     { step: 1, text: text('B reads the stock too, before A has written anything: also 1.', 'B 也读取库存，此时 A 还没有写入：同样是 1。') },
@@ -130,7 +130,8 @@ export const stockOversell: Scenario = {
         { step: 0, text: text('A takes the stock lock.', 'A 拿到库存锁。') },
         { step: 1, text: text('B is refused and retries shortly.', 'B 加锁失败，稍后重试。') },
         { step: 2, text: text('A reads the stock under the lock: 1.', 'A 在锁的保护下读取库存：1。') },
-        { step: 4, text: text('A sells and writes 0; B is still refused, so it can never read the stale 1.', 'A 卖出并写回 0；B 仍然加不上锁，因此不可能读到过时的 1。') },
+        { step: 3, text: text('Stepping B waits for its retry (about 0.1 s): meanwhile A sells, writes 0 and releases. B\'s retry then takes the lock.', '单步执行 B 要等到它的重试时刻（约 0.1 秒后）：在此期间 A 卖出、写回 0 并释放锁。B 的重试随后拿到了锁。') },
+        { step: 4, text: text('B reads 0 under the lock: sold out. While A held the lock, B could not read the stale 1 (as long as the lease outlasts A\'s work).', 'B 在锁的保护下读到 0：已售罄。A 持锁期间，B 读不到过时的 1（前提是租期比 A 的处理时间长）。') },
       ],
       expect: { violations: [], absent: ['oversell', 'mutual-exclusion', 'foreign-release'] },
     },
@@ -153,8 +154,7 @@ export const stockOversell: Scenario = {
       narration: [
         { step: 2, text: text('A\'s DECR answers 0: A got the last item.', 'A 的 DECR 返回 0：A 拿到了最后一件。') },
         { step: 3, text: text('B\'s DECR answers -1: too late. For a moment the stock reads -1.', 'B 的 DECR 返回 -1：晚了一步。库存此刻短暂显示为 -1。') },
-        { step: 4, text: text('A\'s confirmation page reads the stock in that moment: -1. This is the price of this fix.', 'A 的确认页恰好在这一刻读取库存：-1。这就是这种修复的代价。') },
-        { step: 5, text: text('B gives the item back with INCR: the stock is 0 again.', 'B 用 INCR 把这一件加回去：库存回到 0。') },
+        { step: 4, text: text('A\'s confirmation page reads the stock in that moment: -1, the price of this fix. Then B gives the item back with INCR: the stock is 0 again.', 'A 的确认页恰好在这一刻读取库存：-1，这就是这种修复的代价。随后 B 用 INCR 把这一件加回去：库存回到 0。') },
       ],
       expect: { violations: [], absent: ['oversell', 'mutual-exclusion'] },
     },
