@@ -56,7 +56,7 @@ export function describeEvent(event: TraceEvent, name: (text: string) => string 
     case 'expire':
       return `key ${name(event.key)} expires`;
     case 'give-up':
-      return `gives up after ${event.attempts} retries`;
+      return event.reason === 'deadline' ? `gives up: the next retry would pass its deadline (${event.attempts} retries)` : `gives up after ${event.attempts} retries`;
     case 'crash':
       return 'crashes';
     case 'write':

@@ -102,6 +102,11 @@ export interface RetryStep extends StepBase {
   readonly attemptCountMax: number;
   /** Multiply the wait by this factor per attempt (exponential backoff); 1 when absent. */
   readonly backoffFactor?: number;
+  /**
+   * Give up instead of waiting when the next attempt would come later than this many ms after
+   * the first failure (redis-py's blocking_timeout, Redisson's tryLock waitTime).
+   */
+  readonly deadlineMs?: number;
 }
 
 /** Enter the critical section: from here the client believes it holds the lock. */
@@ -213,7 +218,7 @@ export function renderStep(step: Step, params: Variables, scripts: Readonly<Reco
     case 'retry':
       return `retry ${step.goto} after ${step.afterMs} ms${step.jitterMs ? ` (+0..${step.jitterMs} ms jitter)` : ''}${
         step.backoffFactor && step.backoffFactor !== 1 ? ` x${step.backoffFactor} per attempt` : ''
-      }, at most ${step.attemptCountMax} times`;
+      }, at most ${step.attemptCountMax} times${step.deadlineMs === undefined ? '' : ` and within ${step.deadlineMs} ms`}`;
     case 'enter':
       return 'enter critical section';
     case 'leave':

@@ -112,18 +112,21 @@ function execute(c: ClientState, step: Step, env: StepEnv): boolean {
     }
     case 'retry': {
       const used = c.attempts[pc] ?? 0;
-      if (used >= step.attemptCountMax) {
-        c.pc += 1;
-        emit.event(c.id, { kind: 'give-up', pc, attempts: used });
-        return false;
-      }
-      c.attempts[pc] = used + 1;
       let waitMs = Math.round(step.afterMs * (step.backoffFactor ?? 1) ** used);
-      if (step.jitterMs && step.jitterMs > 0) {
+      if (used < step.attemptCountMax && step.jitterMs && step.jitterMs > 0) {
         const [jitter, next] = nextBelow(world.rng, step.jitterMs + 1);
         world.rng = next;
         waitMs += jitter;
       }
+      const sinceMs = c.retrySinceMs[pc] ?? world.nowMs;
+      const pastDeadline = step.deadlineMs !== undefined && world.nowMs + waitMs - sinceMs > step.deadlineMs;
+      if (used >= step.attemptCountMax || pastDeadline) {
+        c.pc += 1;
+        emit.event(c.id, { kind: 'give-up', pc, attempts: used, reason: used >= step.attemptCountMax ? 'attempts' : 'deadline' });
+        return false;
+      }
+      c.attempts[pc] = used + 1;
+      c.retrySinceMs[pc] = sinceMs;
       jump(step.goto);
       env.block(c, 'retry', waitMs, pc);
       return true;

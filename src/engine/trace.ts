@@ -82,7 +82,7 @@ export type TraceEvent =
       readonly durationMs: number;
       readonly untilMs: number;
     })
-  | (EventBase & { readonly kind: 'give-up'; readonly pc: number; readonly attempts: number })
+  | (EventBase & { readonly kind: 'give-up'; readonly pc: number; readonly attempts: number; readonly reason: 'attempts' | 'deadline' })
   | (EventBase & { readonly kind: 'crash'; readonly pc: number | null })
   /** A delayed reply reaches its client (see `command.replyAtMs`). */
   | (EventBase & { readonly kind: 'reply'; readonly pc: number; readonly var: string | null; readonly reply: Reply })

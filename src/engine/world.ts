@@ -50,6 +50,8 @@ export interface ClientState {
   believesHoldsLock: boolean;
   /** Retry attempts used, by the retry step's program index. */
   attempts: Record<number, number>;
+  /** When each retry step first made the client wait (for its deadline), by program index. */
+  retrySinceMs: Record<number, number>;
   /** Lock generation this client last acquired (see LockTracking), or null. */
   leaseGeneration: number | null;
   /**
@@ -169,6 +171,7 @@ export function createWorld(ctx: RunContext): WorldState {
       inCriticalSection: false,
       believesHoldsLock: false,
       attempts: {},
+      retrySinceMs: {},
       leaseGeneration: null,
       awaitingScript: null,
     };

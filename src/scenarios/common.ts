@@ -25,14 +25,15 @@ export function acquireWithSetNxPx(options: RetryOptions): Step[] {
       attemptCountMax: options.attemptCountMax,
       ...(options.jitterMs === undefined ? {} : { jitterMs: options.jitterMs }),
       ...(options.backoffFactor === undefined ? {} : { backoffFactor: options.backoffFactor }),
-      note: text('the lock is taken: wait, then try again', '锁被占用：等一会儿再试'),
+      ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+      note: options.retryNote ?? text('the lock is taken: wait, then try again', '锁被占用：等一会儿再试'),
     },
     { op: 'end', note: text('give up', '放弃') },
     { op: 'enter', label: 'locked' },
   ];
 }
 
-export type RetryOptions = { retryAfterMs: number; attemptCountMax: number; jitterMs?: number; backoffFactor?: number };
+export type RetryOptions = { retryAfterMs: number; attemptCountMax: number; jitterMs?: number; backoffFactor?: number; deadlineMs?: number; retryNote?: LocalizedText };
 
 /**
  * A whole locked job, the shape most clients share: acquire (with bounded retries), do `workMs` of
