@@ -48,7 +48,7 @@ export function describeEvent(event: TraceEvent, name: (text: string) => string 
       return event.untilMs === null ? what : `${what} for ${event.durationMs} ms (until t=${event.untilMs})`;
     }
     case 'wake': {
-      const what = { work: 'work done', sleep: 'wakes up', retry: 'retries', hang: 'wakes up', reply: 'reply arrives', busy: 'Redis is free', stall: 'resumes' }[event.reason];
+      const what = { work: 'work done', sleep: 'wakes up', retry: 'retries', hang: 'wakes up', reply: 'reply arrives', busy: 'Redis takes its command', stall: 'resumes' }[event.reason];
       return event.lateMs > 0 ? `${what}, ${event.lateMs} ms late: its process was stalled` : what;
     }
     case 'stall':

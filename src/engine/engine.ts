@@ -135,21 +135,22 @@ class WorldRun {
 
   /**
    * `A`: client A takes one scheduling step. An idle client arrives; a blocked or stalled one is
-   * first waited for: the world runs until its wake-up, and it goes first among equals then.
+   * first waited for: the world runs (without A) until A can run, and A goes first among equals.
    */
   stepChosen(c: ClientState): void {
-    const wakeMs = this.wakeTimeOf(c);
-    if (wakeMs !== null && wakeMs > this.world.nowMs) {
-      this.settle();
-      for (;;) {
-        const next = this.nextDueMs();
-        if (next === null || next >= wakeMs) break;
-        this.moveClock(next, 'advance');
-        this.settle();
-      }
-      this.moveClock(wakeMs, 'wait');
+    for (;;) {
+      this.fireDue(c);
+      const wakeMs = this.wakeTimeOf(c);
+      if (wakeMs === null) throw new ChoiceError(`cannot step ${c.id}: nothing will end its wait`, this.world.stepIndex);
+      if (wakeMs <= this.world.nowMs) break;
+      this.settle(c);
+      // Running the others can move A's wake-up (SCRIPT KILL ends the script A waits for).
+      const ownMs = this.wakeTimeOf(c);
+      const next = this.nextDueMs();
+      const toMs = ownMs === null ? next : next === null ? ownMs : Math.min(ownMs, next);
+      if (toMs === null) throw new ChoiceError(`cannot step ${c.id}: nothing will end its wait`, this.world.stepIndex);
+      this.moveClock(toMs, toMs === ownMs ? 'wait' : 'advance');
     }
-    this.fireDue(c);
     if (c.status === 'idle') this.startClient(c, null);
     if (c.status !== 'ready') throw new Error(`client ${c.id} should be ready after its wake-up (status ${c.status})`);
     this.runStep(c);
@@ -201,11 +202,14 @@ class WorldRun {
     }
   }
 
-  /** Runs every ready client of an unstalled process at the current instant, first come first run. */
-  private settle(): void {
+  /**
+   * Runs every ready client of an unstalled process at the current instant, first come first run
+   * (except `reserved`: the client the schedule chose, which waits for its own turn).
+   */
+  private settle(reserved: ClientState | null = null): void {
     for (;;) {
       this.fireDue(null);
-      const c = this.nextRunnable();
+      const c = this.nextRunnable(reserved);
       if (c === null) return;
       this.runStep(c);
     }
@@ -224,10 +228,10 @@ class WorldRun {
     if (c.status === 'ready') c.order = this.world.nextOrder++;
   }
 
-  private nextRunnable(): ClientState | null {
+  private nextRunnable(reserved: ClientState | null): ClientState | null {
     let best: ClientState | null = null;
     for (const c of this.world.clients) {
-      if (c.status !== 'ready' || this.world.processes[c.process].stalledUntilMs > this.world.nowMs) continue;
+      if (c === reserved || c.status !== 'ready' || this.world.processes[c.process].stalledUntilMs > this.world.nowMs) continue;
       if (best === null || c.order < best.order) best = c;
     }
     return best;
