@@ -113,7 +113,7 @@ export const scriptCache: Scenario = {
   params: { lockKey: 'lock', ttlMs: '5000' },
   lockKey: 'lock',
   scripts: { compareAndDelete: COMPARE_AND_DELETE },
-  defaultSchedule: 'A A O A A B B',
+  defaultSchedule: 'A A O A A B +4000',
   narration: [
     { step: 0, text: text('At startup A loads the release script: SCRIPT LOAD answers its SHA1.', 'A 启动时加载释放脚本：SCRIPT LOAD 返回它的 SHA1。') },
     { step: 1, text: text('A takes the lock and works for 1 s.', 'A 加锁，处理 1 秒。') },
@@ -121,6 +121,7 @@ export const scriptCache: Scenario = {
     { step: 3, text: text('A releases with EVALSHA: NOSCRIPT. A waits and sends the same EVALSHA again.', 'A 用 EVALSHA 释放：NOSCRIPT。A 等了一会儿，再发同样的 EVALSHA。') },
     { step: 4, text: text('NOSCRIPT again: A gives up. Its lock stays until the lease runs out at t=5000.', '还是 NOSCRIPT：A 放弃了。它的锁会一直留到 t=5000 租期结束。') },
     { step: 5, text: text('B is refused: A is done with the lock, but it is still there for another 3.5 s.', 'B 加锁失败：A 早就用完了这把锁，它却还要再留 3.5 秒。') },
+    { step: 6, text: text('B retries every second; the lease ends after t=5000, and B\'s retry at t=5500 gets the lock: 4 s lost to a release that never ran.', 'B 每秒重试一次；租期在 t=5000 之后结束，B 在 t=5500 的重试拿到了锁：一次没能执行的释放让大家白等了 4 秒。') },
   ],
   variants: [
     {
