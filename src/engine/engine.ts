@@ -69,33 +69,38 @@ export function applyChoice(world: WorldState, server: SimRedisServer, ctx: RunC
 }
 
 function validateChoice(world: WorldState, ctx: RunContext, choice: Choice): void {
-  const refuse = (message: string): never => {
-    throw new ChoiceError(message, world.stepIndex);
-  };
+  const refusal = refusalOf(world, ctx, choice);
+  if (refusal !== null) throw new ChoiceError(refusal, world.stepIndex);
+}
+
+/**
+ * Why `choice` cannot apply to this world, or null when it can. The UI disables what is refused,
+ * and random and exhaustive explorers only ever pick choices that fit.
+ */
+export function refusalOf(world: Readonly<WorldState>, ctx: RunContext, choice: Choice): string | null {
   if (choice.kind === 'advance') {
-    if (world.nowMs + choice.ms > clockMsMax) refuse(`the clock cannot pass ${clockMsMax} ms`);
-    return;
+    return world.nowMs + choice.ms > clockMsMax ? `the clock cannot pass ${clockMsMax} ms` : null;
   }
   const c = world.clients.find((x) => x.id === choice.clientId);
-  if (!c) return refuse(`there is no client "${choice.clientId}"`);
+  if (!c) return `there is no client "${choice.clientId}"`;
   const processClients = world.clients.filter((x) => x.process === c.process);
   if (choice.kind === 'stall') {
-    if (processClients.every((x) => x.status === 'crashed')) refuse(`cannot stall ${c.id}: its process has crashed`);
-    if (Math.max(world.nowMs, world.processes[c.process].stalledUntilMs) + choice.ms > clockMsMax) refuse(`the stall would pass ${clockMsMax} ms`);
-    return;
+    if (processClients.every((x) => x.status === 'crashed')) return `cannot stall ${c.id}: its process has crashed`;
+    if (Math.max(world.nowMs, world.processes[c.process].stalledUntilMs) + choice.ms > clockMsMax) return `the stall would pass ${clockMsMax} ms`;
+    return null;
   }
   if (choice.kind === 'crash') {
-    if (!processClients.some(isLive)) refuse(`cannot crash ${c.id}: ${c.status === 'done' ? 'it has finished' : 'it has crashed'}`);
-    return;
+    return processClients.some(isLive) ? null : `cannot crash ${c.id}: ${c.status === 'done' ? 'it has finished' : 'it has crashed'}`;
   }
-  if (!isLive(c)) refuse(`cannot step ${c.id}: it has ${c.status === 'done' ? 'finished' : 'crashed'}`);
+  if (!isLive(c)) return `cannot step ${c.id}: it has ${c.status === 'done' ? 'finished' : 'crashed'}`;
   if (c.status === 'idle') {
     const startedBy = ctx.variant.clients.find((spec) => spec.id === c.id)?.startedBy;
-    if (startedBy !== undefined) refuse(`cannot step ${c.id}: it has not started (${startedBy} starts it)`);
+    if (startedBy !== undefined) return `cannot step ${c.id}: it has not started (${startedBy} starts it)`;
   }
   if (c.status === 'blocked' && c.blockedUntilMs === null) {
-    refuse(`cannot step ${c.id}: it waits for a reply that never comes, and nothing in the schedule can end that wait`);
+    return `cannot step ${c.id}: it waits for a reply that never comes, and nothing in the schedule can end that wait`;
   }
+  return null;
 }
 
 function clientById(world: WorldState, id: string): ClientState {

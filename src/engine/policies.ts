@@ -12,12 +12,12 @@ export interface SchedulingPolicy {
   next(sim: Simulation): Choice | null;
 }
 
-/** Steps a uniformly random live client, from its own seeded stream (independent of the world's RNG). */
+/** Steps a uniformly random steppable client, from its own seeded stream (independent of the world's RNG). */
 export function randomPolicy(seed: number): SchedulingPolicy {
   const random = SeededRandom.fromSeed(seed);
   return {
     next(sim) {
-      const live = sim.clients.filter(isLive);
+      const live = sim.clients.filter((c) => isLive(c) && sim.refusal({ kind: 'step', clientId: c.id }) === null);
       if (live.length === 0) return null;
       return { kind: 'step', clientId: live[random.below(live.length)].id };
     },

@@ -1,4 +1,4 @@
-import { applyChoice, ChoiceError, readLock } from './engine';
+import { applyChoice, ChoiceError, readLock, refusalOf } from './engine';
 import { hash53 } from './hash';
 import type { KeyEntry } from './redis/keyspace';
 import { SimRedisServer } from './redis/server';
@@ -105,6 +105,11 @@ export class Simulation {
     return this.eventsToCursor().filter((e): e is ViolationEvent => e.kind === 'violation');
   }
 
+  /** Why `choice` cannot apply at the cursor, or null when it can (the UI disables refused controls). */
+  refusal(choice: Choice): string | null {
+    return refusalOf(this.world, this.ctx, choice);
+  }
+
   /** Applies one choice at the cursor, forking the timeline if the cursor is not at its end. */
   apply(choice: Choice): readonly TraceEvent[] {
     if (this.cursor < this.choices.length) this.truncateAtCursor();
@@ -176,12 +181,19 @@ export class Simulation {
     return this.server.execute(argv, this.world.nowMs);
   }
 
-  /** A stable key of the live state (world + keyspace + script cache), for hashing and comparison. */
+  /**
+   * A stable key of the live state (world + keyspace + script cache), for hashing and comparison.
+   * Counters that only record history (step index, event and order counters) are left out; the
+   * order among clients, which decides who runs first, is kept as ranks.
+   */
   stateKey(): string {
-    const { stepIndex, nextSeq, ...rest } = this.world;
+    const { stepIndex, nextSeq, nextOrder, clients, ...rest } = this.world;
     void stepIndex;
     void nextSeq;
-    return JSON.stringify({ world: rest, server: this.server.snapshot() });
+    void nextOrder;
+    const byOrder = clients.map((c) => c.order).sort((a, b) => a - b);
+    const ranked = clients.map((c) => ({ ...c, order: byOrder.indexOf(c.order) }));
+    return JSON.stringify({ world: { ...rest, clients: ranked }, server: this.server.snapshot() });
   }
 
   /** hash53 of stateKey(): equal states hash equal; compare keys to rule out a collision. */

@@ -21,14 +21,16 @@ const out: Step = { op: 'end', label: 'out' };
 describe('foreign-release', () => {
   it('fires when A deletes the lock B acquired after A\'s lease expired, pointing at the DEL', () => {
     const sim = new Simulation(findScenario('get-then-del'), { variantId: 'get-then-del' });
-    const [violation, ...rest] = run(sim, 'A A +4000 B A');
+    const [violation, ...rest] = run(sim, 'A A A~5000 +4000 B +3000');
     expect(rest).toEqual([]);
     expect(violation.violation).toBe('foreign-release');
     expect(violation.message).toBe("A deleted B's lock");
     expect(violation.clients).toEqual(['A', 'B']);
     const cause = sim.allEvents()[violation.causeSeq];
     expect(cause.kind === 'command' && cause.argv[0]).toBe('DEL');
-    expect(violation.step).toBe(4);
+    // A's stall ends at t=7000, during the last advance: its DEL runs then, on time.
+    expect(violation.step).toBe(5);
+    expect(violation.atMs).toBe(7000);
   });
 
   it('fires when a client overwrites a lock it does not hold', () => {
@@ -85,31 +87,34 @@ describe('mutual-exclusion', () => {
 });
 
 describe('lock-never-released', () => {
-  const setnxHolder = (crash: boolean): Step[] => [
+  const setnxHolder = (finish: boolean): Step[] => [
     { op: 'command', argv: ['SETNX', '${lockKey}', '${token}'], saveAs: 'ok' },
     { op: 'enter' },
-    ...(crash ? [{ op: 'crash' } as Step] : [{ op: 'leave' } as Step]),
+    ...(finish ? [{ op: 'leave' } as Step] : [{ op: 'work', durationMs: 1000 } as Step]),
   ];
 
   it('fires when the holder of a lock without expiry crashes, pointing at the crash', () => {
-    const scenario = testScenario([{ id: 'A', program: setnxHolder(true) }]);
+    const scenario = testScenario([{ id: 'A', program: setnxHolder(false) }]);
     const sim = new Simulation(scenario);
-    const [violation] = run(sim, 'A');
+    const [violation] = run(sim, 'A !A');
     expect(violation?.violation).toBe('lock-never-released');
     expect(sim.allEvents()[violation.causeSeq].kind).toBe('crash');
   });
 
   it('fires when the holder finishes without releasing, and when it is crashed from outside', () => {
-    expect(run(new Simulation(testScenario([{ id: 'A', program: setnxHolder(false) }])), 'A').map((v) => v.violation)).toEqual([
+    expect(run(new Simulation(testScenario([{ id: 'A', program: setnxHolder(true) }])), 'A').map((v) => v.violation)).toEqual([
       'lock-never-released',
     ]);
-    const outside = testScenario([{ id: 'A', program: [...setnxHolder(false).slice(0, 2), { op: 'work', durationMs: 10 }] }]);
-    expect(run(new Simulation(outside), 'A !A').map((v) => v.violation)).toEqual(['lock-never-released']);
+    // Crashed later, while its work was due: the work never ends, the lock stays.
+    expect(run(new Simulation(testScenario([{ id: 'A', program: setnxHolder(false) }])), 'A +500 !A +5000').map((v) => v.violation)).toEqual([
+      'lock-never-released',
+    ]);
   });
 
   it('stays silent when the lock has a TTL, however the holder ends', () => {
-    const scenario = testScenario([{ id: 'A', program: [...acquireOrEnd, { op: 'enter' }, { op: 'crash' }, out] }]);
-    expect(run(new Simulation(scenario), 'A')).toEqual([]);
+    const scenario = testScenario([{ id: 'A', program: [...acquireOrEnd, { op: 'enter' }, { op: 'work', durationMs: 100 }, out] }]);
+    expect(run(new Simulation(scenario), 'A !A')).toEqual([]);
+    expect(run(new Simulation(scenario), 'A +1000')).toEqual([]);
   });
 });
 
@@ -149,27 +154,29 @@ describe('oversell', () => {
 });
 
 describe('stale-write', () => {
-  const writer = (pauseMs: number, fencing: boolean): Step[] => [
+  const writer = (fencing: boolean): Step[] => [
     ...(fencing ? [{ op: 'command', argv: ['INCR', 'fence'], saveAs: 'fence' } as Step] : []),
     ...acquireOrEnd,
     { op: 'enter' },
-    ...(pauseMs > 0 ? [{ op: 'pause', reason: 'gc', durationMs: pauseMs } as Step] : []),
+    { op: 'work', durationMs: 1000 },
     { op: 'write', resource: 'db', value: 'from ${clientId}', ...(fencing ? { fencingToken: '${fence}' } : {}) },
     { op: 'leave' },
     out,
   ];
+  // A stalls 8 s from the start: its lease (5 s) lapses, B takes the lock at 6 s and writes at
+  // 7 s, and A's write, due at 1 s, runs late at 8 s.
   const story = (fencing: boolean) =>
     testScenario(
       [
-        { id: 'A', program: writer(8000, fencing) },
-        { id: 'B', program: writer(0, fencing) },
+        { id: 'A', program: writer(fencing) },
+        { id: 'B', program: writer(fencing) },
       ],
       { resources: [{ id: 'db', fencing }] },
     );
 
   it('fires when A writes after its lease passed to B', () => {
     const sim = new Simulation(story(false));
-    const kinds = run(sim, 'A +6000 B A').map((v) => v.violation);
+    const kinds = run(sim, 'A A~8000 +6000 B +3000').map((v) => v.violation);
     expect(kinds).toContain('stale-write');
     const stale = sim.trace().violations.find((v) => v.violation === 'stale-write');
     expect(stale?.message).toBe('A wrote to db after its lease had passed to B');
@@ -177,7 +184,7 @@ describe('stale-write', () => {
 
   it('stays silent with fencing tokens: the resource refuses the older token', () => {
     const sim = new Simulation(story(true));
-    const kinds = run(sim, 'A A +6000 B B A').map((v) => v.violation);
+    const kinds = run(sim, 'A A A~8000 +6000 B B +3000').map((v) => v.violation);
     expect(kinds).not.toContain('stale-write');
     const writes = sim.allEvents().filter((e) => e.kind === 'write');
     expect(writes.map((w) => (w.kind === 'write' ? [w.clientId, w.accepted] : null))).toEqual([
@@ -187,17 +194,26 @@ describe('stale-write', () => {
   });
 
   it('stays silent when A writes within its lease', () => {
-    expect(run(new Simulation(story(false)), 'A A B')).toEqual([]);
+    expect(run(new Simulation(story(false)), 'A A B +3000')).toEqual([]);
   });
 });
 
 describe('the same schedule with the Lua release', () => {
-  it('reports nothing: A\'s release script answers 0 and B keeps its lock', () => {
+  it('reports nothing: check and delete are one command, so the pause finds A already done', () => {
     const sim = new Simulation(findScenario('get-then-del'), { variantId: 'lua' });
-    expect(run(sim, 'A A +4000 B A')).toEqual([]);
+    expect(run(sim, 'A A A~5000 +4000 B +3000')).toEqual([]);
+    const release = sim.allEvents().filter((e) => e.kind === 'command' && e.clientId === 'A' && e.releases);
+    expect(release.map((e) => (e.kind === 'command' ? [e.atMs, e.reply] : null))).toEqual([[2000, { type: 'integer', value: '1' }]]);
+    sim.seek(5);
+    expect(sim.lock().holder).toBe('B');
+    expect(sim.lock().value).toBe(sim.clients.find((c) => c.id === 'B')?.vars.token);
+  });
+
+  it('a script that finds another client\'s token answers 0 and deletes nothing', () => {
+    const sim = new Simulation(findScenario('plain-del'), { variantId: 'lua' });
+    sim.applySchedule('A +6000 B +1000');
     const release = sim.allEvents().filter((e) => e.kind === 'command' && e.clientId === 'A' && e.releases);
     expect(release.map((e) => (e.kind === 'command' ? e.reply : null))).toEqual([{ type: 'integer', value: '0' }]);
     expect(sim.lock().holder).toBe('B');
-    expect(sim.lock().value).toBe(sim.clients.find((c) => c.id === 'B')?.vars.token);
   });
 });

@@ -90,12 +90,14 @@ describe('the simulation clock', () => {
   it('records the lock before and after each event, with Redis truth as the holder', () => {
     const sim = new Simulation(scenario);
     sim.applySchedule('A +5001');
-    const [set] = sim.allEvents();
-    expect(set.lockBefore).toEqual({ value: null, pttlMs: -2, holder: null });
-    expect(set.lockAfter.holder).toBe('A');
-    expect(set.lockAfter.pttlMs).toBe(5000);
-    const clock = sim.allEvents().find((e) => e.kind === 'clock');
-    expect(clock?.lockBefore.holder).toBe('A');
-    expect(clock?.lockAfter).toEqual({ value: null, pttlMs: -2, holder: null });
+    const set = sim.allEvents().find((e) => e.kind === 'command' && e.argv[0] === 'SET');
+    expect(set?.lockBefore).toEqual({ value: null, pttlMs: -2, holder: null });
+    expect(set?.lockAfter.holder).toBe('A');
+    expect(set?.lockAfter.pttlMs).toBe(5000);
+    // Redis drops the key once now > its expiry time: an expire event at t=5001 says so.
+    const expire = sim.allEvents().find((e) => e.kind === 'expire');
+    expect(expire?.atMs).toBe(5001);
+    expect(expire?.lockBefore.holder).toBe('A');
+    expect(expire?.lockAfter).toEqual({ value: null, pttlMs: -2, holder: null });
   });
 });

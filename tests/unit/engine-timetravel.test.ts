@@ -44,7 +44,7 @@ describe('time travel', () => {
 
   it('steps back and forward one choice at a time and stops at both ends', () => {
     const sim = new Simulation(findScenario('get-then-del'));
-    sim.applySchedule('A A +4000 B A');
+    sim.applySchedule('A A A~5000 +4000 B +3000');
     const keys: string[] = [];
     while (sim.stepBack()) keys.unshift(sim.stateKey());
     expect(sim.cursor).toBe(0);
@@ -52,21 +52,21 @@ describe('time travel', () => {
     expect(sim.eventsToCursor()).toEqual([]);
     const forward: string[] = [];
     while (sim.stepForward()) forward.push(sim.stateKey());
-    expect(sim.cursor).toBe(5);
+    expect(sim.cursor).toBe(6);
     expect(forward.slice(0, -1)).toEqual(keys.slice(1));
     expect(sim.violationsToCursor().map((v) => v.violation)).toEqual(['foreign-release']);
   });
 
   it('applying a different choice in the past forks: the old future is dropped', () => {
     const sim = new Simulation(findScenario('get-then-del'));
-    sim.applySchedule('A A +4000 B A');
-    sim.seek(2);
+    sim.applySchedule('A A A~5000 +4000 B +3000');
+    sim.seek(3);
     // Instead of letting the lease expire, B tries right away and is refused.
     sim.apply({ kind: 'step', clientId: 'B' });
-    expect(sim.length).toBe(3);
-    expect(sim.schedule).toBe('A A B');
+    expect(sim.length).toBe(4);
+    expect(sim.schedule).toBe('A A A~5000 B');
     const expected = new Simulation(findScenario('get-then-del'));
-    expected.applySchedule('A A B');
+    expected.applySchedule('A A A~5000 B');
     expect(JSON.stringify(sim.trace())).toBe(JSON.stringify(expected.trace()));
     expect(sim.trace().violations).toEqual([]);
   });

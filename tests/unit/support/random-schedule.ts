@@ -18,6 +18,14 @@ export const intentArb: fc.Arbitrary<Intent> = fc.oneof(
   { weight: 1, arbitrary: fc.nat(7).map((client) => ({ kind: 'crash' as const, client })) },
 );
 
+/** Intents rich in faults and time: for properties about waits, stalls and lateness. */
+export const faultyIntentArb: fc.Arbitrary<Intent> = fc.oneof(
+  { weight: 5, arbitrary: fc.nat(7).map((client) => ({ kind: 'step' as const, client })) },
+  { weight: 3, arbitrary: fc.integer({ min: 1, max: 8000 }).map((ms) => ({ kind: 'advance' as const, ms })) },
+  { weight: 3, arbitrary: fc.tuple(fc.nat(7), fc.integer({ min: 1, max: 8000 })).map(([client, ms]) => ({ kind: 'stall' as const, client, ms })) },
+  { weight: 1, arbitrary: fc.nat(7).map((client) => ({ kind: 'crash' as const, client })) },
+);
+
 /** Applies intents to `sim` as far as they fit, returning the choices actually applied. */
 export function applyIntents(sim: Simulation, intents: readonly Intent[]): Choice[] {
   const applied: Choice[] = [];
@@ -35,6 +43,8 @@ export function applyIntents(sim: Simulation, intents: readonly Intent[]): Choic
             ? { kind: 'crash', clientId }
             : { kind: 'stall', clientId, ms: intent.ms };
     }
+    // A helper that has not started yet, or a hung client, cannot be stepped: skip the intent.
+    if (sim.refusal(choice) !== null) continue;
     sim.apply(choice);
     applied.push(choice);
   }
