@@ -25,6 +25,7 @@ function commands(sim: Simulation, clientId?: string): CommandEvent[] {
 
 function replyOf(e: CommandEvent): string {
   const r = e.reply;
+  if (r === null) return 'later';
   return r.type === 'nil' ? 'nil' : r.type === 'array' ? 'array' : `${r.type}:${r.value}`;
 }
 
@@ -102,17 +103,19 @@ describe.each(cases.map(([s, v]) => [`${s.id}/${v.id}`, s, v] as const))('%s', (
 });
 
 describe('the stories, from their traces', () => {
-  it('setnx-no-ttl: B sees PTTL -1 and is refused even after 6 s; with SET NX PX it gets the lock once the lease ran out', () => {
+  it('setnx-no-ttl: B sees PTTL -1, is refused every 1.5 s and gives up; with SET NX PX it gets the lock once the lease ran out', () => {
     const broken = run('setnx-no-ttl', 'setnx');
     const pttl = commands(broken, 'B').filter((e) => e.argv[0] === 'PTTL');
     expect(pttl.map(replyOf)).toEqual(pttl.map(() => 'integer:-1'));
-    expect(commands(broken, 'B').filter((e) => e.argv[0] === 'SETNX').map(replyOf)).toEqual(['integer:0', 'integer:0']);
+    expect(commands(broken, 'B').filter((e) => e.argv[0] === 'SETNX').map((e) => [e.atMs, replyOf(e)])).toEqual(
+      [0, 1500, 3000, 4500, 6000, 7500].map((t) => [t, 'integer:0']),
+    );
+    expect(broken.allEvents().some((e) => e.kind === 'give-up' && e.clientId === 'B')).toBe(true);
     expect(broken.inspect().find((k) => k.key === 'lock')?.expireAtMs).toBeNull();
 
     const fixed = run('setnx-no-ttl', 'set-nx-px');
     const lastSet = commands(fixed, 'B').filter((e) => e.argv[0] === 'SET').at(-1);
-    expect(lastSet && replyOf(lastSet)).toBe('status:OK');
-    expect(lastSet!.atMs).toBeGreaterThan(5000);
+    expect(lastSet && [lastSet.atMs, replyOf(lastSet)]).toEqual([6000, 'status:OK']);
   });
 
   it('setnx-then-expire: A crashed between SETNX and EXPIRE, so EXPIRE never ran', () => {
@@ -122,11 +125,11 @@ describe('the stories, from their traces', () => {
     expect(sim.lock().pttlMs).toBe(-1);
   });
 
-  it('plain-del: A\'s DEL deletes B\'s lock and C gets in; with Lua A\'s release answers 0 and C is refused', () => {
+  it('plain-del: A\'s DEL deletes B\'s lock and C gets in; with Lua A\'s release answers 0 and C waits its turn', () => {
     const broken = run('plain-del', 'plain-del');
     const aDel = commands(broken, 'A').find((e) => e.argv[0] === 'DEL')!;
     expect(aDel.lockBefore.holder).toBe('B');
-    expect(replyOf(aDel)).toBe('integer:1');
+    expect([aDel.atMs, replyOf(aDel)]).toEqual([7000, 'integer:1']);
     expect(broken.trace().violations.some((v) => v.violation === 'mutual-exclusion' && v.clients.join() === 'C,B')).toBe(true);
 
     const fixed = run('plain-del', 'lua');
@@ -134,18 +137,23 @@ describe('the stories, from their traces', () => {
     expect(replyOf(aRelease)).toBe('integer:0');
     expect(aRelease.lockAfter.holder).toBe('B');
     expect(replyOf(commands(fixed, 'C')[0])).toBe('nil');
+    const cGot = commands(fixed, 'C').find((e) => replyOf(e) === 'status:OK');
+    expect(cGot?.atMs).toBe(9000);
     // The overlap that remains is A and B's (the lease), never C's.
     expect(fixed.trace().violations.map((v) => v.clients.join())).toEqual(['B,A']);
   });
 
-  it('get-then-del: with Lua or DELEX, A\'s release answers integer 0 and B still holds the lock', () => {
+  it('get-then-del: A deletes B\'s lock at t=7000; with Lua or DELEX, A released its own lock at t=2000, before the pause', () => {
+    const broken = run('get-then-del', 'get-then-del');
+    const del = commands(broken, 'A').at(-1)!;
+    expect([del.argv[0], del.atMs, del.lockBefore.holder, replyOf(del)]).toEqual(['DEL', 7000, 'B', 'integer:1']);
     for (const variant of ['lua', 'delex']) {
       const sim = run('get-then-del', variant);
       const release = commands(sim, 'A').at(-1)!;
       expect(release.argv[0]).toBe(variant === 'lua' ? 'EVAL' : 'DELEX');
-      expect(replyOf(release)).toBe('integer:0');
-      expect(sim.lock().holder).toBe('B');
-      expect(sim.lock().value).toBe(sim.clients.find((c) => c.id === 'B')?.vars.token);
+      expect([release.atMs, replyOf(release), release.lockBefore.holder]).toEqual([2000, 'integer:1', 'A']);
+      const bRelease = commands(sim, 'B').at(-1)!;
+      expect([bRelease.atMs, replyOf(bRelease)]).toEqual([8000, 'integer:1']);
     }
   });
 
@@ -159,21 +167,28 @@ describe('the stories, from their traces', () => {
       ['A', '1', false],
     ]);
     expect(fenced.state.resources.db.value).toBe("B's update");
-    // The watchdog renewed before the pause, and its first renewal after the pause found the lock lost.
-    const renewals = commands(run('lease-expires-mid-work', 'watchdog'), 'W').map(replyOf);
-    expect(renewals).toEqual(['integer:1', 'integer:1', 'integer:0']);
+    // The watchdog renewed before the pause, and its first renewal after it (6 s late) found the lock lost.
+    const renewals = commands(run('lease-expires-mid-work', 'watchdog'), 'W');
+    expect(renewals.map((e) => [e.atMs, replyOf(e)])).toEqual([
+      [2000, 'integer:1'],
+      [10_000, 'integer:0'],
+    ]);
   });
 
-  it('watchdog: renewals keep the TTL from reaching 0 while A works; the zombie outlives B; the cap stops after 3', () => {
+  it('watchdog: renewals keep the TTL from reaching 0 through the pause; renewing every 5 s starves; the zombie outlives B; the cap stops after 3', () => {
     const renewal = run('watchdog', 'renewal');
-    const renewals = commands(renewal, 'W');
-    expect(renewals.length).toBeGreaterThanOrEqual(3);
+    const renewals = commands(renewal, 'W').filter((e) => replyOf(e) === 'integer:1');
+    expect(renewals.map((e) => e.atMs)).toEqual([2000, 4000, 8000]);
     for (const r of renewals) {
-      expect(replyOf(r)).toBe('integer:1');
       expect(r.lockAfter.pttlMs).toBe(6000);
       expect(r.lockBefore.pttlMs).toBeLessThan(6000);
     }
     expect(commands(renewal, 'B').filter((e) => replyOf(e) === 'nil').every((e) => e.lockBefore.holder === 'A')).toBe(true);
+
+    const starved = run('watchdog', 'starved');
+    const bIn = commands(starved, 'B').find((e) => replyOf(e) === 'status:OK');
+    expect(bIn?.atMs).toBe(7000);
+    expect(commands(starved, 'W').map((e) => [e.atMs, replyOf(e)])).toEqual([[8000, 'integer:0']]);
 
     const zombie = run('watchdog', 'zombie');
     expect(zombie.allEvents().some((e) => e.kind === 'give-up' && e.clientId === 'B')).toBe(true);
@@ -191,7 +206,7 @@ describe('the stories, from their traces', () => {
     expect(a.map(replyOf)).toEqual(['nil', 'nil', 'integer:0', 'integer:1']);
     expect(a.map((e) => e.lockAfter.value)).toEqual([`{${tokenA}=1}`, `{${tokenA}=2}`, `{${tokenA}=1}`, null]);
     const [bLock, bUnlock, bRenew] = commands(sim, 'B');
-    expect(bLock.reply.type).toBe('integer'); // the PTTL of A's lock
+    expect(bLock.reply?.type).toBe('integer'); // the PTTL of A's lock
     expect(replyOf(bUnlock)).toBe('nil');
     expect(replyOf(bRenew)).toBe('integer:0');
     expect(bRenew.lockAfter).toEqual(bRenew.lockBefore);
@@ -223,33 +238,43 @@ describe('the stories, from their traces', () => {
     expect(reads('mutex')).toBe(1);
     expect(reads('mutex-expires')).toBe(2);
     const mutex = run('cache-breakdown', 'mutex');
-    const hits = commands(mutex).filter((e) => e.argv[0] === 'GET' && e.clientId !== 'A' && e.reply.type === 'bulk');
+    const hits = commands(mutex).filter((e) => e.argv[0] === 'GET' && e.clientId !== 'A' && e.reply?.type === 'bulk');
     expect(hits.length).toBeGreaterThan(0);
   });
 
-  it('retry-and-backoff: nobody tries more than its bound; B gives up; fixed retries coincide, jittered ones do not', () => {
+  it('retry-and-backoff: the spin hammers Redis; bounded waiters give up; fixed retries coincide, jittered ones do not; the newcomer D goes first', () => {
+    const sets = (sim: Simulation, id: string) => commands(sim, id).filter((e) => e.argv[0] === 'SET');
+    const spin = run('retry-and-backoff', 'spin');
+    expect(sets(spin, 'C').length).toBeGreaterThan(20);
+    expect(spin.allEvents().some((e) => e.kind === 'give-up')).toBe(false);
     for (const variant of ['fixed-interval', 'jittered-backoff']) {
       const sim = run('retry-and-backoff', variant);
-      for (const id of ['B', 'C', 'D']) {
-        const tries = commands(sim, id).filter((e) => e.argv[0] === 'SET').length;
-        expect(tries, `${variant} ${id}`).toBeLessThanOrEqual(4);
-      }
-      expect(sim.allEvents().some((e) => e.kind === 'give-up' && e.clientId === 'B'), variant).toBe(true);
+      for (const id of ['B', 'C', 'D']) expect(sets(sim, id).length, `${variant} ${id}`).toBeLessThanOrEqual(6);
+      expect(sim.allEvents().some((e) => e.kind === 'give-up' && e.clientId === 'C'), variant).toBe(true);
+      // D arrived after A released, while B and C waited: it got the lock first.
+      const winners = commands(sim).filter((e) => e.argv[0] === 'SET' && replyOf(e) === 'status:OK').map((e) => e.clientId);
+      expect(winners.slice(0, 3), variant).toEqual(['A', 'D', 'B']);
     }
-    const wakeTimes = (variant: string) =>
-      run('retry-and-backoff', variant)
-        .allEvents()
-        .filter((e): e is Extract<TraceEvent, { kind: 'block' }> => e.kind === 'block' && e.reason === 'retry' && e.step <= 3)
-        .map((e) => e.untilMs);
-    expect(new Set(wakeTimes('fixed-interval')).size).toBe(1);
-    expect(new Set(wakeTimes('jittered-backoff')).size).toBe(3);
+    const retryTimes = (variant: string) =>
+      commands(run('retry-and-backoff', variant), 'B')
+        .concat(commands(run('retry-and-backoff', variant), 'C'))
+        .filter((e) => e.atMs > 0 && e.atMs < 1000)
+        .map((e) => e.atMs);
+    const fixed = retryTimes('fixed-interval');
+    expect(new Set(fixed).size * 2).toBe(fixed.length);
+    const jittered = retryTimes('jittered-backoff');
+    expect(new Set(jittered).size).toBe(jittered.length);
+    expect(sets(run('retry-and-backoff', 'jittered-backoff'), 'C').length).toBeLessThan(sets(spin, 'C').length);
+    const deadline = run('retry-and-backoff', 'jittered-backoff').allEvents().find((e) => e.kind === 'give-up');
+    expect(deadline?.kind === 'give-up' && deadline.reason).toBe('deadline');
   });
 
   it('script-cache: after SCRIPT FLUSH, EVALSHA answers NOSCRIPT; the fallback EVAL releases (1) and re-caches the script', () => {
     const broken = run('script-cache', 'evalsha-only');
     const shas = commands(broken, 'A').filter((e) => e.argv[0] === 'EVALSHA');
-    expect(shas.map((e) => e.reply.type === 'error' && e.reply.value.startsWith('NOSCRIPT'))).toEqual([true, true]);
-    expect(broken.lock().holder).toBe('A');
+    expect(shas.map((e) => e.reply?.type === 'error' && e.reply.value.startsWith('NOSCRIPT'))).toEqual([true, true]);
+    // The orphaned lock lives out its lease; B gets it only after t=5000.
+    expect(commands(broken, 'B').find((e) => replyOf(e) === 'status:OK')?.atMs).toBe(5500);
 
     const fixed = run('script-cache', 'fallback');
     const release = commands(fixed, 'A').at(-1)!;
@@ -258,20 +283,24 @@ describe('the stories, from their traces', () => {
     expect([bRelease.argv[0], replyOf(bRelease)]).toEqual(['EVALSHA', 'integer:1']);
   });
 
-  it('long-script: B gets BUSY; SCRIPT KILL stops a read-only script (A gets the kill error) but not one that wrote', () => {
-    const busy = (e: CommandEvent) => e.reply.type === 'error' && e.reply.value.startsWith('BUSY');
+  it('long-script: B waits then gets BUSY; SCRIPT KILL stops a read-only script (A gets the kill error) but not one that wrote', () => {
+    const busy = (e: CommandEvent) => e.reply?.type === 'error' && e.reply.value.startsWith('BUSY');
     const killable = run('long-script', 'read-only');
     expect(busy(commands(killable, 'B')[0])).toBe(true);
+    expect(commands(killable, 'B')[0].atMs).toBe(5000);
     expect(replyOf(commands(killable, 'O')[0])).toBe('status:OK');
     expect(killable.clients.find((c) => c.id === 'A')?.replyTypes.result).toBe('error');
-    expect(replyOf(commands(killable, 'B')[1])).toBe('status:OK');
+    expect([commands(killable, 'B')[1].atMs, replyOf(commands(killable, 'B')[1])]).toEqual([7000, 'status:OK']);
 
     const stuck = run('long-script', 'wrote-first');
     const kill = commands(stuck, 'O')[0];
-    expect(kill.reply.type === 'error' && kill.reply.value.startsWith('UNKILLABLE')).toBe(true);
+    expect(kill.reply?.type === 'error' && kill.reply.value.startsWith('UNKILLABLE')).toBe(true);
     const bTries = commands(stuck, 'B').filter((e) => e.argv[0] === 'SET');
-    expect(bTries.map(busy)).toEqual([true, true, false]);
-    expect(bTries[2].atMs).toBeGreaterThanOrEqual(15_000);
+    expect(bTries.map(busy)).toEqual([true, true, true, true, true, true, false]);
+    expect(bTries.at(-1)!.atMs).toBeGreaterThanOrEqual(15_000);
+
+    const noRollback = run('long-script', 'no-rollback');
+    expect(noRollback.clients.find((c) => c.id === 'A')?.replyTypes.result).toBe('error');
+    expect(noRollback.inspect().find((k) => k.key === 'report')?.value).toBe('rebuilding');
   });
 });
-
