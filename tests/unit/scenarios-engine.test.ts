@@ -12,10 +12,16 @@ function kinds(sim: Simulation): string[] {
   return sim.trace().violations.map((v) => v.violation);
 }
 
-describe('ClientSpec.tokenFrom and ClientSpec.process', () => {
+describe('ClientSpec.tokenFrom, ClientSpec.process and ClientSpec.startedBy', () => {
   const scenario = testScenario([
-    { id: 'A', program: [acquire, { op: 'enter' }, { op: 'work', durationMs: 1000 }, { op: 'pause', reason: 'gc', durationMs: 4000 }, { op: 'end' }] },
-    { id: 'W', tokenFrom: 'A', process: 'A', program: [{ op: 'work', durationMs: 500 }, { op: 'command', argv: ['GET', '${lockKey}'], saveAs: 'seen' }, { op: 'end' }] },
+    { id: 'A', program: [acquire, { op: 'start', client: 'W' }, { op: 'enter' }, { op: 'work', durationMs: 1000 }, { op: 'end' }] },
+    {
+      id: 'W',
+      tokenFrom: 'A',
+      process: 'A',
+      startedBy: 'A',
+      program: [{ op: 'sleep', durationMs: 500 }, { op: 'command', argv: ['GET', '${lockKey}'], saveAs: 'seen' }, { op: 'end' }],
+    },
     { id: 'B', program: [{ op: 'work', durationMs: 10_000 }, { op: 'end' }] },
   ]);
 
@@ -26,24 +32,35 @@ describe('ClientSpec.tokenFrom and ClientSpec.process', () => {
     expect(token('B')).not.toBe(token('A'));
   });
 
-  it('a GC pause freezes every client of the process; a network pause or other process does not', () => {
+  it('a helper starts when its owner\'s start step runs, not before', () => {
     const sim = new Simulation(scenario);
-    sim.applySchedule('A W B A');
-    const w = sim.clients.find((c) => c.id === 'W')!;
-    const b = sim.clients.find((c) => c.id === 'B')!;
-    expect([w.status, w.blockReason, w.blockedUntilMs]).toEqual(['blocked', 'gc', 5000]);
-    expect(b.blockReason).toBe('work');
-    sim.applySchedule('W');
-    expect(sim.nowMs).toBe(5000);
+    expect(sim.clients.find((c) => c.id === 'W')?.status).toBe('idle');
+    sim.applySchedule('A');
+    expect(sim.clients.find((c) => c.id === 'W')?.status).toBe('ready');
+    expect(sim.allEvents().find((e) => e.kind === 'start' && e.clientId === 'W')).toMatchObject({ by: 'A', atMs: 0 });
+  });
+
+  it('a stall freezes every client of the process; another process runs on', () => {
+    const sim = new Simulation(scenario);
+    sim.applySchedule('A B A~4000 +4000');
+    // W, started at t=0, had not yet run when the stall froze it; A's work was due at 1000.
+    expect(sim.allEvents().filter((e) => (e.clientId === 'A' || e.clientId === 'W') && e.atMs > 0 && e.atMs < 4000)).toEqual([]);
+    const aWake = sim.allEvents().find((e) => e.kind === 'wake' && e.clientId === 'A');
+    expect(aWake).toMatchObject({ atMs: 4000, dueMs: 1000, lateMs: 3000, lateCause: 'stall' });
+    // W resumes at 4000 and starts its 500 ms sleep then.
+    sim.applySchedule('+1000');
+    const get = sim.allEvents().find((e) => e.kind === 'command' && e.clientId === 'W');
+    expect(get?.atMs).toBe(4500);
+    expect(sim.clients.find((c) => c.id === 'B')?.blockedUntilMs).toBe(10_000);
   });
 
   it('a crash takes the whole process down', () => {
     const sim = new Simulation(scenario);
-    sim.applySchedule('A W !A');
+    sim.applySchedule('A B !A');
     expect(sim.clients.map((c) => [c.id, c.status])).toEqual([
       ['A', 'crashed'],
       ['W', 'crashed'],
-      ['B', 'ready'],
+      ['B', 'blocked'],
     ]);
   });
 });
