@@ -74,7 +74,7 @@ describe('timeline model of get-then-del, variant get-then-del', () => {
     const aBand = bandOf(model, 'A');
     expect(aBand.endReason).toBe('expired');
     expect(compareMoments(aBand.end, bandOf(model, 'B').start)).toBeLessThan(0);
-    const gc = rowOf(model, 'A').blocks.find((b) => b.reason === 'gc');
+    const gc = rowOf(model, 'A').blocks.find((b) => b.reason === 'stall');
     expect(gc).toBeDefined();
     expect(compareMoments(gc!.start, aBand.end)).toBeLessThan(0);
     expect(compareMoments(aBand.end, gc!.end)).toBeLessThan(0);
@@ -129,7 +129,8 @@ describe('timeline model of get-then-del, variant get-then-del', () => {
 });
 
 describe('timeline model of get-then-del, variant lua', () => {
-  const { model } = run('lua');
+  // The default schedule up to B's acquire: B holds the lock when the run ends.
+  const { model } = run('lua', 'A A A~5000 +4000 B');
 
   it("A's release does not end B's lock: B's belief is covered by Redis's truth", () => {
     const bBand = bandOf(model, 'B');
@@ -140,15 +141,16 @@ describe('timeline model of get-then-del, variant lua', () => {
     expect(model.violations).toEqual([]);
   });
 
-  it("A's belief ends at its script while B's lock stands", () => {
+  it("A's belief ends at its script, which deletes A's own lock, before B's lock begins", () => {
     const belief = rowOf(model, 'A').beliefs[0];
     expect(belief.endReason).toBe('released');
     const release = rowOf(model, 'A').commands.find((c) => c.seq === belief.end.seq);
     expect(release?.verb).toBe('EVAL');
-    expect(release?.changedLock).toBe(false);
+    expect(release?.changedLock).toBe(true);
+    expect(bandOf(model, 'A')).toMatchObject({ endReason: 'deleted', endedBy: 'A' });
     // The script source is kept as a script, not as text.
     expect(release?.command.some((p) => typeof p === 'object' && 'script' in p)).toBe(true);
-    expect(compareMoments(belief.end, bandOf(model, 'B').end)).toBeLessThan(0);
+    expect(compareMoments(belief.end, bandOf(model, 'B').start)).toBeLessThan(0);
   });
 
   it("B's lease runs past the last event: the horizon includes its expiry", () => {
@@ -171,7 +173,7 @@ describe('timeline layout', () => {
   });
 
   it('maps time monotonically and puts a pure time before the events of its millisecond', () => {
-    const { model } = run('lua');
+    const { model } = run('lua', 'A A A~5000 +4000 B');
     const layout = layoutTimeline(model);
     let prev = -1;
     for (let ms = 0; ms <= model.horizonMs; ms += 250) {
@@ -186,9 +188,9 @@ describe('timeline layout', () => {
 
   it('stretches a short run to the width it is given, and labels every distinct time', () => {
     const { model } = run('get-then-del');
-    const layout = layoutTimeline(model, { fitWidthPx: 1400 });
-    expect(layout.widthPx).toBe(1400);
-    const times = [...new Set(model.steps.map((s) => s.atMs))];
+    const layout = layoutTimeline(model, { fitWidthPx: 3000 });
+    expect(layout.widthPx).toBe(3000);
+    const times = [...new Set(model.steps.flatMap((s) => s.times))];
     expect(layout.ticks.map((t) => t.ms)).toEqual(times);
     expect(layout.ticks.every((t) => t.labeled)).toBe(true);
   });

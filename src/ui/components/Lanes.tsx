@@ -64,8 +64,11 @@ function programLines(scenarioId: string, variantId: string, clientId: string, l
 }
 
 function statusText(client: ClientView, t: Translate): string {
-  const untilMs = client.blockedUntilMs;
+  if (client.stalledUntilMs !== null) return t('statusStalled', { untilMs: client.stalledUntilMs });
+  const untilMs = client.blockedUntilMs ?? '';
   switch (client.status) {
+    case 'idle':
+      return t('statusIdle');
     case 'ready':
       return t('statusReady');
     case 'crashed':
@@ -74,12 +77,14 @@ function statusText(client: ClientView, t: Translate): string {
       return t('statusDone');
     case 'blocked':
       switch (client.blockReason) {
-        case 'gc':
-          return t('statusGc', { untilMs });
-        case 'network':
-          return t('statusNetwork', { untilMs });
-        case 'stall':
-          return t('statusPaused', { untilMs });
+        case 'hang':
+          return t('statusHung');
+        case 'sleep':
+          return t('statusSleeping', { untilMs });
+        case 'reply':
+          return t('statusAwaitingReply', { untilMs });
+        case 'busy':
+          return t('statusRedisBusy', { untilMs });
         case 'retry':
           return t('statusRetrying', { untilMs });
         default:
@@ -89,7 +94,9 @@ function statusText(client: ClientView, t: Translate): string {
 }
 
 function statusTone(client: ClientView): string {
-  if (client.status === 'blocked') return client.blockReason === 'work' ? 'working' : client.blockReason === 'retry' ? 'waiting' : 'paused';
+  if (client.stalledUntilMs !== null) return 'paused';
+  if (client.status === 'idle') return 'done';
+  if (client.status === 'blocked') return client.blockReason === 'work' ? 'working' : client.blockReason === 'hang' ? 'paused' : 'waiting';
   return client.status;
 }
 

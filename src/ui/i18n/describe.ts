@@ -91,7 +91,21 @@ export function describeEventIn(event: TraceEvent, lang: Lang, name: (text: stri
   }
   switch (event.kind) {
     case 'command':
-      return `${name(argvText(event.argv))} → ${name(formatReplyShort(event.reply))}`;
+      return event.reply === null
+        ? `${name(argvText(event.argv))} → （回复将在 t=${event.replyAtMs} 到达）`
+        : `${name(argvText(event.argv))} → ${name(formatReplyShort(event.reply))}`;
+    case 'reply':
+      return `收到回复：${name(formatReplyShort(event.reply))}`;
+    case 'start':
+      return event.by === null ? '开始运行' : `由 ${event.by} 启动`;
+    case 'stall':
+      return `进程 ${event.process} 暂停 ${event.durationMs} 毫秒（至 t=${event.untilMs}）${event.clients.length > 1 ? `：${event.clients.join('、')} 一同冻结` : ''}`;
+    case 'expire':
+      return `键 ${name(event.key)} 过期`;
+    case 'wake': {
+      const what = { work: '业务处理完成', sleep: '醒来', retry: '重试', hang: '醒来', reply: '回复到达', busy: 'Redis 开始处理它的命令', stall: '恢复运行' }[event.reason];
+      return event.lateMs > 0 ? `${what}，晚了 ${event.lateMs} 毫秒：它的进程被暂停了` : what;
+    }
     case 'clock':
       return event.reason === 'advance'
         ? `时钟前进 ${event.toMs - event.fromMs} 毫秒，到 t=${event.toMs}`
@@ -107,11 +121,11 @@ export function describeEventIn(event: TraceEvent, lang: Lang, name: (text: stri
     case 'set':
       return `${event.var} = ${name(event.value)}`;
     case 'block': {
-      const what = { work: '处理业务', gc: '被 GC 停顿冻结', network: '网络阻塞', retry: '等待重试', stall: '被暂停' }[event.reason];
-      return `${what} ${event.durationMs} 毫秒（至 t=${event.untilMs}）`;
+      const what = { work: '处理业务', sleep: '休眠', retry: '等待重试', hang: '等待一个永远不会到来的响应', reply: '等待脚本的回复', busy: '等待：Redis 正在执行脚本' }[event.reason];
+      return event.untilMs === null ? what : `${what} ${event.durationMs} 毫秒（至 t=${event.untilMs}）`;
     }
     case 'give-up':
-      return `重试 ${event.attempts} 次后放弃`;
+      return event.reason === 'deadline' ? `放弃：下一次重试会超过截止时间（已重试 ${event.attempts} 次）` : `重试 ${event.attempts} 次后放弃`;
     case 'crash':
       return '崩溃';
     case 'write':

@@ -6,20 +6,27 @@ import type { KeyEntry } from '../../engine/redis/keyspace';
 import { formatSchedule, type Choice } from '../../engine/schedule';
 import type { Scenario, VariantSpec } from '../../engine/scenario';
 import type { TraceEvent } from '../../engine/trace';
-import { isLive, type ClientState } from '../../engine/world';
+import { isLive, type ClientState, type ProcessState } from '../../engine/world';
 import type { LocalizedText } from '../../engine/program';
 import type { ClientView, KeyView } from './types';
 
-export function clientViews(clients: readonly Readonly<ClientState>[], previous: readonly ClientView[]): readonly ClientView[] {
+export function clientViews(
+  clients: readonly Readonly<ClientState>[],
+  processes: Readonly<Record<string, ProcessState>>,
+  nowMs: number,
+  previous: readonly ClientView[],
+): readonly ClientView[] {
   let changed = clients.length !== previous.length;
   const next = clients.map((c, index) => {
+    const stalledUntil = processes[c.process]?.stalledUntilMs ?? 0;
     const view: ClientView = {
       id: c.id,
       index,
       pc: c.pc,
       status: c.status,
       blockReason: c.status === 'blocked' ? c.blockReason : null,
-      blockedUntilMs: c.status === 'blocked' ? c.blockedUntilMs : 0,
+      blockedUntilMs: c.status === 'blocked' ? c.blockedUntilMs : null,
+      stalledUntilMs: isLive(c as ClientState) && stalledUntil > nowMs ? stalledUntil : null,
       inCriticalSection: c.inCriticalSection,
       believesHoldsLock: c.believesHoldsLock,
       token: c.vars.token ?? '',
@@ -41,6 +48,7 @@ function sameClient(a: ClientView, b: ClientView): boolean {
     a.status === b.status &&
     a.blockReason === b.blockReason &&
     a.blockedUntilMs === b.blockedUntilMs &&
+    a.stalledUntilMs === b.stalledUntilMs &&
     a.inCriticalSection === b.inCriticalSection &&
     a.believesHoldsLock === b.believesHoldsLock &&
     a.token === b.token &&

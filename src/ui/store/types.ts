@@ -11,7 +11,10 @@ export interface ClientView {
   readonly pc: number;
   readonly status: ClientStatus;
   readonly blockReason: BlockReason | null;
-  readonly blockedUntilMs: number;
+  /** While blocked: when the wait ends; null for a wait with no end (a hang). */
+  readonly blockedUntilMs: number | null;
+  /** Its process is frozen by a stall until this time (null: running). */
+  readonly stalledUntilMs: number | null;
   readonly inCriticalSection: boolean;
   readonly believesHoldsLock: boolean;
   readonly token: string;

@@ -345,7 +345,7 @@ const Activations = memo(function Activations(props: {
             .map((b) => {
               const top = yOf(b.start);
               const bottom = yOf(b.end);
-              const hatched = b.reason === 'gc' || b.reason === 'stall' || b.reason === 'network';
+              const hatched = b.reason === 'stall';
               return (
                 <rect
                   key={`w${b.seq}`}

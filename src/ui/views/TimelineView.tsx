@@ -570,7 +570,7 @@ const ClientRowStatic = memo(function ClientRowStatic(props: RowStaticProps) {
               width={w}
               height={blockH}
               rx={3}
-              style={b.reason === 'gc' || b.reason === 'stall' ? { fill: `url(#${idPrefix}-gc)` } : undefined}
+              style={b.reason === 'stall' ? { fill: `url(#${idPrefix}-gc)` } : undefined}
             />
             {label && (
               <text className="lsv-block-label" x={x0 + 5} y={blockY + blockH / 2} style={{ fontSize: G.blockFontPx }}>

@@ -35,7 +35,7 @@ export type SequenceRow =
       readonly kind: 'note';
       readonly clientId: string;
       readonly note: PointKind | 'block';
-      readonly block: { readonly reason: BlockReason; readonly durationMs: number; readonly untilMs: number } | null;
+      readonly block: { readonly reason: BlockReason; readonly durationMs: number | null; readonly untilMs: number | null } | null;
       readonly detail: readonly TextPart[];
       readonly rejected: boolean;
     })
@@ -63,6 +63,9 @@ export interface SequenceModel {
   readonly tops: readonly number[];
   readonly height: number;
 }
+
+/** The reply of a command answered later (a slow script), until its `reply` event. */
+const PENDING: readonly TextPart[] = ['…'];
 
 /** The rows of a whole run. Branches and assignments are left out: the diagram shows what crosses the wire. */
 export function buildSequenceModel(events: readonly TraceEvent[], tokenOwners: Readonly<Record<string, string>>): SequenceModel {
@@ -94,8 +97,8 @@ export function buildSequenceModel(events: readonly TraceEvent[], tokenOwners: R
           kind: 'message',
           clientId: e.clientId,
           command: commandParts(e.argv, splitter),
-          reply: replyParts(e.reply, splitter),
-          replyType: e.reply.type,
+          reply: e.reply === null ? PENDING : replyParts(e.reply, splitter),
+          replyType: e.reply === null ? 'status' : e.reply.type,
           violationSeqs: causes.get(e.seq) ?? [],
         });
         break;
@@ -148,8 +151,29 @@ export function buildSequenceModel(events: readonly TraceEvent[], tokenOwners: R
         rows.push({ seq, step, atMs, kind: 'note', clientId: e.clientId, note: e.kind, block: null, detail, rejected: e.kind === 'write' && !e.accepted });
         break;
       }
+      case 'stall':
+        // A fault freezes the process: one note per frozen client, drawn like a wait.
+        for (const clientId of e.clients) {
+          rows.push({ seq, step, atMs, kind: 'note', clientId, note: 'block', block: { reason: 'stall', durationMs: e.durationMs, untilMs: e.untilMs }, detail: NO_PARTS, rejected: false });
+        }
+        break;
+      case 'reply': {
+        // A slow script's reply arrives now: the message drawn at the command gets it.
+        if (e.clientId === null) break;
+        for (let i = rows.length - 1; i >= 0; i--) {
+          const row = rows[i];
+          if (row.kind === 'message' && row.clientId === e.clientId && row.reply === PENDING) {
+            rows[i] = { ...row, reply: replyParts(e.reply, splitter), replyType: e.reply.type };
+            break;
+          }
+        }
+        break;
+      }
       case 'branch':
       case 'set':
+      case 'start':
+      case 'wake':
+      case 'expire':
         break;
     }
   }

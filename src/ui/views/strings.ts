@@ -116,12 +116,12 @@ export function viewT(lang: ViewLang): ViewT {
 }
 
 const BLOCK_WORDS: Record<ViewLang, Record<BlockReason, string>> = {
-  en: { work: 'work', gc: 'GC pause', network: 'network stall', retry: 'retry wait', stall: 'stalled' },
-  zh: { work: '业务处理', gc: 'GC 停顿', network: '网络阻塞', retry: '等待重试', stall: '被暂停' },
+  en: { work: 'work', sleep: 'sleep', retry: 'retry wait', hang: 'hung: no reply', reply: 'awaiting reply', busy: 'Redis busy', stall: 'process paused' },
+  zh: { work: '业务处理', sleep: '休眠', retry: '等待重试', hang: '卡住：无响应', reply: '等待回复', busy: 'Redis 忙', stall: '进程暂停' },
 };
 
-export function blockLabel(reason: BlockReason, durationMs: number, lang: ViewLang): string {
-  return `${BLOCK_WORDS[lang][reason]} ${formatDuration(durationMs, lang)}`;
+export function blockLabel(reason: BlockReason, durationMs: number | null, lang: ViewLang): string {
+  return durationMs === null ? BLOCK_WORDS[lang][reason] : `${BLOCK_WORDS[lang][reason]} ${formatDuration(durationMs, lang)}`;
 }
 
 const POINT_WORDS: Record<ViewLang, Record<PointKind, string>> = {

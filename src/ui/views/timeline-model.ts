@@ -42,6 +42,8 @@ export interface CommandMark {
   readonly command: readonly TextPart[];
   readonly reply: readonly TextPart[];
   readonly replyType: Reply['type'];
+  /** When the reply reached the client, if later than the command (a slow script). */
+  readonly replyAtMs: number | null;
   readonly releases: boolean;
   /** The command changed the lock's value (acquired, deleted, overwrote). */
   readonly changedLock: boolean;
@@ -49,17 +51,22 @@ export interface CommandMark {
   readonly violationSeqs: readonly number[];
 }
 
-export type BlockReason = 'work' | 'gc' | 'network' | 'retry' | 'stall';
+/** Why a client waits (the engine's reasons), or `stall`: its process is frozen by a fault. */
+export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'stall';
 
 export interface BlockSpan extends Span {
   readonly seq: number;
   readonly step: number;
   readonly clientId: string;
   readonly reason: BlockReason;
-  readonly durationMs: number;
-  readonly untilMs: number;
+  /** How long the wait was meant to take; null for a wait with no end (a hang). */
+  readonly durationMs: number | null;
+  /** When it was due to end; null for a wait with no end. */
+  readonly untilMs: number | null;
   /** Cut short by a crash. */
   readonly cut: boolean;
+  /** How much later than due it ended (a stall held it), in ms. */
+  readonly lateMs: number;
 }
 
 export type PointKind = 'enter' | 'leave' | 'end' | 'crash' | 'give-up' | 'write' | 'mark';
@@ -148,7 +155,10 @@ export interface StepInfo {
   readonly atMs: number;
   /** Events of the step in order, violations left out (they sit at their cause). */
   readonly seqs: readonly number[];
-  readonly commandSeq: number | null;
+  /** Virtual time of each event in `seqs` (a step that lets time pass spans several times). */
+  readonly times: readonly number[];
+  /** Which events in `seqs` are Redis commands. */
+  readonly isCommand: readonly boolean[];
 }
 
 export interface TimelineModel {
@@ -167,6 +177,8 @@ export interface TimelineModel {
 }
 
 const RUN_END: Moment = { ms: Number.POSITIVE_INFINITY, seq: null, runEnd: true };
+/** The reply of a command whose answer comes later (a slow script), until its `reply` event. */
+const PENDING_REPLY: readonly TextPart[] = ['…'];
 
 /** Orders moments: by time, pure times before the events of their millisecond, the run's end last. */
 export function compareMoments(a: Moment, b: Moment): number {
@@ -232,13 +244,11 @@ export function buildTimelineModel(
   // Mutated from the helpers below; an object so TypeScript does not narrow it at its declaration.
   const lock: { band: OpenHolder | null; ttl: OpenTtl | null } = { band: null, ttl: null };
 
-  const closeBlock = (id: string, end: Moment, cut: boolean) => {
+  const closeBlock = (id: string, end: Moment, cut: boolean, lateMs = 0) => {
     const b = openBlock.get(id);
     if (!b) return;
     openBlock.delete(id);
-    const startMs = b.untilMs - b.durationMs;
-    // A stall injected while already blocked starts when the earlier wait ends, not at its event.
-    const start: Moment = startMs > b.atMs ? { ms: startMs, seq: null } : at(b);
+    const start = at(b);
     row(id).blocks.push({
       seq: b.seq,
       step: b.step,
@@ -250,8 +260,12 @@ export function buildTimelineModel(
       end: compareMoments(end, start) < 0 ? start : end,
       open: false,
       cut,
+      lateMs,
     });
   };
+
+  /** A stall freezes its process's clients from the stall to its end (or their crash). */
+  const stallSpans: { e: TraceEvent & { kind: 'stall' } }[] = [];
 
   const closeTtl = (end: Moment, cut: TtlBar['cut']) => {
     if (!lock.ttl) return;
@@ -290,7 +304,7 @@ export function buildTimelineModel(
     lock.ttl = { holder: lock.band.holder, start: at(e), expireAtMs };
   };
 
-  let currentStep: { step: number; atMs: number; seqs: number[]; commandSeq: number | null } | null = null;
+  let currentStep: { step: number; atMs: number; seqs: number[]; times: number[]; isCommand: boolean[] } | null = null;
   const flushStep = () => {
     if (currentStep) steps.push(currentStep);
     currentStep = null;
@@ -301,8 +315,8 @@ export function buildTimelineModel(
       flushStep();
       // Steps that produced no event (a zero advance) still occupy a slot, at the previous time.
       const prev = steps[steps.length - 1];
-      for (let s = (prev?.step ?? -1) + 1; s < e.step; s++) steps.push({ step: s, atMs: prev?.atMs ?? e.atMs, seqs: [], commandSeq: null });
-      currentStep = { step: e.step, atMs: e.atMs, seqs: [], commandSeq: null };
+      for (let s = (prev?.step ?? -1) + 1; s < e.step; s++) steps.push({ step: s, atMs: prev?.atMs ?? e.atMs, seqs: [], times: [], isCommand: [] });
+      currentStep = { step: e.step, atMs: e.atMs, seqs: [], times: [], isCommand: [] };
     }
 
     if (e.kind === 'violation') {
@@ -322,6 +336,8 @@ export function buildTimelineModel(
       continue;
     }
     currentStep.seqs.push(e.seq);
+    currentStep.times.push(e.atMs);
+    currentStep.isCommand.push(e.kind === 'command');
 
     // Redis's truth, first as it was before this event (a lease may have expired in between)...
     const before = e.lockBefore;
@@ -339,23 +355,16 @@ export function buildTimelineModel(
     const id = e.clientId;
     if (e.kind === 'clock') {
       clocks.push({ seq: e.seq, step: e.step, atMs: e.atMs, fromMs: e.fromMs, toMs: e.toMs, reason: e.reason, clientId: id });
-      if (id !== null && e.reason === 'wait') closeBlock(id, at(e), false);
       continue;
     }
     if (id === null) continue;
     const r = row(id);
-    // A blocked client's next event ends its wait: a crash cuts it; a stall injected meanwhile
-    // starts when it ends; otherwise it ended on time (the clock had passed it, so no wake-up move).
-    const pending = openBlock.get(id);
-    if (pending) {
-      if (e.kind === 'crash') closeBlock(id, at(e), pending.untilMs > e.atMs);
-      else if (e.kind === 'block') closeBlock(id, { ms: pending.untilMs, seq: null }, false);
-      else closeBlock(id, { ms: Math.min(pending.untilMs, e.atMs), seq: null }, false);
-    }
+    // A wait ends at its wake event (late when a stall held it); a crash cuts it.
+    if (e.kind === 'wake') closeBlock(id, at(e), false, e.lateMs);
+    else if (e.kind === 'crash') closeBlock(id, at(e), true);
 
     switch (e.kind) {
       case 'command': {
-        currentStep.commandSeq = e.seq;
         const verb = (e.argv[0] ?? '').toUpperCase();
         const key = verb === 'EVAL' || verb === 'EVALSHA' ? (Number(e.argv[2]) > 0 ? (e.argv[3] ?? null) : null) : (e.argv[1] ?? null);
         r.commands.push({
@@ -366,8 +375,9 @@ export function buildTimelineModel(
           verb,
           key,
           command: commandParts(e.argv, splitter),
-          reply: replyParts(e.reply, splitter),
-          replyType: e.reply.type,
+          reply: e.reply === null ? PENDING_REPLY : replyParts(e.reply, splitter),
+          replyType: e.reply === null ? 'status' : e.reply.type,
+          replyAtMs: e.replyAtMs ?? null,
           releases: e.releases,
           changedLock: e.lockAfter.value !== e.lockBefore.value,
           violationSeqs: [],
@@ -384,6 +394,16 @@ export function buildTimelineModel(
       case 'block':
         openBlock.set(id, e);
         break;
+      case 'stall':
+        stallSpans.push({ e });
+        break;
+      case 'reply': {
+        // A slow script's reply: shown on its command, which drew a placeholder until now.
+        let index = r.commands.length - 1;
+        while (index >= 0 && r.commands[index].reply !== PENDING_REPLY) index--;
+        if (index >= 0) r.commands[index] = { ...r.commands[index], reply: replyParts(e.reply, splitter), replyType: e.reply.type };
+        break;
+      }
       case 'enter':
         if (!openBelief.has(id)) openBelief.set(id, at(e));
         if (!openSection.has(id)) openSection.set(id, at(e));
@@ -418,6 +438,9 @@ export function buildTimelineModel(
         break;
       case 'branch':
       case 'set':
+      case 'start':
+      case 'wake':
+      case 'expire':
         break;
     }
   }
@@ -429,10 +452,30 @@ export function buildTimelineModel(
 
   // Whatever is still going at the end runs to the end of the run (leases and waits: to when they would end).
   for (const [id, b] of openBlock) {
-    horizonMs = Math.max(horizonMs, b.untilMs);
-    closeBlock(id, { ms: b.untilMs, seq: null }, false);
+    if (b.untilMs !== null) horizonMs = Math.max(horizonMs, b.untilMs);
+    closeBlock(id, b.untilMs === null ? RUN_END : { ms: b.untilMs, seq: null }, false);
     const blocks = row(id).blocks;
     blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], open: true };
+  }
+  for (const { e } of stallSpans) {
+    horizonMs = Math.max(horizonMs, e.untilMs);
+    for (const id of e.clients) {
+      const crash = row(id).points.find((p) => p.kind === 'crash' && p.atMs >= e.atMs && p.atMs < e.untilMs);
+      const end: Moment = crash ? { ms: crash.atMs, seq: crash.seq } : { ms: e.untilMs, seq: null };
+      row(id).blocks.push({
+        seq: e.seq,
+        step: e.step,
+        clientId: id,
+        reason: 'stall',
+        durationMs: e.durationMs,
+        untilMs: e.untilMs,
+        start: at(e),
+        end,
+        open: e.untilMs > lastEventMs,
+        cut: crash !== undefined,
+        lateMs: 0,
+      });
+    }
   }
   for (const [id, start] of openBelief) row(id).beliefs.push({ clientId: id, start, end: RUN_END, open: true, endReason: 'open' });
   for (const [id, start] of openSection) row(id).criticalSections.push({ start, end: RUN_END, open: true });
@@ -615,68 +658,95 @@ export function layoutTimeline(model: TimelineModel, options: Partial<TimelineLa
   const o = { ...defaultLayoutOptions, ...options };
   const gapFor = (dtMs: number) => Math.min(o.gapPxMax, o.gapPxMin + dtMs * o.pxPerMs);
 
-  // Natural widths first, then one scale factor if the run should fill the view.
-  const rawSlots: { step: number; atMs: number; x0: number; w: number; compressedBefore: boolean; newTime: boolean }[] = [];
+  // A step is cut into parts: a new part at each new time and at each further command, so marks
+  // of one step that happened at different times, or several commands at one time, never overlap.
+  type Part = { stepIndex: number; atMs: number; seqs: number[]; commandAt: number; x0: number; w: number; compressedBefore: boolean; newTime: boolean };
+  const parts: Part[] = [];
+  const stepParts: { first: number; last: number }[] = [];
   let x = o.padStartPx;
   let prevMs: number | null = null;
-  for (const s of model.steps) {
+  const openPart = (stepIndex: number, atMs: number): Part => {
     let compressedBefore = false;
     let newTime = prevMs === null;
     if (prevMs !== null) {
-      if (s.atMs > prevMs) {
-        const dt = s.atMs - prevMs;
+      if (atMs > prevMs) {
+        const dt = atMs - prevMs;
         compressedBefore = o.gapPxMin + dt * o.pxPerMs > o.gapPxMax;
         x += gapFor(dt);
         newTime = true;
       } else x += o.sameTimeGapPx;
     }
-    const w = s.commandSeq !== null ? o.commandStepPx : o.plainStepPx;
-    rawSlots.push({ step: s.step, atMs: s.atMs, x0: x, w, compressedBefore, newTime });
-    x += w;
-    prevMs = s.atMs;
-  }
-  const runEndRaw = rawSlots.length > 0 ? x : o.padStartPx;
+    prevMs = atMs;
+    const part: Part = { stepIndex, atMs, seqs: [], commandAt: -1, x0: x, w: 0, compressedBefore, newTime };
+    parts.push(part);
+    return part;
+  };
+  const closePart = (part: Part) => {
+    part.w = part.commandAt >= 0 ? o.commandStepPx : o.plainStepPx;
+    x = part.x0 + part.w;
+  };
+  model.steps.forEach((s, stepIndex) => {
+    const first = parts.length;
+    let part: Part | null = null;
+    s.seqs.forEach((seq, k) => {
+      const atMs = s.times[k];
+      if (part === null || atMs !== part.atMs || (s.isCommand[k] && part.commandAt >= 0)) {
+        if (part !== null) closePart(part);
+        part = openPart(stepIndex, atMs);
+      }
+      if (s.isCommand[k]) part.commandAt = part.seqs.length;
+      part.seqs.push(seq);
+    });
+    if (part === null) part = openPart(stepIndex, s.atMs);
+    closePart(part);
+    stepParts.push({ first, last: parts.length - 1 });
+  });
+  const runEndRaw = parts.length > 0 ? x : o.padStartPx;
   const tailMs = model.horizonMs - model.lastEventMs;
   const tailRaw = tailMs > 0 ? gapFor(tailMs) : 0;
   const naturalWidth = runEndRaw + tailRaw + o.padEndPx;
   const scale = o.fitWidthPx > naturalWidth ? Math.min(o.fitScaleMax, o.fitWidthPx / naturalWidth) : 1;
 
-  const slots: StepSlot[] = rawSlots.map((s) => ({ step: s.step, atMs: s.atMs, x0: s.x0 * scale, x1: (s.x0 + s.w) * scale }));
+  const slots: StepSlot[] = model.steps.map((s, i) => {
+    const { first, last } = stepParts[i];
+    return { step: s.step, atMs: s.atMs, x0: parts[first].x0 * scale, x1: (parts[last].x0 + parts[last].w) * scale };
+  });
   const runEndX = runEndRaw * scale;
   const tailPx = tailRaw * scale;
   const widthPx = Math.max(naturalWidth * scale, o.fitWidthPx);
 
-  // Events: x inside their step's slot.
+  // Events: x inside their part, the command in the middle.
   const xBySeq = new Map<number, number>();
-  model.steps.forEach((s, i) => {
-    const slot = slots[i];
-    const w = slot.x1 - slot.x0;
-    const n = s.seqs.length;
-    const c = s.commandSeq === null ? -1 : s.seqs.indexOf(s.commandSeq);
-    s.seqs.forEach((seq, k) => {
+  for (const part of parts) {
+    const x0 = part.x0 * scale;
+    const w = part.w * scale;
+    const n = part.seqs.length;
+    const c = part.commandAt;
+    part.seqs.forEach((seq, k) => {
       let frac: number;
       if (c < 0) frac = 0.15 + (0.7 * (k + 0.5)) / n;
       else if (k === c) frac = 0.5;
       else if (k < c) frac = 0.08 + (0.3 * (k + 0.5)) / c;
       else frac = 0.62 + (0.3 * (k - c - 0.5)) / (n - c - 1);
-      xBySeq.set(seq, slot.x0 + frac * w);
+      xBySeq.set(seq, x0 + frac * w);
     });
-  });
+  }
   for (const v of model.violations) xBySeq.set(v.seq, xBySeq.get(v.causeSeq) ?? 0);
 
-  // Time groups: consecutive slots of the same millisecond.
+  // Time groups: consecutive parts of the same millisecond.
   const groups: TimeGroup[] = [];
   const ticks: TimeTick[] = [];
   let lastLabelX = Number.NEGATIVE_INFINITY;
-  rawSlots.forEach((raw, i) => {
-    const slot = slots[i];
-    if (raw.newTime) {
-      groups.push({ ms: slot.atMs, x0: slot.x0, x1: slot.x1 });
-      const labeled = slot.x0 - lastLabelX >= o.tickLabelSpacingPx;
-      if (labeled) lastLabelX = slot.x0;
-      ticks.push({ ms: slot.atMs, x: slot.x0, labeled, compressedBefore: raw.compressedBefore });
-    } else groups[groups.length - 1].x1 = slot.x1;
-  });
+  for (const part of parts) {
+    const x0 = part.x0 * scale;
+    const x1 = (part.x0 + part.w) * scale;
+    if (part.newTime) {
+      groups.push({ ms: part.atMs, x0, x1 });
+      const labeled = x0 - lastLabelX >= o.tickLabelSpacingPx;
+      if (labeled) lastLabelX = x0;
+      ticks.push({ ms: part.atMs, x: x0, labeled, compressedBefore: part.compressedBefore });
+    } else groups[groups.length - 1].x1 = x1;
+  }
 
   const xOfMs = (ms: number): number => {
     if (groups.length === 0) return o.padStartPx * scale;

@@ -116,7 +116,7 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
         cursor,
         length: sim.length,
         nowMs: sim.nowMs,
-        clients: clientViews(sim.clients, previousClients),
+        clients: clientViews(sim.clients, sim.state.processes, sim.nowMs, previousClients),
         events,
         eventCountToCursor: endOfLast,
         lastStepEvents: !fresh && sameList(lastStepEvents, s.lastStepEvents) ? s.lastStepEvents : lastStepEvents,
