@@ -107,10 +107,13 @@ describe('render cost per step', () => {
     // Lane B's markup is byte-identical after two steps of A.
     const laneB = document.querySelector('[data-testid="lane.B"]');
     const before = laneB?.innerHTML;
+    const statusA = () => document.querySelector('[data-testid="lane.A.status"]')?.textContent;
+    expect(statusA()).toBe('not started');
     act(() => store.getState().stepClient('A'));
+    expect(statusA()).toBe('working until t=2000');
     act(() => store.getState().stepClient('A'));
     expect(document.querySelector('[data-testid="lane.B"]')?.innerHTML).toBe(before);
-    expect(document.querySelector('[data-testid="lane.A.status"]')?.textContent).not.toBe('ready');
+    expect(statusA()).toBe('ready');
   });
 
   it('the whole page renders without the worker (embed and full)', () => {

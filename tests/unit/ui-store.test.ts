@@ -55,15 +55,18 @@ describe('sim store', () => {
     const store = createSimStore({ run: { scenarioId: 'get-then-del', variantId: 'get-then-del', schedule: '' } });
     const s = () => store.getState();
     s().stepClient('A'); // SET NX PX, then 2 s of work
-    s().stepClient('A'); // GET, then the programmed GC pause
-    expect(s().clients[0].status).toBe('blocked');
+    s().stepClient('A'); // at t=2000: GET, then A stands before its DEL
+    expect(s().clients[0].status).toBe('ready');
+    s().stallClient('A', 5000); // a GC pause freezes A's process until t=7000
+    expect(s().clients[0].stalledUntilMs).toBe(7000);
     s().jumpToNextExpiry(); // past A's lease: the key is gone
     expect(s().keys.find((k) => k.key === 'lock')?.change).toBe('expired');
     s().stepClient('B');
     expect(s().keys.find((k) => k.key === 'lock')?.tokenOwner).toBe('B');
-    s().stepClient('A');
+    s().stepClient('A'); // waits for A's stall to end, then A's DEL
+    expect(s().nowMs).toBe(7000);
     expect(s().violations.map((v) => v.violation)).toEqual(['foreign-release']);
-    expect(s().schedule).toBe('A A +3001 B A');
+    expect(s().schedule).toBe('A A A~5000 +3001 B A');
   });
 
   it('replays the same schedule when the variant changes, and keeps the position', () => {
@@ -145,8 +148,8 @@ describe('sim store', () => {
     const byId = Object.fromEntries(report.outcomes.map((o) => [o.variantId, o]));
     expect(byId['get-then-del'].violations.map((v) => v.kind)).toContain('foreign-release');
     expect(byId.lua.violations).toEqual([]);
-    // The release is the step where the outcomes part ways.
-    expect(byId.lua.firstDivergentStep).toBe(4);
+    // A's release (its second step: GET against the script) is where the outcomes part ways.
+    expect(byId.lua.firstDivergentStep).toBe(1);
     expect(report.commandCount).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TraceEvent } from '../../src/engine/trace';
 import { Simulation } from '../../src/engine/simulation';
 import { findScenario } from '../../src/scenarios';
@@ -44,6 +44,14 @@ function commandsOf(events: readonly TraceEvent[]) {
 }
 
 describe('TimelineView', () => {
+  // A viewport wide enough for the whole default run (happy-dom lays nothing out: width 0).
+  beforeEach(() => {
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(4000);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it('draws a row per client and one for Redis, a mark per command, the violation at its step', () => {
     const sim = story('get-then-del');
     render(<TimelineView {...runProps(sim)} />);
@@ -90,6 +98,7 @@ describe('TimelineView', () => {
     sim.seek(2);
     const { rerender } = render(<TimelineView {...runProps(sim)} />);
     const states = () => commandsOf(sim.allEvents()).map((c) => [c.step, screen.getByTestId(`timeline.mark.${c.seq}`).getAttribute('data-state')]);
+    expect(states().length).toBeGreaterThan(3);
     for (const [step, state] of states()) expect(state).toBe((step as number) < 1 ? 'past' : step === 1 ? 'current' : 'future');
     sim.seek(sim.length);
     rerender(<TimelineView {...runProps(sim)} />);
@@ -108,7 +117,7 @@ describe('SequenceView', () => {
     const evalCommand = commands.find((c) => c.argv[0] === 'EVAL')!;
     const message = screen.getByTestId(`sequence.message.${evalCommand.seq}`);
     // The Lua source is summarized; the token is named.
-    expect(message.getAttribute('aria-label')).toBe(`Step ${evalCommand.step + 1}, A: EVAL ‹Lua script› 1 lock <A's token> → 0`);
+    expect(message.getAttribute('aria-label')).toBe(`Step ${evalCommand.step + 1}, A: EVAL ‹Lua script› 1 lock <A's token> → 1`);
     fireEvent.keyDown(message, { key: ' ' });
     expect(onJump).toHaveBeenLastCalledWith(evalCommand.step + 1);
   });
@@ -117,7 +126,10 @@ describe('SequenceView', () => {
     const sim = story('get-then-del');
     const { container } = render(<SequenceView {...runProps(sim)} />);
     expect(container.textContent).toContain('t = 6000 ms');
-    expect(container.textContent).toContain('+4000 ms');
+    // The advance runs to each due time on the way: the lease's expiry at 5001, then 6000.
+    expect(container.textContent).toContain('t = 5001 ms');
+    expect(container.textContent).toContain('+3001 ms');
+    expect(container.textContent).toContain('process paused 5 s');
     const violation = sim.trace().violations[0];
     expect(screen.getByTestId(`sequence.violation.${violation.seq}`).textContent).toContain("A deleted B's lock");
   });
