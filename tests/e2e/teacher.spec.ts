@@ -1,50 +1,56 @@
 import { expect, test } from './fixtures';
 
-// Goal: the headline lesson as a teacher runs it on a projector. Pick "GET then DEL", take the
-// lock with A, let A read the lock and freeze, pause A a little longer with the lane's stall
-// control, let the lease run out, let B acquire, resume A: A deletes B's lock. Then the Lua
-// release, in place, on the same schedule: B keeps its lock.
+// Goal: the headline lesson exactly as the README's "The headline demonstration, on the page"
+// tells a teacher to run it: pick "GET then DEL", Step A, Step A, Pause A 5000 ms, Advance 4000 ms,
+// Step B, Advance 3000 ms: A deletes B's lock. Then the Lua release, in place, on the same
+// schedule: no violation.
 
-test('GET then DEL: A deletes B’s lock; with Lua, B keeps it', async ({ app }) => {
+test('GET then DEL: A deletes B’s lock; with Lua, the same schedule is safe', async ({ app }) => {
   await app.open();
 
-  await test.step('pick the scenario', async () => {
+  await test.step('1. pick the scenario', async () => {
     await app.chooseScenario(/GET then DEL/);
     await expect(app.page.getByRole('heading', { level: 1 })).toHaveText(/GET then DEL/);
-    await expect(app.position).toHaveText('Step 0 / 5');
+    await expect(app.position).toHaveText('Step 0 / 6');
     await expect(app.noViolations).toBeVisible();
   });
 
-  await test.step('A takes the lock', async () => {
+  await test.step('2. Step A: A takes the lock and starts 2 s of work', async () => {
     await app.stepClient('A');
     await expect(app.key('lock')).toContainText("A's token");
     await expect(app.laneStatus('A')).toHaveText(/working until t=2000/);
     await expect(app.lane('A').getByTestId('lane.A.belief')).toHaveText('thinks it holds the lock');
   });
 
-  await test.step('A reads the lock, freezes before DEL, and is paused a little longer', async () => {
+  await test.step('3. Step A: at t=2000 A reads its own token and stands before its DEL', async () => {
     await app.stepClient('A');
-    await expect(app.laneStatus('A')).toHaveText(/GC pause until t=8000/);
+    await expect(app.clock).toHaveText('t = 2000 ms');
+    await expect(app.laneStatus('A')).toHaveText('ready');
     await expect(app.lane('A').getByTestId('lane.A.current')).toContainText('DEL lock');
-    await app.pauseClient('A', 1000);
-    await expect(app.laneStatus('A')).toHaveText(/paused until t=9000/);
   });
 
-  await test.step('the lease runs out', async () => {
-    await app.button(/^Next expiry/).click();
-    await expect(app.clock).toHaveText('t = 5001 ms');
+  await test.step('4. Pause A for 5000 ms: its process freezes until t=7000', async () => {
+    await app.pauseClient('A', 5000);
+    await expect(app.laneStatus('A')).toHaveText(/process paused until t=7000/);
+  });
+
+  await test.step('5. Advance 4000 ms: Redis drops A’s lock after t=5000', async () => {
+    await app.advanceClock(4000);
+    await expect(app.clock).toHaveText('t = 6000 ms');
     await expect(app.key('lock')).toContainText('expired');
     await expect(app.page.getByTestId('lock-truth.redis')).toContainText('free');
     await expect(app.page.getByTestId('lock-truth.clients')).toContainText('A believes it holds it');
   });
 
-  await test.step('B acquires, A resumes and deletes B’s lock', async () => {
+  await test.step('6. Step B: B takes the free lock', async () => {
     await app.stepClient('B');
     await expect(app.key('lock')).toContainText("B's token");
-    await app.stepClient('A');
+  });
+
+  await test.step('7. Advance 3000 ms: at t=7000 A wakes and deletes B’s lock', async () => {
+    await app.advanceClock(3000);
     await expect(app.banner).toContainText("A deleted B's lock");
-    await expect(app.key('lock')).toContainText('deleted');
-    await expect(app.page.getByTestId('lock-truth.clients')).toContainText('B believes it holds it');
+    await expect(app.clock).toHaveText('t = 9000 ms');
     await app.screenshot('light-violation');
   });
 
@@ -59,16 +65,17 @@ test('GET then DEL: A deletes B’s lock; with Lua, B keeps it', async ({ app })
     await expect(app.position).toHaveText(`Step ${violations[0].step + 1} / 6`);
   });
 
-  await test.step('the Lua release, same schedule: B keeps its lock', async () => {
+  await test.step('8. the Lua release, same schedule: no violation', async () => {
     const before = await app.state();
+    expect(before.schedule).toBe('A A A~5000 +4000 B +3000');
     await app.chooseVariant(/Lua compare-and-delete/);
     await expect(app.noViolations).toBeVisible();
-    await expect(app.key('lock')).toContainText("B's token");
-    await expect(app.page.getByTestId('lock-truth.redis')).toContainText('B holds it');
     const after = await app.state();
     expect(after.variant).toBe('lua');
     expect(after.schedule).toBe(before.schedule);
     expect(after.cursor).toBe(before.cursor);
+    const releases = (await app.trace()).events.filter((e) => e.kind === 'command' && e.clientId === 'A' && e.releases);
+    expect(releases.map((e) => e.atMs)).toEqual([2000]);
     await expect(app.page.getByTestId('variant.get-then-del.outcome')).toContainText('foreign release at step');
     await app.screenshot('light-lua');
   });
