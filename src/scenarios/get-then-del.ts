@@ -6,8 +6,8 @@ import { COMPARE_AND_DELETE } from './scripts';
  * The headline lesson: releasing with GET, compare, DEL is two commands, so the check can be true
  * when it runs and false by the time DEL runs. A pause between them (GC, network) lets the lease
  * expire and another client acquire; the DEL then deletes the other client's lock.
- * Fix: compare and delete atomically in one Lua script (what Redisson, redis-py's Lock and the
- * Redis docs' single-instance lock all do), or Redis 8.4's DELEX key IFEQ value.
+ * Fix: compare and delete atomically in one Lua script (what redis-py's Lock and the Redis docs'
+ * single-instance lock do), or Redis 8.4's DELEX key IFEQ value.
  */
 
 type Release = 'get-then-del' | 'lua' | 'delex';

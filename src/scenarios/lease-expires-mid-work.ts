@@ -25,7 +25,7 @@ function acquire(variant: Variant, startsWatchdog: boolean): Step[] {
           keys: ['${lockKey}', '${fencingKey}'],
           args: ['${token}', '${ttlMs}'],
           saveAs: 'fencingToken',
-          note: text('take the lock and the next fencing token in one atomic step', '在一个原子步骤里加锁并领取下一个 fencing token'),
+          note: text('take the lock and the next fencing token in one atomic step', '在一个原子步骤里加锁并领取下一个防护令牌'),
         }
       : {
           op: 'command',
@@ -50,7 +50,7 @@ function acquire(variant: Variant, startsWatchdog: boolean): Step[] {
 
 function write(variant: Variant, value: string): Step {
   return variant === 'fencing'
-    ? { op: 'write', resource: 'db', value, fencingToken: '${fencingToken}', note: text('write, showing the fencing token', '写入，并出示 fencing token') }
+    ? { op: 'write', resource: 'db', value, fencingToken: '${fencingToken}', note: text('write, showing the fencing token', '写入，并出示防护令牌') }
     : { op: 'write', resource: 'db', value, note: text('write to the protected storage', '写入受保护的存储') };
 }
 
@@ -102,7 +102,7 @@ export const leaseExpiresMidWork: Scenario = {
     '一次比租期更长的 GC 停顿让 B 拿到了锁，而 A 仍以为锁在自己手里；两者都写入了数据。',
   ),
   lesson: text(
-    'A has taken the lock correctly (SET NX PX, a token, the Lua release) and is about to write its result when a stop-the-world GC ' +
+    'A has taken the lock correctly (SET NX PX, a token, the Lua release) and is computing its result when a stop-the-world GC ' +
       'pause freezes it for 7 s, longer than its 6 s lease. Redis expires the lock, B acquires it and writes, then A wakes up and ' +
       'writes too, over B\'s data, still believing it holds the lock: nothing told it otherwise, and it cannot check without another ' +
       'race. This is Martin Kleppmann\'s argument in "How to do distributed locking": a lease alone cannot give mutual exclusion when ' +
@@ -110,16 +110,21 @@ export const leaseExpiresMidWork: Scenario = {
       'hands out a number that grows with every grant (here INCR, in the same script as the SET NX), every write carries it, and ' +
       'the storage refuses a number lower than one it has already seen. With fencing A\'s late write is rejected, so there is no ' +
       'stale write; but A and B were still both inside the critical section, so mutual-exclusion remains: fencing protects the ' +
-      'data, not the lock. A watchdog (lane W, Redisson-style renewal every ttl/3, see the watchdog scenario) does not save this run: ' +
+      'data, not the lock. Fencing holds only under its conditions: the storage itself must check the token on every write (a ' +
+      'store that cannot, such as a plain file or an external API, gets no protection); the counter must never go backwards, even ' +
+      'when Redis fails over to a replica that missed the last INCR; and in a Redis Cluster the lock key and the counter must ' +
+      'share a hash slot for one script to touch both (hash tags, {order:42}:lock and {order:42}:fence). A watchdog (lane W, Redisson-style renewal every ttl/3, see the watchdog scenario) does not save this run: ' +
       'it lives in A\'s process, so the same pause freezes it and the lease lapses anyway. Renewal helps a holder that is slow but ' +
-      'running, never one that is frozen.',
+      'running, not one that is frozen.',
     'A 已经用正确的方式加了锁（SET NX PX、token、Lua 释放），正准备写入结果时，一次 STW GC 停顿把它冻结了 7 秒，比 6 秒的租期还长。' +
       'Redis 让锁过期，B 拿到锁并写入；随后 A 醒来，仍然以为锁在自己手里，也写入了，覆盖了 B 的数据：没有任何东西通知它锁已易主，' +
       '而它若要检查，又会引入新的竞态。这正是 Martin Kleppmann 在《How to do distributed locking》中的论点：' +
-      '只要停顿（GC、缺页、虚拟机被挂起、网络变慢）可能比租期更长，单靠租约就无法保证互斥。真正可靠的修复是 fencing：' +
+      '只要停顿（GC、缺页、虚拟机被挂起、网络变慢）可能比租期更长，单靠租约就无法保证互斥。真正可靠的修复是防护令牌（fencing token）：' +
       '锁每次授予时都发放一个递增的编号（这里用 INCR，与 SET NX 放在同一个脚本里），每次写入都带上它，存储拒绝比已见过的编号更小的写入。' +
-      '有了 fencing，A 迟到的写入会被拒绝，不再有过期写入；但 A 和 B 确实同时待在临界区里，所以 mutual-exclusion 依然存在：' +
-      'fencing 保护的是数据，而不是锁本身。看门狗（W 泳道，Redisson 式每隔 ttl/3 续期，见 watchdog 场景）救不了这一次：' +
+      '有了防护令牌，A 迟到的写入会被拒绝，不再有过期写入；但 A 和 B 确实同时待在临界区里，所以 mutual-exclusion 依然存在：' +
+      '防护令牌保护的是数据，而不是锁本身。防护令牌只在满足条件时有效：存储本身必须在每次写入时检查令牌（无法检查的存储，比如普通文件或外部 API，得不到任何保护）；' +
+      '计数器绝不能倒退，即使 Redis 故障转移到一个漏掉了最后一次 INCR 的副本也不行；在 Redis Cluster 里，锁键和计数器必须位于同一个哈希槽，' +
+      '一个脚本才能同时操作两者（用哈希标签，如 {order:42}:lock 和 {order:42}:fence）。看门狗（W 泳道，Redisson 式每隔 ttl/3 续期，见 watchdog 场景）救不了这一次：' +
       '它运行在 A 的进程里，同一次停顿也把它冻结了，租期照样过期。续期只能帮助慢但仍在运行的持有者，帮不了被冻结的持有者。',
   ),
   params: { lockKey: 'lock', ttlMs: '6000', fencingKey: 'lock:fencing' },
@@ -138,21 +143,21 @@ export const leaseExpiresMidWork: Scenario = {
   variants: [
     {
       id: 'lua-release',
-      title: text('SET NX PX + Lua release, no fencing', 'SET NX PX + Lua 释放，无 fencing'),
+      title: text('SET NX PX + Lua release, no fencing', 'SET NX PX + Lua 释放，无防护令牌'),
       summary: text('Both A and B write: the late write from the paused A wins.', 'A 和 B 都写入了：被停顿的 A 的迟到写入覆盖了结果。'),
       clients: clients('lua-release'),
       expect: { violations: ['mutual-exclusion', 'stale-write'], absent: ['foreign-release'] },
     },
     {
       id: 'fencing',
-      title: text('Fencing tokens', 'Fencing token（防护令牌）'),
+      title: text('Fencing tokens', '防护令牌（fencing token）'),
       summary: text('The storage rejects A\'s write with an older token; the overlap itself remains.', '存储拒绝了 A 携带旧 token 的写入；但两者的重叠依然存在。'),
       clients: clients('fencing'),
       resources: [{ id: 'db', fencing: true }],
       narration: [
-        { step: 0, text: text('A takes the lock and fencing token 1 in one script, and starts computing (4 s).', 'A 用一个脚本同时拿到锁和 fencing token 1，开始计算（4 秒）。') },
-        { step: 4, text: text('B takes the lock and fencing token 2, enters while A is still inside, and writes with token 2.', 'B 拿到锁和 fencing token 2，在 A 仍在临界区时进入，并携带 token 2 写入。') },
-        { step: 5, text: text('At t=10000 A wakes up and writes with token 1. The storage has seen 2 and rejects it: B\'s data is safe.', 't=10000 时 A 醒来并携带 token 1 写入。存储已经见过 2，于是拒绝了它：B 的数据安然无恙。') },
+        { step: 0, text: text('A takes the lock and fencing token 1 in one script, and starts computing (4 s).', 'A 用一个脚本同时拿到锁和防护令牌 1，开始计算（4 秒）。') },
+        { step: 4, text: text('B takes the lock and fencing token 2, enters while A is still inside, and writes with token 2.', 'B 拿到锁和防护令牌 2，在 A 仍在临界区时进入，并携带令牌 2 写入。') },
+        { step: 5, text: text('At t=10000 A wakes up and writes with token 1. The storage has seen 2 and rejects it: B\'s data is safe.', 't=10000 时 A 醒来并携带令牌 1 写入。存储已经见过 2，于是拒绝了它：B 的数据安然无恙。') },
       ],
       expect: { violations: ['mutual-exclusion'], absent: ['stale-write', 'foreign-release'] },
     },

@@ -37,14 +37,15 @@ export const plainDel: Scenario = {
       'it). Then it gets worse: A finishes and releases with a plain DEL lock, which deletes whatever is there, here B\'s lock. ' +
       'The key is free while B is still inside, so C acquires and enters too, and B\'s own DEL will delete C\'s lock in turn. ' +
       'The fix has two parts: each client writes a unique token as the lock\'s value, and releases with a Lua script that deletes ' +
-      'the key only if it still holds that token, in one atomic step (the release in the Redis docs, redis-py\'s Lock and Redisson). ' +
+      'the key only if it still holds that token, in one atomic step (the release in the Redis docs and redis-py\'s Lock; Redisson\'s ' +
+      'unlock script makes the same ownership check on its hash lock). ' +
       'A\'s release then returns 0, B keeps its lock and C waits. The token fixes the wrong delete, not the overlap of A and B, which ' +
       'is why mutual-exclusion still shows with the Lua release.',
     '用 SET lock token NX PX 5000 加锁后，如果持有者的处理时间超过 5 秒，它会在仍在工作时失去锁：Redis 让键过期，B 加锁成功。' +
       'A 和 B 同时在临界区里，这本身已经是锁失效（lease-expires-mid-work 场景专门讲这个问题）。接下来更糟：' +
       'A 处理完后用 DEL lock 直接释放，删掉的是此刻锁里的值，也就是 B 的锁。B 还在临界区里，锁却空了，于是 C 也加锁成功并进入，' +
       '而 B 稍后的 DEL 又会删掉 C 的锁，如此连锁反应。修复分两部分：每个客户端把唯一的 token 写作锁的值；' +
-      '释放时用 Lua 脚本，仅当键里仍是自己的 token 时才删除，一步原子完成（Redis 官方文档、redis-py 的 Lock 和 Redisson 都是这样释放锁的）。' +
+      '释放时用 Lua 脚本，仅当键里仍是自己的 token 时才删除，一步原子完成（Redis 官方文档和 redis-py 的 Lock 都是这样释放锁的；Redisson 的解锁脚本对它的哈希锁做同样的归属检查）。' +
       '这样 A 的释放返回 0，B 保住了锁，C 只能等待。token 修复的是误删，而不是 A 与 B 的重叠，所以用 Lua 释放后 mutual-exclusion 依然存在。',
   ),
   params: { lockKey: 'lock', ttlMs: '5000' },

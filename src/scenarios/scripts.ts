@@ -5,7 +5,11 @@ import type { ScriptSpec } from '../engine/scenario';
  * atomically: Redis executes no other command while a script runs.
  */
 
-/** The canonical safe release from the Redis docs ("Distributed Locks with Redis"), as Redisson and redis-py use it. */
+/**
+ * The canonical safe release from the Redis docs ("Distributed Locks with Redis"), as redis-py's
+ * Lock uses it. (Redisson's unlock is a hash-lock script with a reentrancy counter and a PUBLISH to
+ * waiters: see REENTRANT_UNLOCK.)
+ */
 export const COMPARE_AND_DELETE: ScriptSpec = {
   title: { en: 'Compare and delete', zh: '比较并删除' },
   source: `if redis.call("get", KEYS[1]) == ARGV[1] then
@@ -34,7 +38,7 @@ end`,
  * locking"). Returns the fencing token, or nil when the lock is taken.
  */
 export const ACQUIRE_WITH_FENCING_TOKEN: ScriptSpec = {
-  title: { en: 'Acquire with a fencing token', zh: '加锁并领取 fencing token' },
+  title: { en: 'Acquire with a fencing token', zh: '加锁并领取防护令牌' },
   source: `if redis.call("set", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then
   return redis.call("incr", KEYS[2])
 end

@@ -65,13 +65,13 @@ export const setnxThenExpire: Scenario = {
   lesson: text(
     'Adding EXPIRE lock 5 after SETNX looks like a fix for a lock without expiry, but it is two commands: Redis runs other ' +
       'clients\' commands between them, and the client can die between them. If A crashes after SETNX and before EXPIRE, the lock ' +
-      'has no TTL (PTTL -1) and nobody can ever take it, the same failure as setnx-no-ttl, only rarer and so harder to find. ' +
-      'Since Redis 2.6.12, SET key value NX PX milliseconds does both atomically; this is the acquire the Redis docs, redis-py\'s ' +
-      'Lock and Redisson all use (Redisson inside a Lua script). Whenever two steps must happen together, make them one command or one script.',
+      'has no TTL (PTTL -1) and nobody can take it until someone deletes it by hand, the same failure as setnx-no-ttl, only rarer ' +
+      'and so harder to find. Since Redis 2.6.12, SET key value NX PX milliseconds does both atomically; this is the acquire the ' +
+      'Redis docs and redis-py\'s Lock use (Redisson takes its hash lock and sets its expiry inside one Lua script: one atomic step too). Whenever two steps must happen together, make them one command or one script.',
     '在 SETNX 之后补一条 EXPIRE lock 5，看上去修好了锁不过期的问题，但它是两条命令：两者之间 Redis 会执行其他客户端的命令，' +
       '客户端本身也可能在两者之间挂掉。如果 A 在 SETNX 之后、EXPIRE 之前崩溃，锁就没有 TTL（PTTL 为 -1），再也没人能拿到它，' +
       '和 setnx-no-ttl 是同一种故障，只是更少见，因而更难排查。从 Redis 2.6.12 起，SET key value NX PX 毫秒数可以原子地同时完成两件事；' +
-      'Redis 官方文档、redis-py 的 Lock 和 Redisson 都这样加锁（Redisson 是在 Lua 脚本里完成）。凡是必须一起发生的两步，就把它们变成一条命令或一个脚本。',
+      'Redis 官方文档和 redis-py 的 Lock 都这样加锁（Redisson 在一个 Lua 脚本里写入哈希锁并设置过期时间：同样是一个原子步骤）。凡是必须一起发生的两步，就把它们变成一条命令或一个脚本。',
   ),
   params: { lockKey: 'lock', ttlMs: '5000', ttlSeconds: '5' },
   lockKey: 'lock',

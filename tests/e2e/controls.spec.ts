@@ -3,27 +3,27 @@ import { expect, test } from './fixtures';
 // Goal: a learner can move through a run every way the page offers (buttons, scrubber, keyboard),
 // and switch the whole page to Chinese.
 
-const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.%2B4000.B.A&at=0';
+const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%2B3000&at=0';
 
 test('step back and forward, and scrub', async ({ app, page }) => {
   await app.open(HEADLINE);
-  await expect(app.position).toHaveText('Step 0 / 5');
+  await expect(app.position).toHaveText('Step 0 / 6');
   await expect(app.button('Step back')).toBeDisabled();
-  for (let i = 1; i <= 5; i++) {
+  for (let i = 1; i <= 6; i++) {
     await app.button('Step forward').click();
-    await expect(app.position).toHaveText(`Step ${i} / 5`);
+    await expect(app.position).toHaveText(`Step ${i} / 6`);
   }
   await expect(app.button('Step forward')).toBeDisabled();
   await expect(app.banner).toBeVisible();
-  await expect(app.clock).toHaveText('t = 8000 ms');
+  await expect(app.clock).toHaveText('t = 9000 ms');
   await app.button('Step back').click();
   await expect(app.clock).toHaveText('t = 6000 ms');
   await expect(app.banner).toBeHidden();
 
   const scrubber = page.getByRole('slider', { name: 'Position in the run' });
   await scrubber.fill('2');
-  await expect(app.position).toHaveText('Step 2 / 5');
-  await expect(scrubber).toHaveAttribute('aria-valuetext', 'step 2 of 5, t=2000 ms');
+  await expect(app.position).toHaveText('Step 2 / 6');
+  await expect(scrubber).toHaveAttribute('aria-valuetext', 'step 2 of 6, t=2000 ms');
   // Stepping in the past forks: the future is replaced by the new choice.
   await app.stepClient('B');
   await expect(app.position).toHaveText('Step 3 / 3');
@@ -34,9 +34,9 @@ test('keyboard: arrows, number keys, space, and ? for the shortcuts', async ({ a
   await page.getByRole('heading', { level: 1 }).click();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
-  await expect(app.position).toHaveText('Step 2 / 5');
+  await expect(app.position).toHaveText('Step 2 / 6');
   await page.keyboard.press('ArrowLeft');
-  await expect(app.position).toHaveText('Step 1 / 5');
+  await expect(app.position).toHaveText('Step 1 / 6');
   await page.keyboard.press('2');
   await expect(app.position).toHaveText('Step 2 / 2');
   expect((await app.state()).schedule).toBe('A B');

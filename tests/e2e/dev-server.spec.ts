@@ -8,7 +8,9 @@ test('the dev server runs the headline lesson, Lua included', async ({ app }) =>
   const errors: string[] = [];
   app.page.on('pageerror', (error) => errors.push(error.message));
   await app.open();
-  await app.load({ scenario: 'get-then-del', variant: 'lua', schedule: 'A A +4000 B A' });
+  // A is paused inside its critical section past its lease; B takes the lock; A's script then
+  // finds B's token and answers 0 (Lua ran in the page).
+  await app.load({ scenario: 'get-then-del', variant: 'lua', schedule: 'A A~6000 +5500 B +1000' });
   const trace = await app.trace();
   const release = trace.events.find((e) => e.kind === 'command' && e.clientId === 'A' && e.argv[0] === 'EVAL');
   expect(release && release.kind === 'command' ? release.reply : null).toEqual({ type: 'integer', value: '0' });

@@ -7,7 +7,7 @@ import { expect, test, type LockstepPage } from './fixtures';
 // violation, the lock key, the clock and step controls, the timeline; and that stepping and
 // switching the variant move no region.
 
-const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.%2B4000.B.A&at=0';
+const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%2B3000&at=0';
 
 interface Look {
   name: string;
@@ -76,10 +76,10 @@ for (const look of LOOKS) {
       await expect(app.noViolations).toBeVisible();
       await app.screenshot(`${look.name}-start`);
       const startBoxes = await regionBoxes(app);
-      await app.page.getByRole('slider').fill('4');
+      await app.page.getByRole('slider').fill('5');
       await expect(app.key('lock')).toBeVisible();
       await app.screenshot(`${look.name}-b-acquired`);
-      expect(await regionBoxes(app), 'regions moved between step 0 and step 4').toEqual(startBoxes);
+      expect(await regionBoxes(app), 'regions moved between step 0 and step 5').toEqual(startBoxes);
       await page.keyboard.press('ArrowRight');
       await expect(app.banner).toBeVisible();
       expect(await regionBoxes(app), 'regions moved at the violation').toEqual(startBoxes);

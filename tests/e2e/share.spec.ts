@@ -4,7 +4,7 @@ import { expect, test } from './fixtures';
 // hostile link shows a clear message, loads the default scenario and nothing else, and does not
 // overwrite the run this browser saved.
 
-const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.%2B4000.B.A';
+const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%2B3000';
 
 test('share link round trip: the URL carries scenario, variant, seed, schedule and position', async ({ app, context, page }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -14,8 +14,8 @@ test('share link round trip: the URL carries scenario, variant, seed, schedule a
   await app.chooseVariant(/Lua compare-and-delete/);
   await app.button('Step back').click();
   await app.button('Step back').click();
-  await expect(app.position).toHaveText('Step 3 / 5');
-  await expect(page).toHaveURL(/#\/v1\/get-then-del\/lua\?seed=1&s=A\.A\.%2B4000\.B\.A&at=3$/);
+  await expect(app.position).toHaveText('Step 4 / 6');
+  await expect(page).toHaveURL(/#\/v1\/get-then-del\/lua\?seed=1&s=A\.A\.A~5000\.%2B4000\.B\.%2B3000&at=4$/);
   // replaceState: stepping does not fill the history.
   expect(await page.evaluate(() => history.length)).toBe(historyLength);
 
@@ -30,7 +30,7 @@ test('share link round trip: the URL carries scenario, variant, seed, schedule a
   await second.waitForFunction(() => window.lockstep?.isReady === true);
   const [a, b] = [await app.state(), await other.state()];
   expect(b).toEqual(a);
-  await expect(other.position).toHaveText('Step 3 / 5');
+  await expect(other.position).toHaveText('Step 4 / 6');
   await expect(second.getByRole('radio', { name: /Lua compare-and-delete/ })).toBeChecked();
 
   // A link pasted into the address bar of an open tab loads like a fresh page.

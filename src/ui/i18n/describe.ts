@@ -129,8 +129,8 @@ export function describeEventIn(event: TraceEvent, lang: Lang, name: (text: stri
     case 'crash':
       return '崩溃';
     case 'write':
-      return `向 ${event.resource} 写入 ${name(event.value)}${event.fencingToken ? `（fencing token ${event.fencingToken}）` : ''}：${
-        event.accepted ? '已接受' : '被拒绝（fencing token 过期）'
+      return `向 ${event.resource} 写入 ${name(event.value)}${event.fencingToken ? `（防护令牌 ${event.fencingToken}）` : ''}：${
+        event.accepted ? '已接受' : '被拒绝（防护令牌过期）'
       }`;
     case 'mark':
       return `在 ${event.counter} 上记一笔销售（累计 ${event.count}）`;

@@ -354,7 +354,11 @@ export function buildTimelineModel(
 
     const id = e.clientId;
     if (e.kind === 'clock') {
-      clocks.push({ seq: e.seq, step: e.step, atMs: e.atMs, fromMs: e.fromMs, toMs: e.toMs, reason: e.reason, clientId: id });
+      // One mark per choice that let time pass: an advance moves the clock in segments (to each due
+      // time on the way); the mark shows the whole move, where it began.
+      const last = clocks[clocks.length - 1];
+      if (last && last.step === e.step && last.reason === e.reason) clocks[clocks.length - 1] = { ...last, toMs: e.toMs };
+      else clocks.push({ seq: e.seq, step: e.step, atMs: e.atMs, fromMs: e.fromMs, toMs: e.toMs, reason: e.reason, clientId: id });
       continue;
     }
     if (id === null) continue;
@@ -592,6 +596,8 @@ export interface TimelineLayoutOptions {
   readonly fitWidthPx: number;
   /** Never stretch more than this. */
   readonly fitScaleMax: number;
+  /** Squeeze a run a little wider than the view to fit it, down to this factor (text is cut to fit). */
+  readonly fitScaleMin: number;
   /** Time labels closer than this to the previous one are left out. */
   readonly tickLabelSpacingPx: number;
 }
@@ -608,6 +614,7 @@ export const defaultLayoutOptions: TimelineLayoutOptions = {
   padEndPx: 210,
   fitWidthPx: 0,
   fitScaleMax: 2.5,
+  fitScaleMin: 0.7,
   tickLabelSpacingPx: 64,
 };
 
@@ -705,7 +712,12 @@ export function layoutTimeline(model: TimelineModel, options: Partial<TimelineLa
   const tailMs = model.horizonMs - model.lastEventMs;
   const tailRaw = tailMs > 0 ? gapFor(tailMs) : 0;
   const naturalWidth = runEndRaw + tailRaw + o.padEndPx;
-  const scale = o.fitWidthPx > naturalWidth ? Math.min(o.fitScaleMax, o.fitWidthPx / naturalWidth) : 1;
+  const scale =
+    o.fitWidthPx > naturalWidth
+      ? Math.min(o.fitScaleMax, o.fitWidthPx / naturalWidth)
+      : o.fitWidthPx > 0 && o.fitWidthPx >= naturalWidth * o.fitScaleMin
+        ? o.fitWidthPx / naturalWidth
+        : 1;
 
   const slots: StepSlot[] = model.steps.map((s, i) => {
     const { first, last } = stepParts[i];
