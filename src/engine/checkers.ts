@@ -100,8 +100,9 @@ export const staleWrite: Checker = (event, world) => {
 };
 
 /**
- * A cache entry rebuilt from the database more often than the story needs (a 'rebuild' counter):
- * each extra rebuild is a duplicate, paid for with another database query (cache breakdown).
+ * The database queried for the same cache entry more often than the story needs (a 'rebuild'
+ * counter): each extra query is a duplicate (cache breakdown: everyone rebuilds a hot key at once;
+ * cache penetration: a key the database does not have is looked up again and again).
  */
 export const duplicateRebuild: Checker = (event, world, ctx) => {
   if (event.kind !== 'mark' || event.clientId === null) return [];
@@ -111,7 +112,7 @@ export const duplicateRebuild: Checker = (event, world, ctx) => {
   return [
     {
       kind: 'duplicate-rebuild',
-      message: `${event.clientId} rebuilt ${spec.key} from the database again: ${state.sold} rebuilds where ${spec.initial} would do`,
+      message: `${event.clientId} queried the database for ${spec.key} again: ${state.sold} queries where ${spec.initial} would do`,
       clients: [event.clientId],
     },
   ];
@@ -138,6 +139,31 @@ export const lockHeldTooLong: Checker = (event, world, ctx) => {
   ];
 };
 
+/**
+ * More database queries within a short window than the database takes (a 'db-read' counter's
+ * burstMax per burstWindowMs): typically many cache keys expiring at once (cache avalanche).
+ * Reported once per burst: the window must empty before it can fire again.
+ */
+export const loadSpike: Checker = (event, world, ctx) => {
+  if (event.kind !== 'mark' || event.clientId === null) return [];
+  const spec = (ctx.scenario.counters ?? []).find((c) => c.id === event.counter);
+  const state = world.counters[event.counter];
+  if (!spec || !state || spec.kind !== 'db-read' || spec.burstMax === undefined || spec.burstWindowMs === undefined) return [];
+  const windowMs = spec.burstWindowMs;
+  state.recentMs = state.recentMs.filter((t) => t > world.nowMs - windowMs);
+  if (state.recentMs.length === 0) state.reported = false;
+  state.recentMs.push(world.nowMs);
+  if (state.reported || state.recentMs.length <= spec.burstMax) return [];
+  state.reported = true;
+  return [
+    {
+      kind: 'load-spike',
+      message: `${state.recentMs.length} database queries within ${windowMs} ms, more than the ${spec.burstMax} the database takes`,
+      clients: [event.clientId],
+    },
+  ];
+};
+
 export const CHECKERS: readonly Checker[] = [
   foreignRelease,
   mutualExclusion,
@@ -146,4 +172,5 @@ export const CHECKERS: readonly Checker[] = [
   staleWrite,
   duplicateRebuild,
   lockHeldTooLong,
+  loadSpike,
 ];

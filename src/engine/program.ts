@@ -55,18 +55,27 @@ export interface GotoStep extends StepBase {
   readonly goto: string;
 }
 
-/** A local computation: `var = value (+ add)`; `add` makes it integer arithmetic. */
+/**
+ * A local computation: `var = value (+ add)`; `add` makes it integer arithmetic. `jitterMax` adds a
+ * seeded random integer in [0, jitterMax] (a jittered TTL, from the run's RNG so it replays).
+ */
 export interface SetStep extends StepBase {
   readonly op: 'set';
   readonly var: string;
   readonly value: string;
   readonly add?: number;
+  readonly jitterMax?: number;
 }
 
-/** Business logic that takes virtual time. The client is busy until it ends. */
+/**
+ * Business logic that takes virtual time. The client is busy until it ends. With `samplesMs`, each
+ * run of the step takes one of those durations, drawn from the run's seeded RNG (a latency
+ * distribution: mostly fast, sometimes slow); `durationMs` is then their typical value, for display.
+ */
 export interface WorkStep extends StepBase {
   readonly op: 'work';
   readonly durationMs: number;
+  readonly samplesMs?: readonly number[];
 }
 
 /** A timer between rounds of a helper's loop, or any deliberate wait: the client sleeps. */
@@ -206,9 +215,11 @@ export function renderStep(step: Step, params: Variables, scripts: Readonly<Reco
     case 'goto':
       return `goto ${step.goto}`;
     case 'set':
-      return `${step.var} = ${p(step.value)}${step.add === undefined ? '' : step.add >= 0 ? ` + ${step.add}` : ` - ${-step.add}`}`;
+      return `${step.var} = ${p(step.value)}${step.add === undefined ? '' : step.add >= 0 ? ` + ${step.add}` : ` - ${-step.add}`}${
+        step.jitterMax === undefined ? '' : ` + random(0..${step.jitterMax})`
+      }`;
     case 'work':
-      return `work ${step.durationMs} ms`;
+      return step.samplesMs ? `work ${Math.min(...step.samplesMs)}-${Math.max(...step.samplesMs)} ms (seeded)` : `work ${step.durationMs} ms`;
     case 'sleep':
       return `sleep ${step.durationMs} ms`;
     case 'hang':

@@ -40,9 +40,16 @@ export interface CounterSpec {
   /**
    * What a `mark` on this counter records. 'sale' (default): one item sold from `key`, whose stock
    * starts at `initial` (the oversell checker). 'rebuild': one rebuild of the cache entry `key` from
-   * the database, of which the story needs `initial` (the duplicate-rebuild checker).
+   * the database, of which the story needs `initial` (the duplicate-rebuild checker). 'db-read': one
+   * query to the database, limited in bursts (see burstMax).
    */
-  readonly kind?: 'sale' | 'rebuild';
+  readonly kind?: 'sale' | 'rebuild' | 'db-read';
+  /**
+   * 'db-read': one database query. The database takes at most `burstMax` of them within any
+   * `burstWindowMs` (the load-spike checker reports more).
+   */
+  readonly burstMax?: number;
+  readonly burstWindowMs?: number;
 }
 
 /** A protected resource (database row, file) clients write to while they believe they hold the lock. */
@@ -70,6 +77,8 @@ export interface VariantSpec {
    * checks fencing tokens where the broken variant's does not). Replaces `Scenario.resources`.
    */
   readonly resources?: readonly ResourceSpec[];
+  /** Params that differ for this variant (a shorter lease, another interval); merged over the scenario's. */
+  readonly params?: Readonly<Record<string, string>>;
   /** Redis version this variant needs, when newer than 7.0 (e.g. '8.4' for DELEX). */
   readonly requiresRedis?: string;
   /** Narration that differs from the scenario's for this variant, by step. */

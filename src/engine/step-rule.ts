@@ -88,16 +88,31 @@ function execute(c: ClientState, step: Step, env: StepEnv): boolean {
       return false;
     case 'set': {
       const base = resolve(step.value);
-      const value = step.add === undefined ? base : addInteger(base, step.add);
+      let value = step.add === undefined ? base : addInteger(base, step.add);
+      if (step.jitterMax !== undefined && step.jitterMax > 0) {
+        const [jitter, next] = nextBelow(world.rng, step.jitterMax + 1);
+        world.rng = next;
+        value = addInteger(value, jitter);
+      }
       c.vars[step.var] = value;
       c.pc += 1;
       emit.event(c.id, { kind: 'set', pc, var: step.var, value });
       return false;
     }
-    case 'work':
+    case 'work': {
+      let durationMs = step.durationMs;
+      if (step.samplesMs && step.samplesMs.length > 0) {
+        const [index, next] = nextBelow(world.rng, step.samplesMs.length);
+        world.rng = next;
+        durationMs = step.samplesMs[index];
+      }
+      c.pc += 1;
+      env.block(c, 'work', durationMs, pc);
+      return true;
+    }
     case 'sleep':
       c.pc += 1;
-      env.block(c, step.op, step.durationMs, pc);
+      env.block(c, 'sleep', step.durationMs, pc);
       return true;
     case 'hang':
       c.pc += 1;

@@ -10,6 +10,7 @@ export const VIOLATION_KINDS = [
   'stale-write',
   'duplicate-rebuild',
   'lock-held-too-long',
+  'load-spike',
 ] as const;
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 

@@ -96,7 +96,8 @@ export interface WorldState {
   clients: ClientState[];
   processes: Record<string, ProcessState>;
   lock: LockTracking;
-  counters: Record<string, { sold: number; reported: boolean }>;
+  /** Per counter: marks so far, whether its checker reported, and (db-read) the times of recent marks. */
+  counters: Record<string, { sold: number; reported: boolean; recentMs: number[] }>;
   resources: Record<string, { value: string | null; maxFencingToken: string | null; writeCount: number }>;
 }
 
@@ -137,7 +138,7 @@ export function createRunContext(scenario: Scenario, variant: VariantSpec, seed:
     scenario,
     variant,
     seed,
-    params: scenario.params,
+    params: { ...scenario.params, ...(variant.params ?? {}) },
     scripts: { ...(scenario.scripts ?? {}), ...(variant.scripts ?? {}) },
     programs,
     labels,
@@ -177,7 +178,7 @@ export function createWorld(ctx: RunContext): WorldState {
     };
   });
   const counters: WorldState['counters'] = {};
-  for (const c of ctx.scenario.counters ?? []) counters[c.id] = { sold: 0, reported: false };
+  for (const c of ctx.scenario.counters ?? []) counters[c.id] = { sold: 0, reported: false, recentMs: [] };
   const resources: WorldState['resources'] = {};
   for (const r of resourcesOf(ctx.scenario, ctx.variant)) resources[r.id] = { value: null, maxFencingToken: null, writeCount: 0 };
   const processes: WorldState['processes'] = {};

@@ -74,13 +74,19 @@ function renderScenario(s: Scenario): string[] {
 
 function renderVariant(s: Scenario, v: VariantSpec): string[] {
   const out: string[] = [`### ${s.id} / ${v.id}`, '', `${v.summary.en}`, '', `${v.summary.zh}`];
+  const params = { ...s.params, ...(v.params ?? {}) };
+  if (v.params) out.push('', `Parameters of this variant / 本变体的参数: ${Object.entries(v.params).map(([k, value]) => `\`${k}=${value}\``).join(', ')}`);
   for (const client of v.clients) {
-    const extras = [client.tokenFrom ? `token of ${client.tokenFrom}` : '', client.process ? `runs in ${client.process}'s process` : ''].filter(Boolean);
+    const extras = [
+      client.tokenFrom ? `token of ${client.tokenFrom}` : '',
+      client.process ? `runs in ${client.process}'s process` : '',
+      client.startedBy ? `started by ${client.startedBy}` : '',
+    ].filter(Boolean);
     out.push('', `Client ${client.id}${extras.length > 0 ? ` (${extras.join(', ')})` : ''}:`, '', '```');
     client.program.forEach((step, pc) => {
       const label = step.label ? `${step.label}: ` : '';
       const note = step.note ? `   # ${step.note.en}` : '';
-      out.push(`${String(pc).padStart(2)}  ${label}${renderStep(step, s.params)}${note}`);
+      out.push(`${String(pc).padStart(2)}  ${label}${renderStep(step, params)}${note}`);
     });
     out.push('```');
   }

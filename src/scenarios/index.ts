@@ -12,9 +12,11 @@ import { cacheBreakdown } from './cache-breakdown';
 import { retryAndBackoff } from './retry-and-backoff';
 import { scriptCache } from './script-cache';
 import { longScript } from './long-script';
+import { subSecondLease } from './sub-second-lease';
+import { leaseSizing } from './lease-sizing';
 
 /** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
-export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, plainDel, getThenDel, leaseExpiresMidWork, watchdogScenario, reentrant, stockOversell, cacheBreakdown, retryAndBackoff, scriptCache, longScript];
+export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, subSecondLease, plainDel, getThenDel, leaseExpiresMidWork, leaseSizing, watchdogScenario, reentrant, stockOversell, cacheBreakdown, retryAndBackoff, scriptCache, longScript];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);

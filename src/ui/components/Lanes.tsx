@@ -55,7 +55,7 @@ function programLines(scenarioId: string, variantId: string, clientId: string, l
   return spec.program.map((step: Step, pc) => ({
     pc,
     label: step.label,
-    code: renderStep(step, scenario.params, scripts),
+    code: renderStep(step, { ...scenario.params, ...(variant.params ?? {}) }, scripts),
     note: localized(step.note, lang),
     redis: isRedisStep(step),
     lua: step.op === 'eval' && !step.bySha && scripts[step.script] ? scripts[step.script].source.split('\n') : null,

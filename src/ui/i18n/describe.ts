@@ -24,6 +24,7 @@ const KIND_KEYS: Partial<Record<ViolationKind, StringKey>> = {
   'stale-write': 'kindStaleWrite',
   'duplicate-rebuild': 'kindDuplicateRebuild',
   'lock-held-too-long': 'kindLockHeldTooLong',
+  'load-spike': 'kindLoadSpike',
 };
 
 export function violationKindLabel(kind: ViolationKind, lang: Lang): string {
@@ -54,6 +55,8 @@ export function violationMessage(v: ViolationEvent, lang: Lang): string {
       return t('vDuplicateRebuild', { a });
     case 'lock-held-too-long':
       return t('vLockHeldTooLong', { a });
+    case 'load-spike':
+      return t('vLoadSpike', { a });
     default:
       // A kind without a Chinese sentence yet: the checker's English words are better than nothing.
       return v.message;

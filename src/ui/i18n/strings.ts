@@ -152,8 +152,9 @@ export const en = {
   kindLockNeverReleased: 'lock never released',
   kindOversell: 'oversell',
   kindStaleWrite: 'stale write',
-  kindDuplicateRebuild: 'duplicate rebuild',
+  kindDuplicateRebuild: 'duplicate database query',
   kindLockHeldTooLong: 'lock held too long',
+  kindLoadSpike: 'load spike',
 
   vForeignReleaseDeleted: "{a} deleted {b}'s lock",
   vForeignReleaseOverwrote: "{a} overwrote {b}'s lock",
@@ -162,8 +163,9 @@ export const en = {
   vOversell: 'More was sold than there was in stock',
   vStaleWrite: "{a} wrote after its lease had passed to {b}",
   vStaleWriteNobody: '{a} wrote after its lease had passed to another client',
-  vDuplicateRebuild: '{a} rebuilt the cache from the database again',
+  vDuplicateRebuild: '{a} queried the database for the same entry again',
   vLockHeldTooLong: '{a} has held the lock longer than any critical section should take',
+  vLoadSpike: 'more database queries at once than the database takes (after {a})',
 
   tokenNamed: "<{id}'s token>",
 } as const;
@@ -320,8 +322,9 @@ export const zh: Strings = {
   kindLockNeverReleased: '锁永不释放',
   kindOversell: '超卖',
   kindStaleWrite: '过期写入',
-  kindDuplicateRebuild: '重复重建',
+  kindDuplicateRebuild: '重复查询数据库',
   kindLockHeldTooLong: '持锁过久',
+  kindLoadSpike: '负载尖峰',
 
   vForeignReleaseDeleted: '{a} 删除了 {b} 的锁',
   vForeignReleaseOverwrote: '{a} 覆盖了 {b} 的锁',
@@ -330,8 +333,9 @@ export const zh: Strings = {
   vOversell: '卖出的数量超过了库存',
   vStaleWrite: '{a} 的租约已转给 {b}，它却仍然写入了数据',
   vStaleWriteNobody: '{a} 的租约已转给其他客户端，它却仍然写入了数据',
-  vDuplicateRebuild: '{a} 又一次从数据库重建了缓存',
+  vDuplicateRebuild: '{a} 又一次为同一个条目查询了数据库',
   vLockHeldTooLong: '{a} 持锁的时间超过了任何临界区应有的时长',
+  vLoadSpike: '同一时间的数据库查询超出了数据库的承受能力（{a} 之后）',
 
   tokenNamed: '<{id} 的 token>',
 };
