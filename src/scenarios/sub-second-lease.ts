@@ -116,7 +116,7 @@ export const subSecondLease: Scenario = {
     },
     {
       id: 'set-ex-zero',
-      title: text('SET ... NX EX 0', 'SET ... NX EX 0'),
+      title: text('SET ... NX EX 0', 'SET ... NX EX 0（以秒为单位）'),
       summary: text('Redis refuses EX 0: every acquire errors and nobody gets the lock.', 'Redis 拒绝 EX 0：每次加锁都报错，谁也拿不到锁。'),
       clients: clients('set-ex-zero'),
       narration: [
