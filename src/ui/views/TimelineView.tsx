@@ -632,7 +632,6 @@ function staleLabels(
 }
 
 function PointMarker({ point, x, y, lang }: { point: ClientPoint; x: number; y: number; lang: ViewLang }) {
-  const G = useG();
   const glyph = { end: '■', crash: '✕', 'give-up': '⊘', write: '✎', mark: '+', enter: '', leave: '' }[point.kind];
   const detail = point.detail.length > 0 ? ` ${textOf(point.detail, lang)}` : '';
   return (
@@ -937,7 +936,6 @@ const Gutter = memo(function Gutter(props: { model: TimelineModel; lang: ViewLan
       </text>
       {model.rows.map((row, i) => {
         const y = G.rowsY + i * G.clientRowH;
-        const color = clientColor(row.clientId, i);
         return (
           <g key={row.clientId}>
             <line className="lsv-row-sep" x1={0} x2={G.gutterPx} y1={y + G.clientRowH} y2={y + G.clientRowH} />
@@ -1001,7 +999,6 @@ function legendSwatch(key: (typeof LEGEND_KEYS)[number], idPrefix: string): Reac
 }
 
 const Legend = memo(function Legend({ y, lang, idPrefix, maxWidthPx }: { y: number; lang: ViewLang; idPrefix: string; maxWidthPx: number }) {
-  const G = useG();
   const t = viewT(lang);
   const { items } = legendLayout(lang, maxWidthPx);
   return (
