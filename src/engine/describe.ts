@@ -1,64 +1,101 @@
+/**
+ * The trace in words, in any language of the catalog: the page's event log and narration, and the
+ * CLI's timeline. Values read like a lesson: a client's token is `<A's token>`, a script body is
+ * its name.
+ */
+import { translator, violationText, type Lang, type Translate } from '../i18n';
 import { formatReplyShort } from './redis/reply';
+import type { Scenario, VariantSpec } from './scenario';
 import type { TraceEvent } from './trace';
 
-/** Replaces each client's token with `<A's token>`-style text so timelines read like a lesson. */
-export function tokenNamer(tokens: Readonly<Record<string, string>>): (text: string) => string {
+/** Script source -> script name, so `EVAL <20 lines of Lua>` reads `EVAL compareAndDelete`. */
+export type ScriptNames = Readonly<Record<string, string>>;
+
+export function scriptNamesOf(scenario: Scenario, variant: VariantSpec): ScriptNames {
+  const names: Record<string, string> = {};
+  for (const [name, spec] of Object.entries({ ...(scenario.scripts ?? {}), ...(variant.scripts ?? {}) })) names[spec.source] = name;
+  return names;
+}
+
+export interface DescribeOptions {
+  readonly lang: Lang;
+  /** clientId -> token: each token in a value reads as that client's token. */
+  readonly tokens?: Readonly<Record<string, string>>;
+  readonly scripts?: ScriptNames;
+}
+
+/** Replaces each client's token with `<A's token>` (`<A 的 token>`). */
+export function tokenNamer(tokens: Readonly<Record<string, string>>, lang: Lang): (text: string) => string {
+  const t = translator(lang);
   const entries = Object.entries(tokens).filter(([, token]) => token.length > 0);
+  if (entries.length === 0) return (text) => text;
   return (text) => {
     let out = text;
-    for (const [clientId, token] of entries) out = out.split(token).join(`<${clientId}'s token>`);
+    for (const [clientId, token] of entries) out = out.split(token).join(t('tokenNamed', { id: clientId }));
     return out;
   };
 }
 
-/** One event in plain English, as the CLI timeline and the UI's event log show it. */
-export function describeEvent(event: TraceEvent, name: (text: string) => string = (t) => t): string {
-  switch (event.kind) {
-    case 'command':
-      return `${name(commandText(event.argv))} -> ${name(formatReplyShort(event.reply))}`;
-    case 'clock':
-      return event.reason === 'advance'
-        ? `clock advances ${event.toMs - event.fromMs} ms to t=${event.toMs}`
-        : `clock moves to t=${event.toMs} (wake-up)`;
-    case 'enter':
-      return 'enters the critical section';
-    case 'leave':
-      return 'leaves the critical section';
-    case 'end':
-      return 'finishes';
-    case 'branch':
-      return event.taken ? `condition true: goto ${event.goto}` : 'condition false: continue';
-    case 'set':
-      return `${event.var} = ${name(event.value)}`;
-    case 'block': {
-      const what = { work: 'works', gc: 'is frozen by a GC pause', network: 'is stalled on the network', retry: 'waits to retry', stall: 'is stalled' }[
-        event.reason
-      ];
-      return `${what} for ${event.durationMs} ms (until t=${event.untilMs})`;
-    }
-    case 'give-up':
-      return `gives up after ${event.attempts} retries`;
-    case 'crash':
-      return 'crashes';
-    case 'write':
-      return `writes ${name(event.value)} to ${event.resource}${event.fencingToken ? ` (fencing token ${event.fencingToken})` : ''}: ${
-        event.accepted ? 'accepted' : 'REJECTED (stale fencing token)'
-      }`;
-    case 'mark':
-      return `counts one more on ${event.counter} (${event.count} so far)`;
-    case 'violation':
-      return `VIOLATION ${event.violation}: ${event.message}`;
-  }
-}
+const scriptBodyShownMax = 48;
 
-/** A command line as redis-cli would echo it, with a long script body shortened to its first line. */
-export function commandText(argv: readonly string[]): string {
+/** A command line as redis-cli would echo it; a script body is its name, or its first line cut short. */
+export function commandText(argv: readonly string[], scripts: ScriptNames = {}): string {
   const isScript = /^eval(_ro)?$/i.test(argv[0] ?? '');
   return argv
     .map((arg, i) => {
       let text = arg;
-      if (isScript && i === 1 && (text.includes('\n') || text.length > 48)) text = `${text.split('\n')[0].slice(0, 48)}…`;
+      if (isScript && i === 1) {
+        if (Object.hasOwn(scripts, arg)) return scripts[arg];
+        if (text.includes('\n') || text.length > scriptBodyShownMax) text = `${text.split('\n')[0].slice(0, scriptBodyShownMax)}…`;
+      }
       return /\s/.test(text) || text === '' ? JSON.stringify(text) : text;
     })
     .join(' ');
+}
+
+/** A function that says one event in words; build it once per run and language. */
+export function eventDescriber(options: DescribeOptions): (event: TraceEvent) => string {
+  const { lang } = options;
+  const t = translator(lang);
+  const name = tokenNamer(options.tokens ?? {}, lang);
+  const scripts = options.scripts ?? {};
+  return (event) => describe(event, t, name, scripts, lang);
+}
+
+const BLOCK_KEYS = { work: 'evBlockWork', gc: 'evBlockGc', network: 'evBlockNetwork', retry: 'evBlockRetry', stall: 'evBlockStall' } as const;
+
+function describe(event: TraceEvent, t: Translate, name: (text: string) => string, scripts: ScriptNames, lang: Lang): string {
+  switch (event.kind) {
+    case 'command':
+      return t('evCommand', { command: name(commandText(event.argv, scripts)), reply: name(formatReplyShort(event.reply)) });
+    case 'clock':
+      return event.reason === 'advance' ? t('evClockAdvance', { ms: event.toMs - event.fromMs, toMs: event.toMs }) : t('evClockWake', { toMs: event.toMs });
+    case 'enter':
+      return t('evEnter');
+    case 'leave':
+      return t('evLeave');
+    case 'end':
+      return t('evEnd');
+    case 'branch':
+      return event.taken ? t('evBranchTaken', { label: event.goto }) : t('evBranchNotTaken');
+    case 'set':
+      return t('evSet', { name: event.var, value: name(event.value) });
+    case 'block':
+      return t(BLOCK_KEYS[event.reason], { ms: event.durationMs, untilMs: event.untilMs });
+    case 'give-up':
+      return t('evGiveUp', { n: event.attempts });
+    case 'crash':
+      return t('evCrash');
+    case 'write': {
+      const verdict = event.accepted ? t('evWriteAccepted') : t('evWriteRejected');
+      const value = name(event.value);
+      return event.fencingToken
+        ? t('evWriteFenced', { value, resource: event.resource, fencingToken: event.fencingToken, verdict })
+        : t('evWrite', { value, resource: event.resource, verdict });
+    }
+    case 'mark':
+      return t('evMark', { counter: event.counter, count: event.count });
+    case 'violation':
+      return t('evViolation', { message: violationText(event.violation, event.message, lang) });
+  }
 }

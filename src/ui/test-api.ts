@@ -4,8 +4,8 @@
  */
 import type { LockView, Trace, ViolationKind } from '../engine/trace';
 import type { SimStore } from './store/createSimStore';
-import type { OutcomeReport } from './store/types';
-import type { LinkError } from './share/link';
+import type { LinkError } from './store/types';
+import type { OutcomeReport } from './worker/protocol';
 
 export interface LoadSpec {
   readonly scenario: string;

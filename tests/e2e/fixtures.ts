@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import type { LoadSpec, StateSummary, ViolationSummary } from '../../src/ui/test-api';
-import type { OutcomeReport } from '../../src/ui/store/types';
+import type { OutcomeReport } from '../../src/ui/worker/protocol';
 import type { Trace } from '../../src/engine/trace';
 
 export const SCREENSHOT_DIR = '.screenshots';

@@ -1,10 +1,11 @@
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type Ref } from 'react';
 import { buildSequenceModel, rowIndexAt, sequenceCursorY, sequenceY, SEQUENCE_ROW_HEIGHT, type SequenceModel, type SequenceRow } from './sequence-model';
 import { buildTimelineModel, type Moment, type TimelineModel } from './timeline-model';
-import { blockLabel, pointLabel, textOf, violationText, viewT } from './strings';
+import { translator, violationText, type Lang } from '../../i18n';
+import { blockLabel, pointLabel, textOf } from './view-text';
 import { clientColor, fitText, textWidth } from './svg-text';
 import { Badge, JumpMark, markState, partsTspans, type MarkState } from './svg-parts';
-import type { RunViewProps, ViewLang } from './types';
+import type { RunViewProps } from './types';
 import { useViewScale } from './use-view-scale';
 
 /** Geometry of the sequence diagram in SVG units. */
@@ -35,7 +36,7 @@ export interface SequenceSvgProps {
   readonly widthPx: number;
   readonly cursorStep: number;
   readonly nowMs: number;
-  readonly lang: ViewLang;
+  readonly lang: Lang;
   readonly onJump: (step: number) => void;
   /** Content y range to draw (below the header); null draws everything (export). */
   readonly window: Window | null;
@@ -112,7 +113,7 @@ export const SequenceView = memo(function SequenceView(props: SequenceViewProps)
     }
   }, [cursorStep, model, scale, updateWindow]);
 
-  const t = viewT(lang);
+  const t = translator(lang);
   return (
     <div className="lsv-view lsv-sequence" data-testid="sequence" role="region" aria-label={t('sequence')}>
       <div className="lsv-scroll lsv-scroll-y" ref={scrollRef} onScroll={updateWindow}>
@@ -158,7 +159,7 @@ function columnsFor(clientIds: readonly string[], widthPx: number): Columns {
 export function SequenceSvg(props: SequenceSvgProps) {
   const { model, timeline, clientIds, widthPx, cursorStep, nowMs, lang, onJump, window, idPrefix, stickyRef, svgRef } = props;
   const scale = props.scale ?? 1;
-  const t = viewT(lang);
+  const t = translator(lang);
   const columns = useMemo(() => columnsFor(clientIds, widthPx), [clientIds, widthPx]);
   const height = S.headerH + model.height + S.bottomPadPx;
   const cursorY = sequenceCursorY(model, cursorStep);
@@ -246,14 +247,14 @@ const Lifelines = memo(function Lifelines({ columns, height }: { columns: Column
   );
 });
 
-const Header = memo(function Header({ columns, widthPx, lang }: { columns: Columns; widthPx: number; lang: ViewLang }) {
-  const t = viewT(lang);
+const Header = memo(function Header({ columns, widthPx, lang }: { columns: Columns; widthPx: number; lang: Lang }) {
+  const t = translator(lang);
   return (
     <g aria-hidden="true">
       <rect className="lsv-seq-header-bg" x={0} y={0} width={widthPx} height={S.headerH} />
       <line className="lsv-row-sep" x1={0} x2={widthPx} y1={S.headerH} y2={S.headerH} />
       <text className="lsv-gutter-axis" x={14} y={S.headerH / 2}>
-        {lang === 'zh' ? '步骤 · 时间' : 'step · time'}
+        {t('axisStepTime')}
       </text>
       {columns.order.map((id) => {
         const x = columns.xOf(id);
@@ -290,14 +291,14 @@ const Activations = memo(function Activations(props: {
   columns: Columns;
   window: Window | null;
   idPrefix: string;
-  lang: ViewLang;
+  lang: Lang;
 }) {
   const { model, timeline, columns, window, idPrefix, lang } = props;
   const yOf = useMemo(() => sequenceY(model), [model]);
   const y0 = window ? window[0] : Number.NEGATIVE_INFINITY;
   const y1 = window ? window[1] : Number.POSITIVE_INFINITY;
   const visible = (a: Moment, b: Moment) => yOf(a) <= y1 && yOf(b) >= y0;
-  const t = viewT(lang);
+  const t = translator(lang);
   return (
     <g aria-hidden="true">
       {timeline.holders
@@ -371,7 +372,7 @@ interface RowProps {
   readonly columns: Columns;
   readonly widthPx: number;
   readonly state: 'past' | 'current' | 'future';
-  readonly lang: ViewLang;
+  readonly lang: Lang;
   readonly onJump: (step: number) => void;
   readonly idPrefix: string;
 }
@@ -400,7 +401,7 @@ function StepLabel({ step, y }: { step: number; y: number }) {
 
 function Message(props: RowProps & { row: Extract<SequenceRow, { kind: 'message' }> }) {
   const { row, top, columns, state, lang, onJump, idPrefix } = props;
-  const t = viewT(lang);
+  const t = translator(lang);
   const xClient = columns.xOf(row.clientId);
   const xRedis = columns.xOf(null);
   const dir = xRedis > xClient ? 1 : -1;
@@ -448,7 +449,7 @@ function Message(props: RowProps & { row: Extract<SequenceRow, { kind: 'message'
 
 function TimeRow(props: RowProps & { row: Extract<SequenceRow, { kind: 'time' }> }) {
   const { row, top, widthPx, lang, state } = props;
-  const t = viewT(lang);
+  const t = translator(lang);
   const y = top + SEQUENCE_ROW_HEIGHT.time / 2;
   const label = t('clockJump', { ms: row.toMs });
   const w = textWidth(label, 12, true) + 18;
@@ -476,7 +477,7 @@ function TimeRow(props: RowProps & { row: Extract<SequenceRow, { kind: 'time' }>
 
 function Note(props: RowProps & { row: Extract<SequenceRow, { kind: 'note' }> }) {
   const { row, top, columns, lang, state } = props;
-  const t = viewT(lang);
+  const t = translator(lang);
   const x = columns.xOf(row.clientId);
   const text =
     row.note === 'block' && row.block
@@ -506,11 +507,8 @@ function Note(props: RowProps & { row: Extract<SequenceRow, { kind: 'note' }> })
 
 function ViolationRow(props: RowProps & { row: Extract<SequenceRow, { kind: 'violation' }> }) {
   const { row, top, columns, widthPx, state, lang, onJump } = props;
-  const t = viewT(lang);
-  const message = violationText(
-    { seq: row.seq, step: row.step, causeSeq: row.causeSeq, at: { ms: row.atMs, seq: row.causeSeq }, kind: row.violation, message: row.message, clients: row.clients, deleted: row.deleted },
-    lang,
-  );
+  const t = translator(lang);
+  const message = violationText(row.violation, row.message, lang);
   const label = `⚠ ${message}`;
   const w = Math.min(widthPx - S.marginLeftPx - 16, textWidth(label, 12.5, false) + 24);
   const xs = row.clients.map((id) => columns.xOf(id));
@@ -528,8 +526,8 @@ function ViolationRow(props: RowProps & { row: Extract<SequenceRow, { kind: 'vio
   );
 }
 
-const SequenceCursor = memo(function SequenceCursor({ y, widthPx, nowMs, lang }: { y: number; widthPx: number; nowMs: number; lang: ViewLang }) {
-  const label = viewT(lang)('now', { ms: nowMs });
+const SequenceCursor = memo(function SequenceCursor({ y, widthPx, nowMs, lang }: { y: number; widthPx: number; nowMs: number; lang: Lang }) {
+  const label = translator(lang)('now', { ms: nowMs });
   const w = textWidth(label, 11.5, false) + 14;
   return (
     <g className="lsv-cursor" aria-hidden="true">

@@ -1,4 +1,4 @@
-import { formatReplyShort, type Reply } from '../../engine/redis/reply';
+import { formatReplyShort, type Reply } from '../store/published';
 
 /**
  * Text with its tokens and scripts marked, so a view can write `<A's token>` in A's colour and a

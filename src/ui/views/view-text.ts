@@ -1,0 +1,35 @@
+/** Words the timeline and the sequence diagram compose from the catalog (src/i18n). */
+import { formatDuration, translator, type Lang } from '../../i18n';
+import type { BlockReason, PointKind } from './timeline-model';
+import { partsText, type TextPart } from './text-parts';
+
+const BLOCK_KEYS = { work: 'blockWork', gc: 'blockGc', network: 'blockNetwork', retry: 'blockRetry', stall: 'blockStall' } as const;
+
+/** "GC pause 6 s", "业务处理 2 秒". */
+export function blockLabel(reason: BlockReason, durationMs: number, lang: Lang): string {
+  return `${translator(lang)(BLOCK_KEYS[reason])} ${formatDuration(durationMs, lang)}`;
+}
+
+const POINT_KEYS = {
+  enter: 'pointEnter',
+  leave: 'pointLeave',
+  end: 'pointEnd',
+  crash: 'pointCrash',
+  'give-up': 'pointGiveUp',
+  write: 'pointWrite',
+  mark: 'pointMark',
+} as const;
+
+export function pointLabel(kind: PointKind, lang: Lang): string {
+  return translator(lang)(POINT_KEYS[kind]);
+}
+
+/** Parts as plain text in `lang` (accessible names, titles, export). */
+export function textOf(parts: readonly TextPart[], lang: Lang): string {
+  const t = translator(lang);
+  return partsText(
+    parts,
+    (owner) => t('tokenNamed', { id: owner }),
+    () => t('script'),
+  );
+}
