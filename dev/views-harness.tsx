@@ -21,6 +21,7 @@ const lang: Lang = params.get('lang') === 'zh' ? 'zh' : 'en';
 const view = params.get('view') ?? 'both';
 /** Height of each view's panel, like the app's tab panel (px); absent: natural height. */
 const panelHeightPx = Number(params.get('height') ?? 0);
+const panelStyle = panelHeightPx ? { height: panelHeightPx } : undefined;
 document.documentElement.dataset.theme = params.get('theme') === 'dark' ? 'dark' : 'light';
 if (params.get('presentation') === '1') document.documentElement.dataset.presentation = 'on';
 document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
@@ -52,29 +53,13 @@ function Harness({ run }: { run: HarnessRun }) {
         <ExportButtons target="sequence" fileBase={`lockstep-get-then-del-${run.name}`} lang={lang} getRun={() => runProps} />
       </header>
       {view !== 'sequence' && (
-        <div className="harness-panel" style={panelHeightPx ? { height: panelHeightPx } : undefined}>
-        <TimelineView
-          events={run.events}
-          clientIds={run.clientIds}
-          cursorStep={cursor}
-          nowMs={nowMs}
-          lang={lang}
-          tokenOwners={run.tokenOwners}
-          onJump={onJump}
-        />
+        <div className="harness-panel" style={panelStyle}>
+          <TimelineView {...runProps} />
         </div>
       )}
       {view !== 'timeline' && (
-        <div className="harness-panel" style={panelHeightPx ? { height: panelHeightPx } : undefined}>
-        <SequenceView
-          events={run.events}
-          clientIds={run.clientIds}
-          cursorStep={cursor}
-          nowMs={nowMs}
-          lang={lang}
-          tokenOwners={run.tokenOwners}
-          onJump={onJump}
-        />
+        <div className="harness-panel" style={panelStyle}>
+          <SequenceView {...runProps} />
         </div>
       )}
     </main>

@@ -25,7 +25,7 @@ export interface DescribeOptions {
 }
 
 /** Replaces each client's token with `<A's token>` (`<A 的 token>`). */
-export function tokenNamer(tokens: Readonly<Record<string, string>>, lang: Lang): (text: string) => string {
+function tokenNamer(tokens: Readonly<Record<string, string>>, lang: Lang): (text: string) => string {
   const t = translator(lang);
   const entries = Object.entries(tokens).filter(([, token]) => token.length > 0);
   if (entries.length === 0) return (text) => text;
@@ -39,7 +39,7 @@ export function tokenNamer(tokens: Readonly<Record<string, string>>, lang: Lang)
 const scriptBodyShownMax = 48;
 
 /** A command line as redis-cli would echo it; a script body is its name, or its first line cut short. */
-export function commandText(argv: readonly string[], scripts: ScriptNames = {}): string {
+function commandText(argv: readonly string[], scripts: ScriptNames = {}): string {
   const isScript = /^eval(_ro)?$/i.test(argv[0] ?? '');
   return argv
     .map((arg, i) => {

@@ -6,7 +6,7 @@
 import type { en } from './en';
 
 /** Forms by plural category (Intl.PluralRules); `other` is required, as every language has it. */
-export type PluralForms = { readonly [C in Intl.LDMLPluralRule]?: string } & { readonly other: string };
+type PluralForms = { readonly [C in Intl.LDMLPluralRule]?: string } & { readonly other: string };
 export type Message = string | PluralForms;
 
 export type MessageKey = keyof typeof en;
@@ -15,9 +15,9 @@ export type Catalog = { readonly [K in MessageKey]: Message };
 type FormsOf<M> = M extends string ? M : M[keyof M] & string;
 type ParamName<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | ParamName<Rest> : never;
 
-export type ParamNameOf<K extends MessageKey> = ParamName<FormsOf<(typeof en)[K]>>;
+type ParamNameOf<K extends MessageKey> = ParamName<FormsOf<(typeof en)[K]>>;
 /** Parameter values: numbers are formatted for the language (Intl.NumberFormat), strings shown as they are. */
-export type Params<K extends MessageKey> = { readonly [P in ParamNameOf<K>]: string | number };
+type Params<K extends MessageKey> = { readonly [P in ParamNameOf<K>]: string | number };
 /** A message without parameters takes none; one with parameters takes all of them. */
 export type ParamArgs<K extends MessageKey> = [ParamNameOf<K>] extends [never] ? [] : [params: Params<K>];
 

@@ -3,7 +3,7 @@
  * numbers, plurals and lists through Intl. A leaf: it imports nothing from the rest of Lockstep,
  * so the engine, the CLI, the worker and the page can all use it.
  */
-export type { MessageKey, MessageRef, Params } from './catalog';
+export type { MessageKey, MessageRef } from './catalog';
 export {
   LANGS,
   LANG_LABEL,

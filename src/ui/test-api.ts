@@ -50,6 +50,7 @@ export interface ViolationSummary {
   readonly clients: readonly string[];
 }
 
+/** @public The type of `window.lockstep` for scripts that drive the page (docs/AUTOMATION.md). */
 export interface LockstepApi {
   readonly version: 1;
   readonly ready: Promise<void>;

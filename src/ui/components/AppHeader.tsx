@@ -77,7 +77,7 @@ export function AppHeader() {
 
 type CopyState = 'idle' | 'copied' | 'failed';
 
-export function CopyLinkButton() {
+function CopyLinkButton() {
   const t = useT();
   const [state, setState] = useState<CopyState>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);

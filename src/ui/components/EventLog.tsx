@@ -7,7 +7,7 @@ import { selectDescribeEvent } from '../store/selectors';
 import { ClientBadge } from './ClientBadge';
 
 /** Row heights in px: the list is virtualized by fixed rows (presentation mode has taller ones). */
-export const eventRowHeightPx = 26;
+const eventRowHeightPx = 26;
 const presentationRowHeightPx = 32;
 const overscanRowCount = 6;
 const fallbackViewportPx = 240;

@@ -36,7 +36,7 @@ export type ViewTab = 'timeline' | 'sequence' | 'events';
 
 export type { VariantOutcome } from '../worker/protocol';
 
-export { SPEEDS_STEPS_PER_S, defaultAutoplayStepCountMax } from './slices/playback';
+export { SPEEDS_STEPS_PER_S } from './slices/playback';
 /** Longest clock advance or stall the engine accepts (ms): the bound of the duration fields. */
 export { advanceMsMax } from '../../engine/schedule';
 

@@ -16,7 +16,7 @@ import type { Scenario } from '../../engine/scenario';
 import { defaultSeed } from '../../engine/simulation';
 import type { LinkError, LinkErrorReason } from './types';
 
-export const LINK_VERSION = 'v1';
+const LINK_VERSION = 'v1';
 /** Longest hash accepted: 10,000 schedule tokens of up to 11 characters, plus the rest. */
 export const linkLengthMax = 130_000;
 const idLengthMax = 64;
@@ -35,7 +35,7 @@ export interface RunLink {
 export type LinkParse = { readonly kind: 'none' } | { readonly kind: 'ok'; readonly link: RunLink } | { readonly kind: 'error'; readonly error: LinkError };
 
 /** Cuts untrusted text for display. */
-export function clip(text: string, lengthMax = 80): string {
+function clip(text: string, lengthMax = 80): string {
   return text.length > lengthMax ? `${text.slice(0, lengthMax)}…` : text;
 }
 

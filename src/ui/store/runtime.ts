@@ -8,7 +8,7 @@ import type { OutcomeService } from '../worker/protocol';
 import type { PlaybackTimers } from './types';
 
 /** Engine-side state of one store: never in React state. */
-export interface Engine {
+interface Engine {
   sim: Simulation;
   scenario: Scenario;
   defaultChoices: readonly Choice[];

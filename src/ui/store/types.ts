@@ -25,7 +25,7 @@ export interface ClientView {
   readonly live: boolean;
 }
 
-export type KeyChange = 'created' | 'changed' | 'deleted' | 'expired' | null;
+type KeyChange = 'created' | 'changed' | 'deleted' | 'expired' | null;
 
 /** One key as the inspector shows it, with how it changed since the previous step. */
 export interface KeyView {

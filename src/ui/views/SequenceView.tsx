@@ -9,7 +9,7 @@ import type { RunViewProps } from './types';
 import { useViewScale } from './use-view-scale';
 
 /** Geometry of the sequence diagram in SVG units. */
-export const SEQUENCE_GEOMETRY = {
+const SEQUENCE_GEOMETRY = {
   headerH: 52,
   /** Left margin: step numbers and times. */
   marginLeftPx: 92,
@@ -47,7 +47,7 @@ export interface SequenceSvgProps {
 }
 
 /** Column order: Redis in the middle, so most arrows are short and none cross Redis. */
-export function sequenceColumns(clientIds: readonly string[]): (string | null)[] {
+function sequenceColumns(clientIds: readonly string[]): (string | null)[] {
   const left = Math.ceil(clientIds.length / 2);
   return [...clientIds.slice(0, left), null, ...clientIds.slice(left)];
 }

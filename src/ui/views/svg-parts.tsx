@@ -47,7 +47,7 @@ export function JumpMark(props: {
 }
 
 /** Activates a focused SVG "button" with Enter or Space, like a real button. */
-export function activateOnKey(event: KeyboardEvent<SVGElement>, action: () => void): void {
+function activateOnKey(event: KeyboardEvent<SVGElement>, action: () => void): void {
   if (event.key === 'Enter' || event.key === ' ') {
     event.preventDefault();
     event.stopPropagation();

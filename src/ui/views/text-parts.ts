@@ -96,14 +96,3 @@ export function partsText(
   }
   return out;
 }
-
-/** Characters the parts take on screen (for width estimates), given the words' lengths. */
-export function partsLength(parts: readonly TextPart[], tokenName: (owner: string) => string, scriptLength: number): number {
-  let n = 0;
-  for (const part of parts) {
-    if (typeof part === 'string') n += part.length;
-    else if ('owner' in part) n += tokenName(part.owner).length;
-    else n += scriptLength;
-  }
-  return n;
-}
