@@ -69,7 +69,11 @@ declare global {
   }
 }
 
-const outcomeWaitMsMax = 10_000;
+/**
+ * How long outcomes() waits before it gives up: a hang guard for scripts, not a budget. A report
+ * normally arrives within a second; a worker starting on a loaded 2-core machine can take many.
+ */
+const outcomeWaitMsMax = 60_000;
 
 export function installTestApi(store: SimStore, win: Window): { markReady: () => void } {
   let markReady: () => void = () => {};

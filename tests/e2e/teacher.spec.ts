@@ -6,6 +6,8 @@ import { expect, test } from './fixtures';
 // release, in place, on the same schedule: B keeps its lock.
 
 test('GET then DEL: A deletes B’s lock; with Lua, B keeps it', async ({ app }) => {
+  // A whole lesson, about thirty clicks and checks in one story: room for a busy machine.
+  test.slow();
   await app.open();
 
   await test.step('pick the scenario', async () => {
