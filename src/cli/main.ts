@@ -6,7 +6,9 @@
  *   console [--json]
  * Errors go to stderr with a non-zero exit; a run that shows a violation is still a success.
  */
-import { describeEvent, tokenNamer } from '../engine/describe';
+import { translator } from '../i18n';
+import { eventDescriber, scriptNamesOf } from '../engine/describe';
+import { lockState } from '../engine/lock-state';
 import { ScenarioError, findVariant } from '../engine/scenario';
 import { ScheduleSyntaxError } from '../engine/schedule';
 import { ChoiceError } from '../engine/engine';
@@ -100,27 +102,35 @@ function run(flags: Flags): number {
     process.stdout.write(`${JSON.stringify(out)}\n`);
     return 0;
   }
+  // The CLI speaks English, in the catalog's words.
+  const t = translator('en');
   const tokens = Object.fromEntries(sim.clients.map((c) => [c.id, c.vars.token ?? '']));
-  const name = tokenNamer(tokens);
+  const describe = eventDescriber({ lang: 'en', tokens, scripts: scriptNamesOf(scenario, variant) });
   const lines: string[] = [];
   lines.push(`${scenario.id} / ${variant.id}   seed ${seed}   schedule: ${trace.schedule}`);
   lines.push(`${scenario.title.en}`);
   lines.push('');
-  lines.push(' step    time  client  event');
+  lines.push(` ${t('cliStepHeader').padStart(4)}  ${t('cliTimeHeader').padStart(6)}  ${t('cliClientHeader').padEnd(6)}  ${t('cliEventHeader')}`);
   for (const event of trace.events) {
-    const lock = event.lockAfter.value === null ? 'free' : `${event.lockAfter.holder ?? '?'} (${event.lockAfter.pttlMs < 0 ? 'no ttl' : `${event.lockAfter.pttlMs} ms left`})`;
-    const text = describeEvent(event, name);
+    const lock = lockState(event.lockAfter);
+    const holder = lock.kind === 'held' ? (lock.holder ?? '?') : '';
+    const lockText =
+      lock.kind === 'free'
+        ? t('cliLockFree')
+        : event.lockAfter.pttlMs < 0
+          ? t('cliLockNoTtl', { holder })
+          : t('cliLockTtl', { holder, ms: event.lockAfter.pttlMs });
     lines.push(
-      `${String(event.step + 1).padStart(5)}  ${String(event.atMs).padStart(6)}  ${(event.clientId ?? '-').padEnd(6)}  ${text}${
-        event.kind === 'command' ? `   [lock: ${lock}]` : ''
+      `${String(event.step + 1).padStart(5)}  ${String(event.atMs).padStart(6)}  ${(event.clientId ?? '-').padEnd(6)}  ${describe(event)}${
+        event.kind === 'command' ? `   [${t('cliLock', { state: lockText })}]` : ''
       }`,
     );
   }
   lines.push('');
-  if (trace.violations.length === 0) lines.push('No violations.');
+  if (trace.violations.length === 0) lines.push(t('cliNoViolations'));
   else {
-    lines.push(`Violations (${trace.violations.length}):`);
-    for (const v of trace.violations) lines.push(`  step ${v.step + 1}  ${v.violation}: ${v.message}`);
+    lines.push(t('cliViolations', { n: trace.violations.length }));
+    for (const v of trace.violations) lines.push(`  ${t('cliViolationLine', { step: v.step + 1, kind: v.violation, message: v.message })}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;

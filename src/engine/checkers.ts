@@ -1,3 +1,4 @@
+import { traceText } from '../i18n';
 import type { RunContext, WorldState } from './world';
 import type { TraceEvent, ViolationKind } from './trace';
 
@@ -19,8 +20,9 @@ export const foreignRelease: Checker = (event) => {
   if (event.kind !== 'command' || event.clientId === null) return [];
   const owner = event.lockBefore.holder;
   if (owner === null || owner === event.clientId || event.lockAfter.value === event.lockBefore.value) return [];
-  const verb = event.lockAfter.value === null ? 'deleted' : 'overwrote';
-  return [{ kind: 'foreign-release', message: `${event.clientId} ${verb} ${owner}'s lock`, clients: [event.clientId, owner] }];
+  const params = { a: event.clientId, b: owner };
+  const message = event.lockAfter.value === null ? traceText('vForeignReleaseDeleted', params) : traceText('vForeignReleaseOverwrote', params);
+  return [{ kind: 'foreign-release', message, clients: [event.clientId, owner] }];
 };
 
 /** Two live clients inside the critical section at the same virtual time. */
@@ -29,7 +31,7 @@ export const mutualExclusion: Checker = (event, world) => {
   const others = world.clients.filter((c) => c.id !== event.clientId && c.inCriticalSection && c.status !== 'crashed');
   return others.map((other) => ({
     kind: 'mutual-exclusion' as const,
-    message: `${event.clientId} entered the critical section while ${other.id} is still in it`,
+    message: traceText('vMutualExclusion', { a: event.clientId as string, b: other.id }),
     clients: [event.clientId as string, other.id],
   }));
 };
@@ -43,11 +45,10 @@ export const lockNeverReleased: Checker = (event, world) => {
   const holder = world.clients.find((c) => c.id === lock.holder);
   if (!holder || (holder.status !== 'crashed' && holder.status !== 'done')) return [];
   lock.neverReleasedReportedGeneration = lock.generation;
-  const how = holder.status === 'crashed' ? 'crashed' : 'finished';
   return [
     {
       kind: 'lock-never-released',
-      message: `${holder.id} ${how} holding the lock, which has no expiry: nobody can ever acquire it`,
+      message: traceText(holder.status === 'crashed' ? 'vLockNeverReleasedCrashed' : 'vLockNeverReleasedFinished', { a: holder.id }),
       clients: [holder.id],
     },
   ];
@@ -62,7 +63,7 @@ export const oversell: Checker = (event, world, ctx, counterValue) => {
   const sold = state.sold;
   if (sold > spec.initial) {
     state.reported = true;
-    return [{ kind: 'oversell', message: `${sold} sold, but there were only ${spec.initial} in stock`, clients: [event.clientId] }];
+    return [{ kind: 'oversell', message: traceText('vOversold', { sold, initial: spec.initial }), clients: [event.clientId] }];
   }
   const text = counterValue(spec.key);
   const left = text !== null && /^-?[0-9]+$/.test(text) ? Number(text) : null;
@@ -71,7 +72,7 @@ export const oversell: Checker = (event, world, ctx, counterValue) => {
     return [
       {
         kind: 'oversell',
-        message: `lost update: ${sold} sold from ${spec.initial}, but ${spec.key} says ${left} left`,
+        message: traceText('vLostUpdate', { sold, initial: spec.initial, key: spec.key, left }),
         clients: [event.clientId],
       },
     ];
@@ -89,11 +90,12 @@ export const staleWrite: Checker = (event, world) => {
   const passedOn = writer.leaseGeneration !== null && lock.generation > writer.leaseGeneration;
   if (!passedOn) return [];
   const other = lock.holder !== null && lock.holder !== writer.id ? lock.holder : null;
-  const to = other ? ` to ${other}` : ' to another client';
   return [
     {
       kind: 'stale-write',
-      message: `${writer.id} wrote to ${event.resource} after its lease had passed${to}`,
+      message: other
+        ? traceText('vStaleWrite', { a: writer.id, resource: event.resource, b: other })
+        : traceText('vStaleWriteNobody', { a: writer.id, resource: event.resource }),
       clients: other ? [writer.id, other] : [writer.id],
     },
   ];
@@ -112,7 +114,7 @@ export const duplicateRebuild: Checker = (event, world, ctx) => {
   return [
     {
       kind: 'duplicate-rebuild',
-      message: `${event.clientId} queried the database for ${spec.key} again: ${state.sold} queries where ${spec.initial} would do`,
+      message: traceText('vDuplicateRebuild', { a: event.clientId, key: spec.key, count: state.sold, initial: spec.initial }),
       clients: [event.clientId],
     },
   ];
@@ -133,7 +135,7 @@ export const lockHeldTooLong: Checker = (event, world, ctx) => {
   return [
     {
       kind: 'lock-held-too-long',
-      message: `${lock.holder} has held the lock for ${heldMs} ms, longer than the ${limitMs} ms any critical section here should take`,
+      message: traceText('vLockHeldTooLong', { a: lock.holder, heldMs, limitMs }),
       clients: [lock.holder],
     },
   ];
@@ -158,7 +160,7 @@ export const loadSpike: Checker = (event, world, ctx) => {
   return [
     {
       kind: 'load-spike',
-      message: `${state.recentMs.length} database queries within ${windowMs} ms, more than the ${spec.burstMax} the database takes`,
+      message: traceText('vLoadSpike', { count: state.recentMs.length, windowMs, max: spec.burstMax }),
       clients: [event.clientId],
     },
   ];

@@ -1,83 +1,133 @@
+/**
+ * The trace in words, in any language of the catalog: the page's event log and narration, and the
+ * CLI's timeline. Values read like a lesson: a client's token is `<A's token>`, a script body is
+ * its name.
+ */
+import { translator, violationText, type Lang, type Translate } from '../i18n';
 import { formatReplyShort } from './redis/reply';
+import type { Scenario, VariantSpec } from './scenario';
 import type { TraceEvent } from './trace';
 
-/** Replaces each client's token with `<A's token>`-style text so timelines read like a lesson. */
-export function tokenNamer(tokens: Readonly<Record<string, string>>): (text: string) => string {
+/** Script source -> script name, so `EVAL <20 lines of Lua>` reads `EVAL compareAndDelete`. */
+export type ScriptNames = Readonly<Record<string, string>>;
+
+export function scriptNamesOf(scenario: Scenario, variant: VariantSpec): ScriptNames {
+  const names: Record<string, string> = {};
+  for (const [name, spec] of Object.entries({ ...(scenario.scripts ?? {}), ...(variant.scripts ?? {}) })) names[spec.source] = name;
+  return names;
+}
+
+export interface DescribeOptions {
+  readonly lang: Lang;
+  /** clientId -> token: each token in a value reads as that client's token. */
+  readonly tokens?: Readonly<Record<string, string>>;
+  readonly scripts?: ScriptNames;
+}
+
+/** Replaces each client's token with `<A's token>` (`<A 的 token>`). */
+function tokenNamer(tokens: Readonly<Record<string, string>>, lang: Lang): (text: string) => string {
+  const t = translator(lang);
   const entries = Object.entries(tokens).filter(([, token]) => token.length > 0);
+  if (entries.length === 0) return (text) => text;
   return (text) => {
     let out = text;
-    for (const [clientId, token] of entries) out = out.split(token).join(`<${clientId}'s token>`);
+    for (const [clientId, token] of entries) out = out.split(token).join(t('tokenNamed', { id: clientId }));
     return out;
   };
 }
 
-/** One event in plain English, as the CLI timeline and the UI's event log show it. */
-export function describeEvent(event: TraceEvent, name: (text: string) => string = (t) => t): string {
-  switch (event.kind) {
-    case 'command':
-      return event.reply === null
-        ? `${name(commandText(event.argv))} -> (reply at t=${event.replyAtMs})`
-        : `${name(commandText(event.argv))} -> ${name(formatReplyShort(event.reply))}`;
-    case 'reply':
-      return `receives the reply: ${name(formatReplyShort(event.reply))}`;
-    case 'clock':
-      return event.reason === 'advance'
-        ? `clock advances ${event.toMs - event.fromMs} ms to t=${event.toMs}`
-        : `clock moves to t=${event.toMs} (wake-up)`;
-    case 'start':
-      return event.by === null ? 'starts' : `is started by ${event.by}`;
-    case 'enter':
-      return 'enters the critical section';
-    case 'leave':
-      return 'leaves the critical section';
-    case 'end':
-      return 'finishes';
-    case 'branch':
-      return event.taken ? `condition true: goto ${event.goto}` : 'condition false: continue';
-    case 'set':
-      return `${event.var} = ${name(event.value)}`;
-    case 'block': {
-      const what = {
-        work: 'works',
-        sleep: 'sleeps',
-        retry: 'waits to retry',
-        hang: 'waits for a reply that never comes',
-        reply: 'waits for the script\'s reply',
-        busy: 'waits: Redis is running a script',
-      }[event.reason];
-      return event.untilMs === null ? what : `${what} for ${event.durationMs} ms (until t=${event.untilMs})`;
-    }
-    case 'wake': {
-      const what = { work: 'work done', sleep: 'wakes up', retry: 'retries', hang: 'wakes up', reply: 'reply arrives', busy: 'Redis takes its command', stall: 'resumes' }[event.reason];
-      return event.lateMs > 0 ? `${what}, ${event.lateMs} ms late: its process was stalled` : what;
-    }
-    case 'stall':
-      return `process ${event.process} is stalled for ${event.durationMs} ms (until t=${event.untilMs})${event.clients.length > 1 ? `: ${event.clients.join(', ')} freeze` : ''}`;
-    case 'expire':
-      return `key ${name(event.key)} expires`;
-    case 'give-up':
-      return event.reason === 'deadline' ? `gives up: the next retry would pass its deadline (${event.attempts} retries)` : `gives up after ${event.attempts} retries`;
-    case 'crash':
-      return 'crashes';
-    case 'write':
-      return `writes ${name(event.value)} to ${event.resource}${event.fencingToken ? ` (fencing token ${event.fencingToken})` : ''}: ${
-        event.accepted ? 'accepted' : 'REJECTED (stale fencing token)'
-      }`;
-    case 'mark':
-      return `counts one more on ${event.counter} (${event.count} so far)`;
-    case 'violation':
-      return `VIOLATION ${event.violation}: ${event.message}`;
-  }
-}
+const scriptBodyShownMax = 48;
 
-/** A command line as redis-cli would echo it, with a long script body shortened to its first line. */
-export function commandText(argv: readonly string[]): string {
+/** A command line as redis-cli would echo it; a script body is its name, or its first line cut short. */
+function commandText(argv: readonly string[], scripts: ScriptNames = {}): string {
   const isScript = /^eval(_ro)?$/i.test(argv[0] ?? '');
   return argv
     .map((arg, i) => {
       let text = arg;
-      if (isScript && i === 1 && (text.includes('\n') || text.length > 48)) text = `${text.split('\n')[0].slice(0, 48)}…`;
+      if (isScript && i === 1) {
+        if (Object.hasOwn(scripts, arg)) return scripts[arg];
+        if (text.includes('\n') || text.length > scriptBodyShownMax) text = `${text.split('\n')[0].slice(0, scriptBodyShownMax)}…`;
+      }
       return /\s/.test(text) || text === '' ? JSON.stringify(text) : text;
     })
     .join(' ');
+}
+
+/** A function that says one event in words; build it once per run and language. */
+export function eventDescriber(options: DescribeOptions): (event: TraceEvent) => string {
+  const { lang } = options;
+  const t = translator(lang);
+  const name = tokenNamer(options.tokens ?? {}, lang);
+  const scripts = options.scripts ?? {};
+  return (event) => describe(event, t, name, scripts, lang);
+}
+
+const BLOCK_KEYS = {
+  work: 'evBlockWork',
+  sleep: 'evBlockSleep',
+  retry: 'evBlockRetry',
+  hang: 'evBlockHang',
+  reply: 'evBlockReply',
+  busy: 'evBlockBusy',
+} as const;
+const WAKE_KEYS = {
+  work: 'evWakeWork',
+  sleep: 'evWakeSleep',
+  retry: 'evWakeRetry',
+  hang: 'evWakeSleep',
+  reply: 'evWakeReply',
+  busy: 'evWakeBusy',
+  stall: 'evWakeStall',
+} as const;
+
+function describe(event: TraceEvent, t: Translate, name: (text: string) => string, scripts: ScriptNames, lang: Lang): string {
+  switch (event.kind) {
+    case 'command':
+      return event.reply === null
+        ? t('evCommandPending', { command: name(commandText(event.argv, scripts)), replyAtMs: event.replyAtMs ?? event.atMs })
+        : t('evCommand', { command: name(commandText(event.argv, scripts)), reply: name(formatReplyShort(event.reply)) });
+    case 'reply':
+      return t('evReply', { reply: name(formatReplyShort(event.reply)) });
+    case 'start':
+      return event.by === null ? t('evStart') : t('evStartBy', { by: event.by });
+    case 'clock':
+      return event.reason === 'advance' ? t('evClockAdvance', { ms: event.toMs - event.fromMs, toMs: event.toMs }) : t('evClockWake', { toMs: event.toMs });
+    case 'enter':
+      return t('evEnter');
+    case 'leave':
+      return t('evLeave');
+    case 'end':
+      return t('evEnd');
+    case 'branch':
+      return event.taken ? t('evBranchTaken', { label: event.goto }) : t('evBranchNotTaken');
+    case 'set':
+      return t('evSet', { name: event.var, value: name(event.value) });
+    case 'block':
+      return event.untilMs === null ? t('evBlockHang') : t(BLOCK_KEYS[event.reason], { ms: event.durationMs ?? 0, untilMs: event.untilMs });
+    case 'wake': {
+      const what = t(WAKE_KEYS[event.reason]);
+      return event.lateMs > 0 ? t('evWakeLate', { what, ms: event.lateMs }) : what;
+    }
+    case 'stall':
+      return event.clients.length > 1
+        ? t('evStallProcess', { process: event.process, ms: event.durationMs, untilMs: event.untilMs, clients: event.clients.join(', ') })
+        : t('evStall', { ms: event.durationMs, untilMs: event.untilMs });
+    case 'expire':
+      return t('evExpire', { key: name(event.key) });
+    case 'give-up':
+      return event.reason === 'deadline' ? t('evGiveUpDeadline', { n: event.attempts }) : t('evGiveUp', { n: event.attempts });
+    case 'crash':
+      return t('evCrash');
+    case 'write': {
+      const verdict = event.accepted ? t('evWriteAccepted') : t('evWriteRejected');
+      const value = name(event.value);
+      return event.fencingToken
+        ? t('evWriteFenced', { value, resource: event.resource, fencingToken: event.fencingToken, verdict })
+        : t('evWrite', { value, resource: event.resource, verdict });
+    }
+    case 'mark':
+      return t('evMark', { counter: event.counter, count: event.count });
+    case 'violation':
+      return t('evViolation', { message: violationText(event.violation, event.message, lang) });
+  }
 }

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { HTML_LANG } from './i18n';
+import { LOCALES, localized, translator } from '../i18n';
 import { AppHeader } from './components/AppHeader';
 import { ClockBar } from './components/ClockBar';
 import { Inspector } from './components/Inspector';
@@ -15,18 +15,16 @@ import { EmbedBar } from './components/EmbedBar';
 import { ViolationBanner as ViolationBannerSlot } from './components/ViolationBanner';
 import { useSimStore, useSimStoreApi } from './store/context';
 import { selectAppearance } from './store/selectors';
-import { findScenario } from '../scenarios';
-import { localized } from './i18n';
 import type { SimState } from './store/createSimStore';
 
-const selectTitleInput = (s: SimState) => ({ scenarioId: s.scenarioId, lang: s.lang });
+const selectTitleInput = (s: SimState) => ({ title: s.runInfo.title, lang: s.lang });
 
 /** The tab's title names the scenario, so a teacher's tabs and history read as lessons. */
 function useDocumentTitle() {
-  const { scenarioId, lang } = useSimStore(useShallow(selectTitleInput));
+  const { title, lang } = useSimStore(useShallow(selectTitleInput));
   useEffect(() => {
-    document.title = `${localized(findScenario(scenarioId).title, lang)} · Lockstep`;
-  }, [scenarioId, lang]);
+    document.title = translator(lang)('documentTitle', { title: localized(title, lang) });
+  }, [title, lang]);
 }
 
 /**
@@ -42,7 +40,7 @@ export function App() {
   // Theme, language and presentation live on <html> so the page background and fonts follow.
   useEffect(() => {
     const root = document.documentElement;
-    root.lang = HTML_LANG[lang];
+    root.lang = LOCALES[lang];
     root.dataset.theme = theme;
     root.dataset.presentation = presentation ? 'on' : 'off';
     root.dataset.embed = embed ? 'on' : 'off';

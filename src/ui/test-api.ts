@@ -4,8 +4,8 @@
  */
 import type { LockView, Trace, ViolationKind } from '../engine/trace';
 import type { SimStore } from './store/createSimStore';
-import type { OutcomeReport } from './store/types';
-import type { LinkError } from './share/link';
+import type { LinkError } from './store/types';
+import type { OutcomeReport } from './worker/protocol';
 
 export interface LoadSpec {
   readonly scenario: string;
@@ -50,6 +50,7 @@ export interface ViolationSummary {
   readonly clients: readonly string[];
 }
 
+/** @public The type of `window.lockstep` for scripts that drive the page (docs/AUTOMATION.md). */
 export interface LockstepApi {
   readonly version: 1;
   readonly ready: Promise<void>;
@@ -68,7 +69,11 @@ declare global {
   }
 }
 
-const outcomeWaitMsMax = 10_000;
+/**
+ * How long outcomes() waits before it gives up: a hang guard for scripts, not a budget. A report
+ * normally arrives within a second; a worker starting on a loaded 2-core machine can take many.
+ */
+const outcomeWaitMsMax = 60_000;
 
 export function installTestApi(store: SimStore, win: Window): { markReady: () => void } {
   let markReady: () => void = () => {};

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { allowPageLoad, expect, test } from './fixtures';
 
 // Goal: a learner can move through a run every way the page offers (buttons, scrubber, keyboard),
 // and switch the whole page to Chinese.
@@ -87,6 +87,7 @@ test('language switch to 中文', async ({ app, page }) => {
   await expect(app.laneStatus('A')).toHaveText('已结束');
   await app.screenshot('zh-violation');
   // The choice is remembered.
+  allowPageLoad();
   await page.reload();
   await page.waitForFunction(() => window.lockstep?.isReady === true);
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');

@@ -5,6 +5,8 @@ import { expect, test } from './fixtures';
 // engine, and the worker answers too.
 
 test('the dev server runs the headline lesson, Lua included', async ({ app }) => {
+  // The dev server transforms every module, the worker's too, on its first request.
+  test.slow();
   const errors: string[] = [];
   app.page.on('pageerror', (error) => errors.push(error.message));
   await app.open();

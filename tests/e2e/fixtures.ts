@@ -7,16 +7,30 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import type { LoadSpec, StateSummary, ViolationSummary } from '../../src/ui/test-api';
-import type { OutcomeReport } from '../../src/ui/store/types';
+import type { OutcomeReport } from '../../src/ui/worker/protocol';
 import type { Trace } from '../../src/engine/trace';
 
 export const SCREENSHOT_DIR = '.screenshots';
+
+/**
+ * What one page load adds to a test's hang bound. Loading the page parses about 1 MiB of
+ * JavaScript and starts a worker: about a second on an idle machine, 10 s and more on a loaded
+ * 2-core one. A test's bound is the config's plus this for each page it opens, so a test that
+ * opens four pages gets four times the room for loading (docs/TESTING.md).
+ */
+const pageLoadAllowanceMs = 30_000;
+
+/** Gives the running test room for one more page load. */
+export function allowPageLoad(): void {
+  base.info().setTimeout(base.info().timeout + pageLoadAllowanceMs);
+}
 
 export class LockstepPage {
   constructor(readonly page: Page) {}
 
   /** Opens the app (optionally at a share-link hash or with a query) and waits for `lockstep.ready`. */
   async open(hash = '', query = ''): Promise<void> {
+    allowPageLoad();
     await this.page.goto(`/${query}${hash}`);
     await this.page.waitForFunction(() => window.lockstep?.isReady === true);
   }

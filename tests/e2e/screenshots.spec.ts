@@ -65,34 +65,42 @@ async function regionBoxes(app: LockstepPage): Promise<Record<string, string>> {
   return boxes;
 }
 
-// One test per look, so each stays short and the looks run in parallel.
+// Two tests per look, so each stays short and they run in parallel: stepping to the violation,
+// then switching the release at the violation. Each saves full-page screenshots and reads a dozen
+// boxes several times, which takes seconds on a busy machine: test.slow() gives them room.
 for (const look of LOOKS) {
-  test(`screenshots of the main states: ${look.name}`, async ({ app, page }) => {
+  test(`screenshots of the main states: ${look.name}, stepping to the violation`, async ({ app, page }) => {
+    test.slow();
     await app.open(HEADLINE);
-    const lua = () => page.getByRole('radio', { name: /Lua (compare-and-delete|比较并删除)/ });
-    {
-      await applyLook(app, look);
-      await app.page.getByRole('slider').fill('0');
-      await expect(app.noViolations).toBeVisible();
-      await app.screenshot(`${look.name}-start`);
-      const startBoxes = await regionBoxes(app);
-      await app.page.getByRole('slider').fill('5');
-      await expect(app.key('lock')).toBeVisible();
-      await app.screenshot(`${look.name}-b-acquired`);
-      expect(await regionBoxes(app), 'regions moved between step 0 and step 5').toEqual(startBoxes);
-      await page.keyboard.press('ArrowRight');
-      await expect(app.banner).toBeVisible();
-      expect(await regionBoxes(app), 'regions moved at the violation').toEqual(startBoxes);
-      for (const testId of ['lane.B.current', 'lane.A.program', 'narration', 'violation-banner', 'key.lock', 'clock', 'position', 'play', 'timeline']) {
-        await expectOnScreen(app, testId);
-      }
-      expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight), 'page scrolls vertically').toBeLessThanOrEqual(0);
-      await app.screenshot(`${look.name}-violation`);
-      await lua().check();
-      await expect(app.noViolations).toBeVisible();
-      await app.screenshot(`${look.name}-lua`);
-      expect(await regionBoxes(app), 'regions moved with the Lua variant').toEqual(startBoxes);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'page scrolls sideways').toBeLessThanOrEqual(0);
+    await applyLook(app, look);
+    await app.page.getByRole('slider').fill('0');
+    await expect(app.noViolations).toBeVisible();
+    await app.screenshot(`${look.name}-start`);
+    const startBoxes = await regionBoxes(app);
+    await app.page.getByRole('slider').fill('5');
+    await expect(app.key('lock')).toBeVisible();
+    await app.screenshot(`${look.name}-b-acquired`);
+    expect(await regionBoxes(app), 'regions moved between step 0 and step 5').toEqual(startBoxes);
+    await page.keyboard.press('ArrowRight');
+    await expect(app.banner).toBeVisible();
+    expect(await regionBoxes(app), 'regions moved at the violation').toEqual(startBoxes);
+    for (const testId of ['lane.B.current', 'lane.A.program', 'narration', 'violation-banner', 'key.lock', 'clock', 'position', 'play', 'timeline']) {
+      await expectOnScreen(app, testId);
     }
+    expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight), 'page scrolls vertically').toBeLessThanOrEqual(0);
+    await app.screenshot(`${look.name}-violation`);
+  });
+
+  test(`screenshots of the main states: ${look.name}, the Lua release at the violation`, async ({ app, page }) => {
+    test.slow();
+    await app.open(HEADLINE.replace('&at=0', '&at=6'));
+    await applyLook(app, look);
+    await expect(app.banner).toBeVisible();
+    const violationBoxes = await regionBoxes(app);
+    await page.getByRole('radio', { name: /Lua (compare-and-delete|比较并删除)/ }).check();
+    await expect(app.noViolations).toBeVisible();
+    await app.screenshot(`${look.name}-lua`);
+    expect(await regionBoxes(app), 'regions moved with the Lua variant').toEqual(violationBoxes);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'page scrolls sideways').toBeLessThanOrEqual(0);
   });
 }

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { allowPageLoad, expect, test } from './fixtures';
 
 // Goal: the URL always holds the run; a copied link reopens the same run in a new tab; a broken or
 // hostile link shows a clear message, loads the default scenario and nothing else, and does not
@@ -26,6 +26,7 @@ test('share link round trip: the URL carries scenario, variant, seed, schedule a
 
   const second = await context.newPage();
   const other = new (app.constructor as typeof import('./fixtures').LockstepPage)(second);
+  allowPageLoad();
   await second.goto(copied);
   await second.waitForFunction(() => window.lockstep?.isReady === true);
   const [a, b] = [await app.state(), await other.state()];

@@ -6,6 +6,8 @@ import { expect, test } from './fixtures';
 // schedule: no violation.
 
 test('GET then DEL: A deletes B’s lock; with Lua, the same schedule is safe', async ({ app }) => {
+  // A whole lesson, about thirty clicks and checks in one story: room for a busy machine.
+  test.slow();
   await app.open();
 
   await test.step('1. pick the scenario', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatSchedule, type Choice } from '../../src/engine/schedule';
 import { SCENARIOS, findScenario } from '../../src/scenarios';
-import { formatRunLink, isEmbed, linkLengthMax, parseRunLink, type LinkParse } from '../../src/ui/share/link';
+import { formatRunLink, isEmbed, linkLengthMax, parseRunLink, type LinkParse } from '../../src/ui/store/run-link';
 
 // Goal: a share link carries a whole run (scenario, variant, seed, schedule, position) and comes
 // back unchanged; anything else, broken or hostile, is refused with a reason and never half-loaded.
@@ -31,14 +31,14 @@ describe('share links', () => {
         fc.nat(),
         (variantId, seed, choices, cursorPick) => {
           const cursor = choices.length === 0 ? 0 : cursorPick % (choices.length + 1);
-          const hash = formatRunLink({ scenarioId: scenario.id, variantId, seed, choices, cursor });
+          const hash = formatRunLink({ scenarioId: scenario.id, variantId, seed, schedule: choices, cursor });
           const parsed = parseRunLink(hash, SCENARIOS);
           expect(parsed.kind).toBe('ok');
           if (parsed.kind !== 'ok') return;
           expect(parsed.link.scenarioId).toBe(scenario.id);
           expect(parsed.link.variantId).toBe(variantId);
           expect(parsed.link.seed).toBe(seed);
-          expect(formatSchedule(parsed.link.choices)).toBe(formatSchedule(choices));
+          expect(formatSchedule(parsed.link.schedule)).toBe(formatSchedule(choices));
           // The end of the schedule is written as "no position".
           expect(parsed.link.cursor ?? choices.length).toBe(cursor);
         },
@@ -55,7 +55,7 @@ describe('share links', () => {
         scenarioId: 'get-then-del',
         variantId: 'lua',
         seed: 7,
-        choices: [
+        schedule: [
           { kind: 'step', clientId: 'A' },
           { kind: 'step', clientId: 'A' },
           { kind: 'advance', ms: 4000 },
@@ -71,7 +71,7 @@ describe('share links', () => {
     expect(parseRunLink('', SCENARIOS).kind).toBe('none');
     expect(parseRunLink('#', SCENARIOS).kind).toBe('none');
     const parsed = parseRunLink('#/v1/get-then-del/get-then-del', SCENARIOS);
-    expect(parsed.kind === 'ok' && formatSchedule(parsed.link.choices)).toBe(findScenario('get-then-del').defaultSchedule);
+    expect(parsed.kind === 'ok' && formatSchedule(parsed.link.schedule)).toBe(findScenario('get-then-del').defaultSchedule);
   });
 
   it.each([

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/engine/simulation';
 import { findScenario } from '../../src/scenarios';
 import { createSimStore, type SimStore } from '../../src/ui/store/createSimStore';
-import type { OutcomeReport, OutcomeRequest, OutcomeService, PlaybackTimers } from '../../src/ui/store/types';
+import type { PlaybackTimers } from '../../src/ui/store/types';
+import type { OutcomeReport, OutcomeRequest, OutcomeService } from '../../src/ui/worker/protocol';
 import { computeOutcomes } from '../../src/ui/worker/outcomes';
 
 // Goal: the store is a thin, faithful layer over the engine. Its actions give the same world as

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TraceEvent } from '../../src/engine/trace';
 import { Simulation } from '../../src/engine/simulation';
 import { findScenario } from '../../src/scenarios';
-import { stressSimulation } from '../../src/ui/views/dev-stress';
+import { stressSimulation } from '../../dev/stress';
 import { exportFileName, renderRunSvg, serializeSvg } from '../../src/ui/views/export';
 import { SequenceView } from '../../src/ui/views/SequenceView';
 import { TimelineView } from '../../src/ui/views/TimelineView';

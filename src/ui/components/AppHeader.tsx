@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { LANG_LABEL, LANGS } from '../i18n';
+import { LANG_LABEL, LANGS, LOCALES } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { selectAppearance } from '../store/selectors';
 import { Icon } from './Icon';
@@ -32,7 +32,7 @@ export function AppHeader() {
               type="button"
               className="segmented__option"
               aria-pressed={lang === code}
-              lang={code === 'zh' ? 'zh-CN' : 'en'}
+              lang={LOCALES[code]}
               onClick={() => store.getState().setLang(code)}
             >
               {LANG_LABEL[code]}
@@ -77,7 +77,7 @@ export function AppHeader() {
 
 type CopyState = 'idle' | 'copied' | 'failed';
 
-export function CopyLinkButton() {
+function CopyLinkButton() {
   const t = useT();
   const [state, setState] = useState<CopyState>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 
 /** Palette slots (Okabe-Ito, colour-blind safe); the letter keeps colour from being the only signal. */
-export const clientPaletteSize = 6;
+const clientPaletteSize = 6;
 
 export function clientClass(index: number): string {
   return `client-${index % clientPaletteSize}`;

@@ -21,13 +21,13 @@ function ClockReadout() {
   const valueRef = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     const show = (nowMs: number) => {
-      if (valueRef.current) valueRef.current.textContent = `t = ${nowMs} ms`;
+      if (valueRef.current) valueRef.current.textContent = t('now', { ms: nowMs });
     };
     show(store.getState().nowMs);
     return store.subscribe((state, previous) => {
       if (state.nowMs !== previous.nowMs) show(state.nowMs);
     });
-  }, [store]);
+  }, [store, t]);
   return (
     <div className="clock-readout" data-testid="clock" role="timer" aria-label={t('virtualTime')} aria-live="off">
       <Icon name="clock" />

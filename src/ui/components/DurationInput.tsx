@@ -1,4 +1,4 @@
-import { advanceMsMax } from '../../engine/schedule';
+import { advanceMsMax } from '../store/createSimStore';
 
 /** A duration the engine accepts for a clock advance or a stall: a whole number of ms, 1..advanceMsMax. */
 export function isValidDurationMs(ms: number): boolean {

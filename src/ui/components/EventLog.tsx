@@ -1,15 +1,13 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type UIEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type UIEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { TraceEvent } from '../../engine/trace';
-import { findVariant } from '../../engine/scenario';
-import { findScenario } from '../../scenarios';
-import { describeEventIn, scriptNamesOf, tokenNamerFor } from '../i18n/describe';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { SimState } from '../store/createSimStore';
+import type { TraceEvent } from '../store/published';
+import { selectDescribeEvent } from '../store/selectors';
 import { ClientBadge } from './ClientBadge';
 
 /** Row heights in px: the list is virtualized by fixed rows (presentation mode has taller ones). */
-export const eventRowHeightPx = 26;
+const eventRowHeightPx = 26;
 const presentationRowHeightPx = 32;
 const overscanRowCount = 6;
 const fallbackViewportPx = 240;
@@ -17,12 +15,8 @@ const fallbackViewportPx = 240;
 const selectLog = (s: SimState) => ({
   events: s.events,
   past: s.eventCountToCursor,
-  tokens: s.tokens,
-  lang: s.lang,
   clientIds: s.clientIds,
   presentation: s.presentation,
-  scenarioId: s.scenarioId,
-  variantId: s.variantId,
 });
 
 /**
@@ -34,17 +28,13 @@ const selectLog = (s: SimState) => ({
 export function EventLog() {
   const t = useT();
   const store = useSimStoreApi();
-  const { events, past, tokens, lang, clientIds, presentation, scenarioId, variantId } = useSimStore(useShallow(selectLog));
-  const scripts = useMemo(() => {
-    const scenario = findScenario(scenarioId);
-    return scriptNamesOf(scenario, findVariant(scenario, variantId));
-  }, [scenarioId, variantId]);
+  const { events, past, clientIds, presentation } = useSimStore(useShallow(selectLog));
+  const describe = useSimStore(selectDescribeEvent);
   const rowHeightPx = presentation ? presentationRowHeightPx : eventRowHeightPx;
   const viewportRef = useRef<HTMLDivElement>(null);
   const [manual, setManual] = useState<{ scrollTop: number; past: number } | null>(null);
   const [heightPx, setHeightPx] = useState(fallbackViewportPx);
   const programmaticTop = useRef<number | null>(null);
-  const name = tokenNamerFor(tokens, lang);
   const jump = useCallback((cursor: number) => store.getState().seek(cursor), [store]);
 
   useEffect(() => {
@@ -93,7 +83,7 @@ export function EventLog() {
             event={event}
             top={(first + i) * rowHeightPx}
             future={first + i >= past}
-            text={describeEventIn(event, lang, name, scripts)}
+            text={describe(event)}
             clientIndex={event.clientId === null ? -1 : clientIds.indexOf(event.clientId)}
             futureLabel={t('future')}
             jumpLabel={t('jumpToEvent', { step: event.step + 1 })}

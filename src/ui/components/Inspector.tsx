@@ -1,14 +1,15 @@
 import { memo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Translate } from '../i18n';
+import { formatList, type Translate } from '../../i18n';
 import { useSimStore, useT } from '../store/context';
-import { selectLang } from '../store/selectors';
+import { selectLang, selectLockState } from '../store/selectors';
 import type { SimState } from '../store/createSimStore';
+import type { LockState } from '../store/published';
 import type { ClientView, KeyView } from '../store/types';
 import { ClientBadge } from './ClientBadge';
 
 const selectInspector = (s: SimState) => ({ keys: s.keys, nowMs: s.nowMs, clients: s.clients });
-const selectTruth = (s: SimState) => ({ lock: s.lock, clients: s.clients });
+const selectTruth = (s: SimState) => ({ lock: selectLockState(s), clients: s.clients });
 
 /** Every key with type, value, TTL in virtual time; the step's changes highlighted in words too. */
 export function Inspector() {
@@ -48,7 +49,7 @@ const KeyRow = memo(function KeyRow({ row, nowMs, clients, t }: { row: KeyView; 
         <span className="key-row__type">{row.type}</span>
         {row.change && <span className={`change-pill change-pill--${row.change}`}>{t(CHANGE_KEYS[row.change])}</span>}
         <span className="key-row__ttl" data-testid={`key.${row.key}.ttl`}>
-          <span className="key-row__ttl-label">{t('ttl')}</span> {gone ? '—' : ttlMs === null ? t('noTtl') : `${ttlMs} ms`}
+          <span className="key-row__ttl-label">{t('ttl')}</span> {gone ? '—' : ttlMs === null ? t('noTtl') : t('unitMs', { n: ttlMs })}
         </span>
       </div>
       <div className="key-row__value">
@@ -66,12 +67,17 @@ const KeyRow = memo(function KeyRow({ row, nowMs, clients, t }: { row: KeyView; 
   );
 });
 
-const selectMismatch = (s: SimState) => beliefMismatch(s.lock, s.clients);
+const selectMismatch = (s: SimState) => beliefMismatch(selectLockState(s), s.clients);
+
+/** The client Redis says holds the lock, if it is one of the run's clients. */
+function holderOf(lock: LockState, clients: readonly ClientView[]): ClientView | undefined {
+  return lock.kind === 'held' && lock.holder !== null ? clients.find((c) => c.id === lock.holder) : undefined;
+}
 
 /** True when some client's belief differs from Redis's truth about the lock. */
-function beliefMismatch(lock: SimState['lock'], clients: readonly ClientView[]): boolean {
-  const holder = lock.holder === null ? undefined : clients.find((c) => c.id === lock.holder);
-  return clients.some((c) => c.believesHoldsLock && c.id !== lock.holder) || (holder !== undefined && !holder.believesHoldsLock && holder.live);
+function beliefMismatch(lock: LockState, clients: readonly ClientView[]): boolean {
+  const holder = holderOf(lock, clients);
+  return clients.some((c) => c.believesHoldsLock && c !== holder) || (holder !== undefined && !holder.believesHoldsLock && holder.live);
 }
 
 function MismatchNote() {
@@ -89,7 +95,7 @@ function LockTruth() {
   const t = useT();
   const lang = useSimStore(selectLang);
   const { lock, clients } = useSimStore(useShallow(selectTruth));
-  const holder = lock.holder === null ? undefined : clients.find((c) => c.id === lock.holder);
+  const holder = holderOf(lock, clients);
   const believers = clients.filter((c) => c.believesHoldsLock);
   return (
     <div className="truth" data-testid="lock-truth">
@@ -102,7 +108,7 @@ function LockTruth() {
               <>
                 <ClientBadge id={holder.id} index={holder.index} size="small" /> {t('redisSaysHolder', { id: holder.id })}
               </>
-            ) : lock.value === null ? (
+            ) : lock.kind === 'free' ? (
               t('redisSaysFree')
             ) : (
               t('redisSaysUnknown')
@@ -121,7 +127,7 @@ function LockTruth() {
                 ))}{' '}
                 {believers.length === 1
                   ? t('clientBelieves', { id: believers[0].id })
-                  : t('clientsBelieve', { ids: believers.map((c) => c.id).join(lang === 'zh' ? '、' : ' and ') })}
+                  : t('clientsBelieve', { ids: formatList(believers.map((c) => c.id), lang) })}
               </span>
             )}
           </dd>

@@ -1,19 +1,13 @@
 import { DurationInput, isValidDurationMs } from './DurationInput';
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
-import { isRedisStep, renderStep, type Step } from '../../engine/program';
-import { findVariant } from '../../engine/scenario';
-import { findScenario } from '../../scenarios';
-import { localized, type Translate } from '../i18n';
+import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { localized, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { SimState } from '../store/createSimStore';
-import { selectClientIds, selectLang } from '../store/selectors';
-import type { ClientView } from '../store/types';
+import { selectClientIds, selectLang, selectPresentation } from '../store/selectors';
+import type { ClientView, ProgramLine } from '../store/types';
 import { ClientBadge, clientClass } from './ClientBadge';
 import { Icon } from './Icon';
 
-const selectProgramKey = (s: SimState) => ({ scenarioId: s.scenarioId, variantId: s.variantId });
-const selectPresentation = (s: SimState) => s.presentation;
 const defaultStallMs = 6000;
 /** Narrowest a lane gets before the lanes scroll sideways (three fit beside the sidebar at 1280 px). */
 const laneWidthMinPx = 268;
@@ -35,33 +29,7 @@ export function Lanes() {
   );
 }
 
-interface ProgramLine {
-  readonly pc: number;
-  readonly label: string | undefined;
-  readonly code: string;
-  readonly note: string;
-  readonly redis: boolean;
-  /** Lua source lines of an EVAL step, shown under it. */
-  readonly lua: readonly string[] | null;
-  readonly scriptName: string | null;
-}
-
-function programLines(scenarioId: string, variantId: string, clientId: string, lang: 'en' | 'zh'): ProgramLine[] {
-  const scenario = findScenario(scenarioId);
-  const variant = findVariant(scenario, variantId);
-  const spec = variant.clients.find((c) => c.id === clientId);
-  if (!spec) return [];
-  const scripts = { ...(scenario.scripts ?? {}), ...(variant.scripts ?? {}) };
-  return spec.program.map((step: Step, pc) => ({
-    pc,
-    label: step.label,
-    code: renderStep(step, { ...scenario.params, ...(variant.params ?? {}) }, scripts),
-    note: localized(step.note, lang),
-    redis: isRedisStep(step),
-    lua: step.op === 'eval' && !step.bySha && scripts[step.script] ? scripts[step.script].source.split('\n') : null,
-    scriptName: step.op === 'eval' ? step.script : null,
-  }));
-}
+const NO_LINES: readonly ProgramLine[] = [];
 
 function statusText(client: ClientView, t: Translate): string {
   if (client.stalledUntilMs !== null) return t('statusStalled', { untilMs: client.stalledUntilMs });
@@ -106,8 +74,7 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
   const lang = useSimStore(selectLang);
   const store = useSimStoreApi();
   const client = useSimStore(useCallback((s: SimState) => s.clients.find((c) => c.id === clientId), [clientId]));
-  const { scenarioId, variantId } = useSimStore(useShallow(selectProgramKey));
-  const lines = useMemo(() => programLines(scenarioId, variantId, clientId, lang), [scenarioId, variantId, clientId, lang]);
+  const lines = useSimStore(useCallback((s: SimState) => s.runInfo.programs[clientId] ?? NO_LINES, [clientId]));
   const presentation = useSimStore(selectPresentation);
   const [stallMs, setStallMs] = useState(defaultStallMs);
   const listRef = useRef<HTMLOListElement>(null);
@@ -166,6 +133,7 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
       <ol className="program" ref={listRef} tabIndex={0} aria-label={t('program', { id: clientId })} data-testid={`lane.${clientId}.program`}>
         {lines.map((line) => {
           const current = live && line.pc === client.pc;
+          const note = localized(line.note, lang);
           return (
             <li
               key={line.pc}
@@ -180,10 +148,10 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
                 {line.label && <span className="program__label">{line.label}:</span>}
                 <code>{line.code}</code>
                 {current && <span className="visually-hidden"> ({t('currentLine')})</span>}
-                {line.note && (
-                  <span className="program__note" title={line.note}>
+                {note && (
+                  <span className="program__note" title={note}>
                     {' '}
-                    -- {line.note}
+                    -- {note}
                   </span>
                 )}
                 {line.lua && (

@@ -1,17 +1,22 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { findVariant } from '../../engine/scenario';
-import { findScenario } from '../../scenarios';
-import { localized } from '../i18n';
-import type { TraceEvent } from '../../engine/trace';
-import { describeEventIn, scriptNamesOf, tokenNamerFor } from '../i18n/describe';
-import { narrationFor } from '../store/derive';
+import { localized } from '../../i18n';
 import { useSimStore, useT } from '../store/context';
-import { selectNarrationInput } from '../store/selectors';
+import type { SimState } from '../store/createSimStore';
+import type { TraceEvent } from '../store/published';
+import { selectDescribeEvent, selectScriptedNarration } from '../store/selectors';
 
 /** Lines of "what just happened" shown when the run leaves the scripted story. */
 const describedEventCountMax = 3;
 const NARRATED_KINDS = new Set<TraceEvent['kind']>(['command', 'violation', 'block', 'crash', 'clock', 'give-up', 'write', 'mark']);
+
+const selectNarrationInput = (s: SimState) => ({
+  cursor: s.cursor,
+  summary: s.runInfo.summary,
+  scripted: selectScriptedNarration(s),
+  lastStepEvents: s.lastStepEvents,
+  lang: s.lang,
+});
 
 /**
  * What the last step did: the scenario's scripted narration while the run follows its default
@@ -19,15 +24,12 @@ const NARRATED_KINDS = new Set<TraceEvent['kind']>(['command', 'violation', 'blo
  */
 export function Narration() {
   const t = useT();
-  const { scenarioId, variantId, cursor, onDefaultPath, lastStepEvents, tokens, lang } = useSimStore(useShallow(selectNarrationInput));
+  const { cursor, summary, scripted, lastStepEvents, lang } = useSimStore(useShallow(selectNarrationInput));
+  const describe = useSimStore(selectDescribeEvent);
   const text = useMemo(() => {
-    const scenario = findScenario(scenarioId);
     // At the start: the lesson in one line, then how to begin (a hint, set smaller).
-    if (cursor === 0) return { scripted: true, lines: [localized(scenario.summary, lang)], hint: t('narrationStart') };
-    const scripted = onDefaultPath ? narrationFor(scenario, findVariant(scenario, variantId), cursor - 1) : null;
+    if (cursor === 0) return { scripted: true, lines: [localized(summary, lang)], hint: t('narrationStart') };
     if (scripted) return { scripted: true, lines: [localized(scripted, lang)], hint: null };
-    const name = tokenNamerFor(tokens, lang);
-    const scripts = scriptNamesOf(scenario, findVariant(scenario, variantId));
     // What matters first: violations, then Redis commands, then waits; bookkeeping is left out.
     const rank = (e: TraceEvent) => (e.kind === 'violation' ? 0 : e.kind === 'command' ? 1 : 2);
     const lines = lastStepEvents
@@ -36,9 +38,9 @@ export function Narration() {
       .sort((a, b) => rank(a.e) - rank(b.e) || a.order - b.order)
       .slice(0, describedEventCountMax)
       .sort((a, b) => a.order - b.order)
-      .map(({ e }) => `${e.clientId ?? 'Redis'}: ${describeEventIn(e, lang, name, scripts)}`);
+      .map(({ e }) => t('narrationLine', { who: e.clientId ?? t('redis'), text: describe(e) }));
     return { scripted: false, lines, hint: null };
-  }, [cursor, onDefaultPath, scenarioId, variantId, lastStepEvents, tokens, lang, t]);
+  }, [cursor, summary, scripted, lastStepEvents, lang, t, describe]);
 
   return (
     <section className="narration" aria-labelledby="narration-heading" data-testid="narration">

@@ -1,12 +1,13 @@
 import { useEffect } from 'react';
-import type { StringKey } from '../i18n';
-import { linkLengthMax, type LinkErrorReason } from '../share/link';
+import { translateRef, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import { selectLinkError, selectNotice } from '../store/selectors';
+import { linkLengthMax } from '../store/run-link';
+import { selectLang, selectLinkError, selectNotice } from '../store/selectors';
+import type { LinkError, LinkErrorReason } from '../store/types';
 import { Icon } from './Icon';
 
-const LINK_MESSAGES: Record<LinkErrorReason, StringKey> = {
-  'too-long': 'linkTooLong',
+/** Messages of the refusals whose one parameter is the offending piece of the link. */
+const LINK_MESSAGES = {
   'bad-format': 'linkBadFormat',
   'bad-version': 'linkBadVersion',
   'unknown-scenario': 'linkUnknownScenario',
@@ -15,7 +16,12 @@ const LINK_MESSAGES: Record<LinkErrorReason, StringKey> = {
   'bad-schedule': 'linkBadSchedule',
   'schedule-does-not-fit': 'linkScheduleDoesNotFit',
   'bad-cursor': 'linkBadCursor',
-};
+} as const satisfies Record<Exclude<LinkErrorReason, 'too-long'>, string>;
+
+function linkErrorText(error: LinkError, t: Translate): string {
+  if (error.reason === 'too-long') return t('linkTooLong', { length: Number(error.detail), max: linkLengthMax });
+  return t(LINK_MESSAGES[error.reason], { detail: error.detail });
+}
 
 /** A refused share link: what was wrong, and that the default scenario loaded instead. */
 export function LinkErrorNotice() {
@@ -28,7 +34,7 @@ export function LinkErrorNotice() {
       <Icon name="warning" />
       <div className="link-error__text">
         <strong>{t('linkErrorTitle')}</strong>
-        <span>{t(LINK_MESSAGES[error.reason], { detail: error.detail, length: error.detail, max: linkLengthMax })}</span>
+        <span>{linkErrorText(error, t)}</span>
         <span className="link-error__after">{t('linkErrorLoadedDefault')}</span>
       </div>
       <button type="button" className="button" onClick={() => store.getState().dismissLinkError()}>
@@ -45,6 +51,7 @@ export function NoticeLine() {
   const t = useT();
   const store = useSimStoreApi();
   const notice = useSimStore(selectNotice);
+  const lang = useSimStore(selectLang);
   // Information fades after a while (UI time, not simulation time); warnings stay until dismissed.
   useEffect(() => {
     if (!notice || notice.tone !== 'info') return;
@@ -57,7 +64,7 @@ export function NoticeLine() {
     <div className={`notice-line${notice ? ` notice-line--${notice.tone}` : ''}`} role="status" data-testid="notice">
       {notice && (
         <>
-          <span className="notice-line__text">{t(notice.key, notice.params)}</span>
+          <span className="notice-line__text">{translateRef(notice, lang)}</span>
           <button type="button" className="button button--ghost button--small" onClick={() => store.getState().dismissNotice()}>
             {t('dismiss')}
           </button>

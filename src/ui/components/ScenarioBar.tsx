@@ -1,13 +1,8 @@
-import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { findScenario } from '../../scenarios';
-import { localized, type Lang, type Translate } from '../i18n';
-import { violationKindLabel } from '../i18n/describe';
+import { localized, violationKindLabel, type Lang, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import { selectLang, selectOutcomes } from '../store/selectors';
-import type { VariantOutcome } from '../store/types';
-
-const selectScenarioId = (s: { scenarioId: string }) => s.scenarioId;
+import type { VariantOutcome } from '../store/createSimStore';
+import { selectLang, selectOutcomes, selectRunInfo, selectScenarioId } from '../store/selectors';
 
 /**
  * The scenario's title, its lesson on demand, and the variant toggle, on one line. The one-line
@@ -15,9 +10,8 @@ const selectScenarioId = (s: { scenarioId: string }) => s.scenarioId;
  */
 export function ScenarioBar() {
   const lang = useSimStore(selectLang);
-  const scenarioId = useSimStore(selectScenarioId);
+  const scenario = useSimStore(selectRunInfo);
   const t = useT();
-  const scenario = useMemo(() => findScenario(scenarioId), [scenarioId]);
   return (
     <section className="scenario-bar" aria-labelledby="scenario-title">
       <div className="scenario-bar__text">
@@ -55,13 +49,13 @@ function VariantToggle() {
   const t = useT();
   const store = useSimStoreApi();
   const scenarioId = useSimStore(selectScenarioId);
+  const { variants } = useSimStore(selectRunInfo);
   const { outcomes, pending, variantId, lang } = useSimStore(useShallow(selectOutcomes));
-  const scenario = useMemo(() => findScenario(scenarioId), [scenarioId]);
   const current = outcomes && outcomes.scenarioId === scenarioId ? outcomes : null;
   return (
     <fieldset className="variant-toggle" data-testid="variant-toggle">
       <legend>{t('variant')}</legend>
-      {scenario.variants.map((variant) => {
+      {variants.map((variant) => {
         const outcome = current?.outcomes.find((o) => o.variantId === variant.id);
         const checked = variant.id === variantId;
         const bad = outcome !== undefined && outcome.violations.length > 0;

@@ -1,17 +1,15 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { SCENARIOS } from '../../scenarios';
-import { localized } from '../i18n';
+import { localized } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import { selectLang } from '../store/selectors';
+import { selectLang, selectScenarioId, selectScenarios } from '../store/selectors';
 import { Icon } from './Icon';
-
-const selectScenarioId = (s: { scenarioId: string }) => s.scenarioId;
 
 /** A menu of scenarios, each with its title and one-line lesson. */
 export function ScenarioPicker() {
   const t = useT();
   const lang = useSimStore(selectLang);
   const scenarioId = useSimStore(selectScenarioId);
+  const scenarios = useSimStore(selectScenarios);
   const store = useSimStoreApi();
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -51,14 +49,14 @@ export function ScenarioPicker() {
       >
         <span>{t('scenarios')}</span>
         <span className="scenario-picker__count" aria-hidden="true">
-          {SCENARIOS.length}
+          {scenarios.length}
         </span>
         <Icon name="chevron" />
       </button>
       {open && (
         <div className="scenario-menu" id={menuId} role="group" aria-label={t('scenarioPickerHint')}>
           <ul>
-            {SCENARIOS.map((scenario) => (
+            {scenarios.map((scenario) => (
               <li key={scenario.id}>
                 <button
                   type="button"

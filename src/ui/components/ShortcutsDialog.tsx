@@ -18,12 +18,12 @@ export function ShortcutsDialog() {
     if (!open && dialog.open) dialog.close();
   }, [open]);
   const rows: [string, string][] = [
-    ['Space', t('kbPlay')],
+    [t('kbKeySpace'), t('kbPlay')],
     ['←', t('kbBack')],
     ['→', t('kbForward')],
     ['1 … 9', t('kbClient')],
     ['?', t('kbHelp')],
-    ['Esc', t('kbEscape')],
+    [t('kbKeyEscape'), t('kbEscape')],
   ];
   return (
     <dialog ref={ref} className="dialog" aria-labelledby="shortcuts-title" onClose={() => store.getState().setShortcutsOpen(false)} data-testid="shortcuts-dialog">

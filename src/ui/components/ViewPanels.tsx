@@ -10,7 +10,7 @@ import type { SimState, SimStore } from '../store/createSimStore';
 import '../views/views.css';
 
 /** The data the run views draw; everything else they need comes through `onJump`. */
-export const selectViewProps = (s: SimState) => ({
+const selectViewProps = (s: SimState) => ({
   events: s.events,
   clientIds: s.clientIds,
   cursorStep: s.cursor,

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { violationKindLabel, violationMessage } from '../i18n/describe';
+import { violationKindLabel, violationText } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { SimState } from '../store/createSimStore';
 import { Icon } from './Icon';
@@ -21,7 +21,7 @@ export function ViolationBanner() {
         <div className="violation-banner" data-testid="violation-banner" role="alert">
           <Icon name="warning" />
           <div className="violation-banner__text">
-            <strong className="violation-banner__message">{violationMessage(first, lang)}</strong>
+            <strong className="violation-banner__message">{violationText(first.violation, first.message, lang)}</strong>
             <span className="violation-banner__meta">
               {violationKindLabel(first.violation, lang)} · {t('violationAt', { step: first.step + 1 })}
               {violations.length > 1 && ` · ${t('moreViolations', { n: violations.length - 1 })}`}

@@ -3,9 +3,8 @@
  * presentation mode) and the last run (as a share-link hash, so it is validated like any link).
  * Storage can be missing or full (private mode, embeds): every access is guarded.
  */
-import { isLang, type Lang } from '../i18n';
-
-export type Theme = 'light' | 'dark';
+import { isLang, type Lang } from '../../i18n';
+import type { Theme } from '../store/types';
 
 export interface Prefs {
   readonly lang?: Lang;

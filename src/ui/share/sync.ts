@@ -3,21 +3,15 @@
  * (replaceState, so stepping does not fill the history), preferences are remembered, and a hash
  * typed or pasted into the address bar loads like a fresh link.
  */
-import { SCENARIOS } from '../../scenarios';
 import type { SimState, SimStore } from '../store/createSimStore';
-import { formatRunHash, parseRunLink } from './link';
+import { selectRunHash } from '../store/selectors';
 import { saveSessionHash, savePrefs, type KeyValueStorage } from './persist';
-
-/** The share hash of the store's current run. */
-export function runHashOf(state: Pick<SimState, 'scenarioId' | 'variantId' | 'seed' | 'schedule' | 'cursor'>): string {
-  return formatRunHash(state.scenarioId, state.variantId, state.seed, state.schedule, state.cursor);
-}
 
 export function connectBrowser(store: SimStore, win: Window, storage: KeyValueStorage | null): () => void {
   const embed = store.getState().embed;
   let lastHash = '';
   const syncRun = (state: SimState) => {
-    const hash = runHashOf(state);
+    const hash = selectRunHash(state);
     if (hash === lastHash) return;
     lastHash = hash;
     if (win.location.hash !== hash) {
@@ -51,26 +45,7 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
 
   // A hash edited by hand or a link pasted into this tab: load it like a fresh page would.
   const onHashChange = () => {
-    if (win.location.hash === lastHash) return;
-    const parsed = parseRunLink(win.location.hash, SCENARIOS);
-    const state = store.getState();
-    if (parsed.kind === 'none') return;
-    if (parsed.kind === 'ok') {
-      const { link } = parsed;
-      const result = state.loadRun({ scenarioId: link.scenarioId, variantId: link.variantId, seed: link.seed, schedule: link.choices, cursor: link.cursor });
-      if (result.ok) {
-        store.setState({ linkError: null, persistRun: true });
-        return;
-      }
-      refuse(result.error);
-      return;
-    }
-    refuse(parsed.error);
-  };
-  const refuse = (error: NonNullable<SimState['linkError']>) => {
-    store.setState({ persistRun: false });
-    store.getState().loadRun({ scenarioId: SCENARIOS[0].id });
-    store.setState({ linkError: error });
+    if (win.location.hash !== lastHash) store.getState().openLink(win.location.hash);
   };
   win.addEventListener('hashchange', onHashChange);
   return () => {

@@ -5,19 +5,20 @@
  * previous object when nothing changed, so a step re-renders only the components whose data moved.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Lang } from '../../i18n';
 import type { Scenario } from '../../engine/scenario';
 import type { Choice } from '../../engine/schedule';
 import { Simulation } from '../../engine/simulation';
 import type { LockView, TraceEvent, ViolationEvent } from '../../engine/trace';
 import { SCENARIOS } from '../../scenarios';
-import type { Lang } from '../i18n';
-import type { LinkError } from '../share/link';
-import type { Theme } from '../share/persist';
+import type { OutcomeReport, OutcomeService } from '../worker/protocol';
+import { parseRunLink } from './run-link';
 import type { Runtime } from './runtime';
+import { createLinkSlice } from './slices/links';
 import { createPlaybackSlice } from './slices/playback';
 import { createSimulationSlice } from './slices/simulation';
 import { createUiSlice } from './slices/ui';
-import type { ClientView, KeyView, Notice, OutcomeReport, OutcomeService, PlaybackTimers } from './types';
+import type { ClientView, KeyView, LinkError, Notice, PlaybackTimers, RunInfo, ScenarioSummary, Theme } from './types';
 
 export interface RunSpec {
   readonly scenarioId: string;
@@ -33,9 +34,17 @@ export type LoadResult = { readonly ok: true } | { readonly ok: false; readonly 
 
 export type ViewTab = 'timeline' | 'sequence' | 'events';
 
-export { SPEEDS_STEPS_PER_S, defaultAutoplayStepCountMax } from './slices/playback';
+export type { VariantOutcome } from '../worker/protocol';
+
+export { SPEEDS_STEPS_PER_S } from './slices/playback';
+/** Longest clock advance or stall the engine accepts (ms): the bound of the duration fields. */
+export { advanceMsMax } from '../../engine/schedule';
 
 export interface SimulationSlice {
+  /** Every scenario, for the picker (fixed for the store's life). */
+  readonly scenarios: readonly ScenarioSummary[];
+  /** What the page shows of the current scenario and variant (the one source: no component looks it up). */
+  readonly runInfo: RunInfo;
   readonly scenarioId: string;
   readonly variantId: string;
   readonly seed: number;
@@ -112,15 +121,28 @@ export interface UiSlice {
   dismissLinkError(): void;
 }
 
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice;
+export interface LinkSlice {
+  /**
+   * Opens a share-link hash (typed into the address bar, pasted): loads its run, or refuses it.
+   * An empty hash changes nothing.
+   */
+  openLink(hash: string): void;
+  /** Shows why a link was refused, loads the default run, and stops saving until the user acts. */
+  refuseLink(error: LinkError): void;
+}
+
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice;
 export type SimStore = StoreApi<SimState> & {
-  /** The engine instance behind the store: read-only access for the test API and views. */
+  /** The engine instance behind the store: read-only access for the test API. */
   readonly simulation: () => Simulation;
-  readonly scenario: () => Scenario;
   readonly dispose: () => void;
 };
 
 export interface SimStoreInit {
+  /** The page's link (location hash): its run, or a refusal shown over the default run. */
+  readonly link?: string;
+  /** The last run this browser saved (a link hash), loaded when `link` is empty. */
+  readonly savedLink?: string | null;
   readonly run?: RunSpec;
   readonly lang?: Lang;
   readonly theme?: Theme;
@@ -134,8 +156,19 @@ export interface SimStoreInit {
   readonly scenarios?: readonly Scenario[];
 }
 
-export function createSimStore(init: SimStoreInit = {}): SimStore {
-  const scenarios = init.scenarios ?? SCENARIOS;
+/** The run to show first: the link's, else the saved one, else `init.run`. */
+function initialRun(init: SimStoreInit, scenarios: readonly Scenario[]): SimStoreInit {
+  if (init.link === undefined) return init;
+  const fromLink = parseRunLink(init.link, scenarios);
+  if (fromLink.kind === 'ok') return { ...init, run: fromLink.link };
+  if (fromLink.kind === 'error') return { ...init, linkError: fromLink.error };
+  const saved = parseRunLink(init.savedLink ?? '', scenarios);
+  return saved.kind === 'ok' ? { ...init, run: saved.link } : init;
+}
+
+export function createSimStore(options: SimStoreInit = {}): SimStore {
+  const scenarios = options.scenarios ?? SCENARIOS;
+  const init = initialRun(options, scenarios);
   const firstScenario = scenarios[0];
   const rt: Runtime = {
     // The default run always exists; a requested run replaces it below if it loads.
@@ -165,17 +198,13 @@ export function createSimStore(init: SimStoreInit = {}): SimStore {
     ...createSimulationSlice(rt, init)(...a),
     ...createPlaybackSlice(rt, init)(...a),
     ...createUiSlice(init)(...a),
+    ...createLinkSlice(rt)(...a),
   }));
   // Load the requested run; if its schedule does not fit, show why and load the default instead.
-  const requested = init.run ?? { scenarioId: firstScenario.id };
-  const result = api.getState().loadRun(requested);
-  if (!result.ok) {
-    api.getState().loadRun({ scenarioId: firstScenario.id });
-    api.setState({ linkError: result.error, persistRun: false });
-  }
+  const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });
+  if (!result.ok) api.getState().refuseLink(result.error);
   return Object.assign(api, {
     simulation: () => rt.engine.sim,
-    scenario: () => rt.engine.scenario,
     dispose: () => {
       api.getState().pause();
       rt.outcomeService?.dispose();

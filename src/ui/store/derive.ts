@@ -4,10 +4,8 @@
  */
 import type { KeyEntry } from '../../engine/redis/keyspace';
 import { formatSchedule, type Choice } from '../../engine/schedule';
-import type { Scenario, VariantSpec } from '../../engine/scenario';
 import type { TraceEvent } from '../../engine/trace';
 import { isLive, type ClientState, type ProcessState } from '../../engine/world';
-import type { LocalizedText } from '../../engine/program';
 import type { ClientView, KeyView } from './types';
 
 export function clientViews(
@@ -58,7 +56,7 @@ function sameClient(a: ClientView, b: ClientView): boolean {
 
 const valueTextLengthMax = 240;
 
-export function keyValueText(entry: KeyEntry): string {
+function keyValueText(entry: KeyEntry): string {
   let text: string;
   switch (entry.type) {
     case 'string':
@@ -81,7 +79,7 @@ export function keyValueText(entry: KeyEntry): string {
 }
 
 /** The client whose token the value is or contains. */
-export function ownerOf(text: string, tokens: Readonly<Record<string, string>>): string | null {
+function ownerOf(text: string, tokens: Readonly<Record<string, string>>): string | null {
   for (const [clientId, token] of Object.entries(tokens)) {
     if (token !== '' && text.includes(token)) return clientId;
   }
@@ -150,11 +148,4 @@ export function firstEventAtOrAfter(events: readonly TraceEvent[], step: number)
 export function isOnDefaultPath(choicesToCursor: readonly Choice[], defaultChoices: readonly Choice[]): boolean {
   if (choicesToCursor.length > defaultChoices.length) return false;
   return formatSchedule(choicesToCursor) === formatSchedule(defaultChoices.slice(0, choicesToCursor.length));
-}
-
-/** The scripted narration for one step (0-based), the variant's override first. */
-export function narrationFor(scenario: Scenario, variant: VariantSpec, step: number): LocalizedText | null {
-  const own = variant.narration?.find((n) => n.step === step);
-  if (own) return own.text;
-  return scenario.narration?.find((n) => n.step === step)?.text ?? null;
 }

@@ -4,10 +4,11 @@ import type { Scenario } from '../../engine/scenario';
 import type { Choice } from '../../engine/schedule';
 import type { Simulation } from '../../engine/simulation';
 import type { ViolationEvent } from '../../engine/trace';
-import type { OutcomeService, PlaybackTimers } from './types';
+import type { OutcomeService } from '../worker/protocol';
+import type { PlaybackTimers } from './types';
 
 /** Engine-side state of one store: never in React state. */
-export interface Engine {
+interface Engine {
   sim: Simulation;
   scenario: Scenario;
   defaultChoices: readonly Choice[];

@@ -3,42 +3,54 @@
  * that need several fields combine them with useShallow. Each returns data that keeps its identity
  * when unchanged (see derive.ts), so a step re-renders only what it changed.
  */
-import { translator } from '../i18n';
+import { translator, type Lang } from '../../i18n';
+import { eventDescriber } from '../../engine/describe';
+import { lockState, type LockState } from '../../engine/lock-state';
+import type { TraceEvent } from '../../engine/trace';
 import type { SimState } from './createSimStore';
+import { formatRunHash } from './run-link';
 
 export const selectLang = (s: SimState) => s.lang;
 export const selectT = (s: SimState) => translator(s.lang);
+export const selectScenarioId = (s: SimState) => s.scenarioId;
+export const selectScenarios = (s: SimState) => s.scenarios;
+export const selectRunInfo = (s: SimState) => s.runInfo;
 export const selectClientIds = (s: SimState) => s.clientIds;
-export const selectClients = (s: SimState) => s.clients;
-export const selectKeys = (s: SimState) => s.keys;
-export const selectLock = (s: SimState) => s.lock;
-export const selectViolations = (s: SimState) => s.violations;
-export const selectNowMs = (s: SimState) => s.nowMs;
-export const selectCursor = (s: SimState) => s.cursor;
-export const selectEvents = (s: SimState) => s.events;
-export const selectTokens = (s: SimState) => s.tokens;
-export const selectTokenOwners = (s: SimState) => s.tokenOwners;
 export const selectNotice = (s: SimState) => s.notice;
 export const selectLinkError = (s: SimState) => s.linkError;
 export const selectView = (s: SimState) => s.view;
 export const selectShortcutsOpen = (s: SimState) => s.shortcutsOpen;
-export const selectPlaying = (s: SimState) => s.playing;
-export const selectEmbed = (s: SimState) => s.embed;
+export const selectPresentation = (s: SimState) => s.presentation;
 
-export const selectRunIdentity = (s: SimState) => ({ scenarioId: s.scenarioId, variantId: s.variantId, seed: s.seed });
-export const selectPosition = (s: SimState) => ({ cursor: s.cursor, length: s.length, nowMs: s.nowMs, finished: s.finished });
 export const selectPlayback = (s: SimState) => ({ playing: s.playing, speedStepsPerS: s.speedStepsPerS });
 export const selectAppearance = (s: SimState) => ({ lang: s.lang, theme: s.theme, presentation: s.presentation, embed: s.embed });
-export const selectNarrationInput = (s: SimState) => ({
-  scenarioId: s.scenarioId,
-  variantId: s.variantId,
-  cursor: s.cursor,
-  onDefaultPath: s.onDefaultPath,
-  lastStepEvents: s.lastStepEvents,
-  tokens: s.tokens,
-  lang: s.lang,
-});
 export const selectOutcomes = (s: SimState) => ({ outcomes: s.outcomes, pending: s.outcomesPending, variantId: s.variantId, lang: s.lang });
 
-/** One client's view by id (a stable object while that client does not change). */
-export const selectClient = (id: string) => (s: SimState) => s.clients.find((c) => c.id === id);
+/** The share-link hash of the current run (the address bar, "Open in Lockstep"). */
+export const selectRunHash = (s: SimState) => formatRunHash(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor);
+
+let lastLock: { view: SimState['lock']; state: LockState } | null = null;
+
+/** Redis's truth about the lock: free, or held by a client (or by nobody known). Stable while the lock is. */
+export const selectLockState = (s: SimState): LockState => {
+  if (lastLock?.view !== s.lock) lastLock = { view: s.lock, state: lockState(s.lock) };
+  return lastLock.state;
+};
+
+type Describe = (event: TraceEvent) => string;
+let lastDescriber: { lang: Lang; tokens: SimState['tokens']; scripts: SimState['runInfo']['scriptNames']; describe: Describe } | null = null;
+
+/**
+ * One event in words in the store's language, tokens and scripts named: the same function while
+ * language and run stay (so rows that call it keep their memo).
+ */
+export const selectDescribeEvent = (s: SimState): Describe => {
+  const scripts = s.runInfo.scriptNames;
+  if (lastDescriber && lastDescriber.lang === s.lang && lastDescriber.tokens === s.tokens && lastDescriber.scripts === scripts) return lastDescriber.describe;
+  const describe = eventDescriber({ lang: s.lang, tokens: s.tokens, scripts });
+  lastDescriber = { lang: s.lang, tokens: s.tokens, scripts, describe };
+  return describe;
+};
+
+/** The scenario's scripted narration for the step just applied, while the run follows its story. */
+export const selectScriptedNarration = (s: SimState) => (s.onDefaultPath && s.cursor > 0 ? (s.runInfo.story.get(s.cursor - 1) ?? null) : null);

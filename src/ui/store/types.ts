@@ -1,7 +1,14 @@
-import type { ViolationKind } from '../../engine/trace';
-import type { BlockReason, ClientStatus } from '../../engine/world';
+/**
+ * The plain data the store publishes for components, and the shapes of its inputs. Components
+ * import these (and store/published.ts), never the engine.
+ */
+import type { MessageRef } from '../../i18n';
 import type { RedisType } from '../../engine/redis/keyspace';
-import type { StringKey, Params } from '../i18n';
+import type { LocalizedText } from '../../engine/program';
+import type { BlockReason, ClientStatus } from '../../engine/world';
+
+/** A text of the scenario's own (title, lesson, narration, a step's note): per-scenario content. */
+export type { LocalizedText };
 
 /** One client as the lanes show it: plain, compared field by field so unchanged lanes keep their object. */
 export interface ClientView {
@@ -21,7 +28,7 @@ export interface ClientView {
   readonly live: boolean;
 }
 
-export type KeyChange = 'created' | 'changed' | 'deleted' | 'expired' | null;
+type KeyChange = 'created' | 'changed' | 'deleted' | 'expired' | null;
 
 /** One key as the inspector shows it, with how it changed since the previous step. */
 export interface KeyView {
@@ -35,52 +42,60 @@ export interface KeyView {
   readonly change: KeyChange;
 }
 
-/** A message for the user, translated when shown. */
-export interface Notice {
-  readonly key: StringKey;
-  readonly params?: Params;
-  readonly tone: 'info' | 'warning';
+/** A message for the user, translated when shown (so it follows a language switch). */
+export type Notice = MessageRef & { readonly tone: 'info' | 'warning' };
+
+export type LinkErrorReason =
+  | 'too-long'
+  | 'bad-format'
+  | 'bad-version'
+  | 'unknown-scenario'
+  | 'unknown-variant'
+  | 'bad-seed'
+  | 'bad-schedule'
+  | 'schedule-does-not-fit'
+  | 'bad-cursor';
+
+/** Why a link (or a `lockstep.load`) was refused. */
+export interface LinkError {
+  readonly reason: LinkErrorReason;
+  /** The offending piece, already cut to a safe length; shown as text, never as markup. */
+  readonly detail: string;
 }
 
-/** What one variant does under the current schedule (computed in the worker). */
-export interface VariantOutcome {
-  readonly variantId: string;
-  /** Choices that applied before the schedule stopped fitting (== stepCount when all did). */
-  readonly stepsApplied: number;
-  readonly stepCount: number;
-  /** Why the replay stopped early (the ChoiceError message), or null. */
-  readonly stopReason: string | null;
-  readonly violations: readonly { readonly kind: ViolationKind; readonly step: number; readonly message: string; readonly clients: readonly string[] }[];
-  /** First step (0-based) whose lock state or violations differ from the base variant's; null if none. */
-  readonly firstDivergentStep: number | null;
-  readonly commandCount: number;
+export type Theme = 'light' | 'dark';
+
+/** A scenario as the picker lists it. */
+export interface ScenarioSummary {
+  readonly id: string;
+  readonly title: LocalizedText;
+  readonly summary: LocalizedText;
 }
 
-export interface OutcomeRequest {
-  readonly id: number;
+/** One line of a client's program, as its lane shows it. */
+export interface ProgramLine {
+  readonly pc: number;
+  readonly label: string | undefined;
+  readonly code: string;
+  readonly note: LocalizedText | undefined;
+  readonly redis: boolean;
+  /** Lua source lines of an EVAL step, shown under it. */
+  readonly lua: readonly string[] | null;
+  readonly scriptName: string | null;
+}
+
+/** What the page shows of the current scenario and variant; changes only when the run is replaced. */
+export interface RunInfo {
   readonly scenarioId: string;
-  readonly seed: number;
-  readonly schedule: string;
-  readonly baseVariantId: string;
-}
-
-export interface OutcomeReport {
-  readonly id: number;
-  readonly scenarioId: string;
-  readonly seed: number;
-  readonly schedule: string;
-  readonly baseVariantId: string;
-  readonly outcomes: readonly VariantOutcome[];
-  /** Where the replays ran: 'worker' (a dedicated Web Worker) or 'page' (fallback). */
-  readonly ranIn: 'worker' | 'page';
-  /** Redis commands executed to compute this report. */
-  readonly commandCount: number;
-}
-
-/** Computes variant outcomes off the page's thread. Only the latest request matters. */
-export interface OutcomeService {
-  request(request: OutcomeRequest, onReport: (report: OutcomeReport) => void): void;
-  dispose(): void;
+  readonly title: LocalizedText;
+  readonly summary: LocalizedText;
+  readonly lesson: LocalizedText;
+  readonly variants: readonly { readonly id: string; readonly title: LocalizedText }[];
+  /** The scripted narration by step (0-based), the variant's own lines first. */
+  readonly story: ReadonlyMap<number, LocalizedText>;
+  readonly programs: Readonly<Record<string, readonly ProgramLine[]>>;
+  /** Script source -> name, so an EVAL reads by its script's name. */
+  readonly scriptNames: Readonly<Record<string, string>>;
 }
 
 /** Wall-clock timers for the playback driver (the only wall time Lockstep reads). Injected for tests. */

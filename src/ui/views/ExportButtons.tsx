@@ -1,13 +1,13 @@
 import { memo, useState } from 'react';
 import { exportView, type ExportFormat, type ExportTarget } from './export';
-import { viewT } from './strings';
-import type { RunViewProps, ViewLang } from './types';
+import { translator, type Lang } from '../../i18n';
+import type { RunViewProps } from './types';
 
 export interface ExportButtonsProps {
   readonly target: ExportTarget;
   /** File names: `<fileBase>-timeline.svg`, e.g. fileBase `lockstep-get-then-del-lua`. */
   readonly fileBase: string;
-  readonly lang?: ViewLang;
+  readonly lang?: Lang;
   /**
    * The whole run, to export everything (preferred): the views on screen draw only what is near
    * the viewport. A getter called at click time; without it, `getSvg` is exported as drawn.
@@ -21,10 +21,10 @@ export interface ExportButtonsProps {
 export const ExportButtons = memo(function ExportButtons(props: ExportButtonsProps) {
   const { target, fileBase, getRun, getSvg } = props;
   const lang = props.lang ?? 'en';
-  const t = viewT(lang);
+  const t = translator(lang);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const what = lang === 'zh' ? (target === 'timeline' ? '时间线' : '时序图') : target === 'timeline' ? 'timeline' : 'sequence diagram';
+  const what = t(target === 'timeline' ? 'exportWhatTimeline' : 'exportWhatSequence');
 
   const run = async (format: ExportFormat) => {
     setError(null);
@@ -39,7 +39,7 @@ export const ExportButtons = memo(function ExportButtons(props: ExportButtonsPro
   };
 
   return (
-    <div className="lsv-export" role="group" aria-label={lang === 'zh' ? `导出${what}` : `Export ${what}`} data-testid={`export.${target}`}>
+    <div className="lsv-export" role="group" aria-label={t('exportGroup', { what })} data-testid={`export.${target}`}>
       <button type="button" onClick={() => run('svg')} disabled={busy} aria-label={t('exportSvg', { what })} data-testid={`export.${target}.svg`}>
         SVG
       </button>

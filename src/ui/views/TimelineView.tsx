@@ -28,10 +28,11 @@ import {
   type TtlBar,
   type ViolationMarker,
 } from './timeline-model';
-import { blockLabel, pointLabel, textOf, violationText, viewT, type ViewT } from './strings';
+import { translator, violationText, type Lang, type Translate } from '../../i18n';
+import { blockLabel, pointLabel, textOf } from './view-text';
 import { clientColor, fitText, textWidth } from './svg-text';
 import { Badge, JumpMark, markState, partsTspans } from './svg-parts';
-import type { RunViewProps, ViewLang } from './types';
+import type { RunViewProps } from './types';
 import { useViewScale } from './use-view-scale';
 
 /** Geometry of the timeline in SVG units (presentation mode scales the whole drawing). */
@@ -161,7 +162,7 @@ export interface TimelineSvgProps {
   readonly layout: TimelineLayout;
   readonly cursorStep: number;
   readonly nowMs: number;
-  readonly lang: ViewLang;
+  readonly lang: Lang;
   readonly onJump: (step: number) => void;
   /** Content x range to draw; null draws everything (export). */
   readonly window: Window | null;
@@ -251,7 +252,7 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
     }
   }, [cursorStep, layout, scale, updateWindow, G]);
 
-  const t = viewT(lang);
+  const t = translator(lang);
   return (
     <div ref={rootRef} className="lsv-view lsv-timeline" data-testid="timeline" data-density={density} role="region" aria-label={t('timeline')}>
       <div className="lsv-scroll lsv-scroll-x" ref={scrollRef} onScroll={updateWindow}>
@@ -280,7 +281,7 @@ export function TimelineSvg(props: TimelineSvgProps) {
   const { model, layout, cursorStep, nowMs, lang, onJump, window, idPrefix, stickyRef, svgRef } = props;
   const scale = props.scale ?? 1;
   const G = TIMELINE_GEOMETRY[props.density ?? 'comfortable'];
-  const t = viewT(lang);
+  const t = translator(lang);
   const rowCount = model.rows.length;
   const width = G.gutterPx + layout.widthPx;
   const legendWidthPx = Math.min(width, props.viewportWidthPx ?? width);
@@ -438,10 +439,10 @@ const CurrentStep = memo(function CurrentStep(props: { layout: TimelineLayout; c
   return <rect className="lsv-current-step" x={slot.x0 - 3} y={props.top} width={slot.x1 - slot.x0 + 6} height={props.bottom - props.top} rx={6} />;
 });
 
-const Axis = memo(function Axis(props: { layout: TimelineLayout; visible: Visible; lang: ViewLang; rowsEndY: number }) {
+const Axis = memo(function Axis(props: { layout: TimelineLayout; visible: Visible; lang: Lang; rowsEndY: number }) {
   const G = useG();
   const { layout, visible, lang, rowsEndY } = props;
-  const t = viewT(lang);
+  const t = translator(lang);
   return (
     <g className="lsv-axis" aria-hidden="true">
       <line className="lsv-axis-line" x1={0} x2={layout.widthPx} y1={G.axisY} y2={G.axisY} />
@@ -502,7 +503,7 @@ interface RowStaticProps {
   readonly colorIndex: number;
   readonly visible: VisibleRow;
   readonly layout: TimelineLayout;
-  readonly lang: ViewLang;
+  readonly lang: Lang;
   readonly idPrefix: string;
 }
 
@@ -510,7 +511,7 @@ interface RowStaticProps {
 const ClientRowStatic = memo(function ClientRowStatic(props: RowStaticProps) {
   const G = useG();
   const { y, clientId, colorIndex, visible, layout, lang, idPrefix } = props;
-  const t = viewT(lang);
+  const t = translator(lang);
   const color = clientColor(clientId, colorIndex);
   const beliefY = y + G.beliefDy;
   const beliefH = G.beliefH;
@@ -607,7 +608,7 @@ function staleLabels(
   x0: number,
   x1: number,
   layout: TimelineLayout,
-  t: ViewT,
+  t: Translate,
   fontPx: number,
 ): StaleLabel[] {
   const out: StaleLabel[] = [];
@@ -631,8 +632,7 @@ function staleLabels(
   return out;
 }
 
-function PointMarker({ point, x, y, lang }: { point: ClientPoint; x: number; y: number; lang: ViewLang }) {
-  const G = useG();
+function PointMarker({ point, x, y, lang }: { point: ClientPoint; x: number; y: number; lang: Lang }) {
   const glyph = { end: '■', crash: '✕', 'give-up': '⊘', write: '✎', mark: '+', enter: '', leave: '' }[point.kind];
   const detail = point.detail.length > 0 ? ` ${textOf(point.detail, lang)}` : '';
   return (
@@ -654,7 +654,7 @@ interface MarksProps {
   readonly layout: TimelineLayout;
   readonly y: number;
   readonly cursorStep: number;
-  readonly lang: ViewLang;
+  readonly lang: Lang;
   readonly onJump: (step: number) => void;
   readonly colorIndex: ReadonlyMap<string, number>;
 }
@@ -691,7 +691,7 @@ interface ChipProps {
   readonly maxWidth: number;
   readonly y: number;
   readonly state: 'past' | 'current' | 'future';
-  readonly lang: ViewLang;
+  readonly lang: Lang;
   readonly onJump: (step: number) => void;
   readonly colorIndex: ReadonlyMap<string, number>;
 }
@@ -700,7 +700,7 @@ interface ChipProps {
 const Chip = memo(function Chip(props: ChipProps) {
   const G = useG();
   const { mark, x, maxWidth, y, state, lang, onJump, colorIndex } = props;
-  const t = viewT(lang);
+  const t = translator(lang);
   const index = colorIndex.get(mark.clientId) ?? 0;
   const violated = mark.violationSeqs.length > 0;
   const replyText = `→ ${textOf(mark.reply, lang)}`;
@@ -753,14 +753,14 @@ interface RedisRowProps {
   readonly holders: readonly HolderBand[];
   readonly ttlBars: readonly TtlBar[];
   readonly layout: TimelineLayout;
-  readonly lang: ViewLang;
+  readonly lang: Lang;
   readonly colorIndex: ReadonlyMap<string, number>;
 }
 
 const RedisRowStatic = memo(function RedisRowStatic(props: RedisRowProps) {
   const G = useG();
   const { y, holders, ttlBars, layout, lang, colorIndex } = props;
-  const t = viewT(lang);
+  const t = translator(lang);
   const bandY = y + G.holderDy;
   const bandH = G.holderH;
   const ttlY = y + G.ttlDy;
@@ -812,7 +812,7 @@ const RedisRowStatic = memo(function RedisRowStatic(props: RedisRowProps) {
       {freeGaps(holders, layout).map(([x0, x1]) =>
         x1 - x0 > 48 ? (
           <text key={`f${x0}`} className="lsv-free-label" x={(x0 + x1) / 2} y={bandY + bandH / 2} textAnchor="middle">
-            {lang === 'zh' ? '锁空闲' : 'free'}
+            {t('lockFree')}
           </text>
         ) : null,
       )}
@@ -832,10 +832,10 @@ function freeGaps(holders: readonly HolderBand[], layout: TimelineLayout): [numb
 }
 
 
-const Cursor = memo(function Cursor(props: { x: number; top: number; bottom: number; nowMs: number; lang: ViewLang; widthPx: number }) {
+const Cursor = memo(function Cursor(props: { x: number; top: number; bottom: number; nowMs: number; lang: Lang; widthPx: number }) {
   const G = useG();
   const { x, top, bottom, nowMs, lang } = props;
-  const label = viewT(lang)('now', { ms: nowMs });
+  const label = translator(lang)('now', { ms: nowMs });
   const w = textWidth(label, 11.5, false) + 14;
   const cx = Math.max(w / 2, Math.min(x, props.widthPx - w / 2));
   return (
@@ -849,10 +849,10 @@ const Cursor = memo(function Cursor(props: { x: number; top: number; bottom: num
   );
 });
 
-function ClockMarks(props: { clocks: readonly ClockMark[]; layout: TimelineLayout; cursorStep: number; lang: ViewLang; onJump: (step: number) => void }) {
+function ClockMarks(props: { clocks: readonly ClockMark[]; layout: TimelineLayout; cursorStep: number; lang: Lang; onJump: (step: number) => void }) {
   const G = useG();
   const { clocks, layout, cursorStep, lang, onJump } = props;
-  const t = viewT(lang);
+  const t = translator(lang);
   return (
     <g>
       {clocks.map((c) => {
@@ -885,17 +885,17 @@ function ViolationFlags(props: {
   violations: readonly ViolationMarker[];
   layout: TimelineLayout;
   cursorStep: number;
-  lang: ViewLang;
+  lang: Lang;
   onJump: (step: number) => void;
 }) {
   const G = useG();
   const { violations, layout, cursorStep, lang, onJump } = props;
-  const t = viewT(lang);
+  const t = translator(lang);
   return (
     <g>
       {violations.map((v) => {
         const x = layout.xOfSeq(v.causeSeq);
-        const message = violationText(v, lang);
+        const message = violationText(v.kind, v.message, lang);
         // Long messages are cut on the flag; the accessible name and the tooltip keep all of it.
         const label = fitText(`⚠ ${message}`, VIOLATION_FLAG_MAX_PX - 16, 12, false);
         const w = textWidth(label, 12, false) + 16;
@@ -923,21 +923,20 @@ function ViolationFlags(props: {
   );
 }
 
-const Gutter = memo(function Gutter(props: { model: TimelineModel; lang: ViewLang; height: number; rowsEndY: number }) {
+const Gutter = memo(function Gutter(props: { model: TimelineModel; lang: Lang; height: number; rowsEndY: number }) {
   const G = useG();
   const { model, lang, height } = props;
-  const t = viewT(lang);
+  const t = translator(lang);
   const redisY = G.rowsY + model.rows.length * G.clientRowH;
   return (
     <g className="lsv-gutter" aria-hidden="true">
       <rect className="lsv-gutter-bg" x={0} y={0} width={G.gutterPx} height={height} />
       <line className="lsv-gutter-edge" x1={G.gutterPx} x2={G.gutterPx} y1={0} y2={props.rowsEndY} />
       <text className="lsv-gutter-axis" x={14} y={G.tickLabelY}>
-        {lang === 'zh' ? '虚拟时间' : 'virtual time'}
+        {t('axisVirtualTime')}
       </text>
       {model.rows.map((row, i) => {
         const y = G.rowsY + i * G.clientRowH;
-        const color = clientColor(row.clientId, i);
         return (
           <g key={row.clientId}>
             <line className="lsv-row-sep" x1={0} x2={G.gutterPx} y1={y + G.clientRowH} y2={y + G.clientRowH} />
@@ -957,7 +956,7 @@ const Gutter = memo(function Gutter(props: { model: TimelineModel; lang: ViewLan
           {t('redis')}
         </text>
         <text className="lsv-gutter-sub" x={48} y={redisY + G.redisRowH / 2 + 10}>
-          {lang === 'zh' ? '锁与租期' : 'lock & lease'}
+          {t('lockAndLease')}
         </text>
       </g>
     </g>
@@ -968,8 +967,8 @@ const LEGEND_KEYS = ['legendBelief', 'legendTruth', 'legendStale', 'legendLease'
 const LEGEND_ROW_H = 22;
 
 /** Legend items flowed into rows no wider than `maxWidthPx` (x within the row, row index). */
-export function legendLayout(lang: ViewLang, maxWidthPx: number): { items: { key: (typeof LEGEND_KEYS)[number]; x: number; row: number }[]; rows: number } {
-  const t = viewT(lang);
+export function legendLayout(lang: Lang, maxWidthPx: number): { items: { key: (typeof LEGEND_KEYS)[number]; x: number; row: number }[]; rows: number } {
+  const t = translator(lang);
   let x = 14;
   let row = 0;
   const items = LEGEND_KEYS.map((key) => {
@@ -1000,9 +999,8 @@ function legendSwatch(key: (typeof LEGEND_KEYS)[number], idPrefix: string): Reac
   }
 }
 
-const Legend = memo(function Legend({ y, lang, idPrefix, maxWidthPx }: { y: number; lang: ViewLang; idPrefix: string; maxWidthPx: number }) {
-  const G = useG();
-  const t = viewT(lang);
+const Legend = memo(function Legend({ y, lang, idPrefix, maxWidthPx }: { y: number; lang: Lang; idPrefix: string; maxWidthPx: number }) {
+  const t = translator(lang);
   const { items } = legendLayout(lang, maxWidthPx);
   return (
     <g className="lsv-legend" aria-hidden="true" transform={`translate(0 ${y + LEGEND_ROW_H / 2 + 4})`}>

@@ -7,7 +7,8 @@ import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { buildSequenceModel } from './sequence-model';
-import { SequenceSvg, sequenceWidth } from './SequenceView';
+import { sequenceWidth } from './sequence-layout';
+import { SequenceSvg } from './sequence-svg';
 import { buildTimelineModel, layoutTimeline } from './timeline-model';
 import { TIMELINE_GEOMETRY, TimelineSvg } from './TimelineView';
 import type { RunViewProps } from './types';
@@ -55,7 +56,7 @@ export function exportFileName(base: string, target: ExportTarget, format: Expor
  * Copies the computed style of every element of `source` (which must be in the document) onto
  * the matching element of `clone` (a deep clone of it), replacing its classes' and variables' work.
  */
-export function inlineComputedStyles(source: Element, clone: Element): void {
+function inlineComputedStyles(source: Element, clone: Element): void {
   const view = source.ownerDocument.defaultView;
   if (!view) return;
   const sources = [source, ...Array.from(source.querySelectorAll('*'))];
@@ -105,14 +106,14 @@ export function serializeSvg(svg: SVGSVGElement, options: SerializeOptions = {})
   return `<?xml version="1.0" encoding="UTF-8"?>\n${text}`;
 }
 
-export function svgSize(svgText: string): { widthPx: number; heightPx: number } {
+function svgSize(svgText: string): { widthPx: number; heightPx: number } {
   const match = /<svg[^>]*\bviewBox="0 0 ([0-9.]+) ([0-9.]+)"/.exec(svgText);
   if (!match) throw new Error('export: the SVG has no viewBox');
   return { widthPx: Number(match[1]), heightPx: Number(match[2]) };
 }
 
 /** Draws standalone SVG text on a canvas at `scale` and returns it as PNG. */
-export async function svgToPng(svgText: string, scale = 2): Promise<Blob> {
+async function svgToPng(svgText: string, scale = 2): Promise<Blob> {
   const { widthPx, heightPx } = svgSize(svgText);
   const url = URL.createObjectURL(new Blob([svgText], { type: 'image/svg+xml;charset=utf-8' }));
   try {
@@ -141,7 +142,7 @@ export async function svgToPng(svgText: string, scale = 2): Promise<Blob> {
   }
 }
 
-export function downloadBlob(blob: Blob, fileName: string): void {
+function downloadBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -168,35 +169,21 @@ export function renderRunSvg(target: ExportTarget, run: RunViewProps, widthPx = 
   document.body.append(host);
   const root = createRoot(host);
   try {
-    const noJump = () => {};
+    // Everything drawn, nothing to jump to: a file is not interactive.
+    const common = { cursorStep: run.cursorStep, nowMs: run.nowMs, lang: run.lang, onJump: () => {}, window: null, idPrefix: 'lsx' };
+    const timeline = buildTimelineModel(run.events, run.clientIds, run.tokenOwners);
     let element;
     if (target === 'timeline') {
-      const model = buildTimelineModel(run.events, run.clientIds, run.tokenOwners);
       const g = TIMELINE_GEOMETRY.comfortable;
-      const layout = layoutTimeline(model, { fitWidthPx: widthPx - g.gutterPx, commandStepPx: g.commandStepPx, plainStepPx: g.plainStepPx });
-      element = createElement(TimelineSvg, {
-        model,
-        layout,
-        cursorStep: run.cursorStep,
-        nowMs: run.nowMs,
-        lang: run.lang,
-        onJump: noJump,
-        window: null,
-        idPrefix: 'lsx',
-      });
+      const layout = layoutTimeline(timeline, { fitWidthPx: widthPx - g.gutterPx, commandStepPx: g.commandStepPx, plainStepPx: g.plainStepPx });
+      element = createElement(TimelineSvg, { ...common, model: timeline, layout });
     } else {
-      const timeline = buildTimelineModel(run.events, run.clientIds, run.tokenOwners);
       element = createElement(SequenceSvg, {
+        ...common,
         model: buildSequenceModel(run.events, run.tokenOwners),
         timeline,
         clientIds: timeline.clientIds,
         widthPx: sequenceWidth(widthPx, timeline.clientIds.length),
-        cursorStep: run.cursorStep,
-        nowMs: run.nowMs,
-        lang: run.lang,
-        onJump: noJump,
-        window: null,
-        idPrefix: 'lsx',
       });
     }
     flushSync(() => root.render(element));

@@ -3,8 +3,7 @@
  * command with its reply, a note on one client's lifeline, a clock jump or a violation; plus where
  * each row sits, so the view can draw only the rows near the viewport.
  */
-import type { Reply } from '../../engine/redis/reply';
-import type { TraceEvent, ViolationKind } from '../../engine/trace';
+import type { Reply, TraceEvent, ViolationKind } from '../store/published';
 import { commandParts, replyParts, tokenSplitter, type TextPart } from './text-parts';
 import type { BlockReason, Moment, PointKind } from './timeline-model';
 

@@ -1,8 +1,7 @@
 import type { KeyboardEvent, ReactNode } from 'react';
-import { viewT } from './strings';
+import { translator, type Lang } from '../../i18n';
 import { badgeLetter, clientColor, clientInkColor, clientTextColor } from './svg-text';
 import type { TextPart } from './text-parts';
-import type { ViewLang } from './types';
 
 export type MarkState = 'past' | 'current' | 'future';
 
@@ -48,7 +47,7 @@ export function JumpMark(props: {
 }
 
 /** Activates a focused SVG "button" with Enter or Space, like a real button. */
-export function activateOnKey(event: KeyboardEvent<SVGElement>, action: () => void): void {
+function activateOnKey(event: KeyboardEvent<SVGElement>, action: () => void): void {
   if (event.key === 'Enter' || event.key === ' ') {
     event.preventDefault();
     event.stopPropagation();
@@ -57,8 +56,8 @@ export function activateOnKey(event: KeyboardEvent<SVGElement>, action: () => vo
 }
 
 /** Text parts as <tspan>s: a token in its owner's colour and by name, a script as a placeholder. */
-export function partsTspans(parts: readonly TextPart[], lang: ViewLang, colorIndex: ReadonlyMap<string, number>, maxChars: number): ReactNode[] {
-  const t = viewT(lang);
+export function partsTspans(parts: readonly TextPart[], lang: Lang, colorIndex: ReadonlyMap<string, number>, maxChars: number): ReactNode[] {
+  const t = translator(lang);
   const out: ReactNode[] = [];
   let left = maxChars;
   parts.forEach((part, i) => {
@@ -68,7 +67,7 @@ export function partsTspans(parts: readonly TextPart[], lang: ViewLang, colorInd
     let className: string | undefined;
     if (typeof part === 'string') text = part;
     else if ('owner' in part) {
-      text = t('tokenOf', { id: part.owner });
+      text = t('tokenNamed', { id: part.owner });
       style = { fill: clientTextColor(part.owner, colorIndex.get(part.owner) ?? 0) };
       className = 'lsv-token';
     } else {

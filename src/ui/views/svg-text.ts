@@ -4,7 +4,7 @@
  */
 
 /** Okabe-Ito, minus black and yellow (too light on white): safe for the common colour-blindnesses. */
-export const CLIENT_FALLBACK_COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'] as const;
+const CLIENT_FALLBACK_COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'] as const;
 
 function slot(index: number): number {
   const n = CLIENT_FALLBACK_COLORS.length;

@@ -1,4 +1,4 @@
-import { formatReplyShort, type Reply } from '../../engine/redis/reply';
+import { formatReplyShort, type Reply } from '../store/published';
 
 /**
  * Text with its tokens and scripts marked, so a view can write `<A's token>` in A's colour and a
@@ -95,15 +95,4 @@ export function partsText(
     else out += scriptName(part.script);
   }
   return out;
-}
-
-/** Characters the parts take on screen (for width estimates), given the words' lengths. */
-export function partsLength(parts: readonly TextPart[], tokenName: (owner: string) => string, scriptLength: number): number {
-  let n = 0;
-  for (const part of parts) {
-    if (typeof part === 'string') n += part.length;
-    else if ('owner' in part) n += tokenName(part.owner).length;
-    else n += scriptLength;
-  }
-  return n;
 }

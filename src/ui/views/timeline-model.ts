@@ -8,8 +8,7 @@
  * reported violations, and a layout that turns virtual time into x without letting several events
  * of the same millisecond overlap.
  */
-import type { Reply } from '../../engine/redis/reply';
-import type { TraceEvent, ViolationKind } from '../../engine/trace';
+import type { Reply, TraceEvent, ViolationKind } from '../store/published';
 import { commandParts, replyParts, tokenSplitter, type TextPart } from './text-parts';
 
 /**

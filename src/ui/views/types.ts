@@ -1,7 +1,5 @@
-import type { TraceEvent } from '../../engine/trace';
-
-/** Languages the views speak (the same two as the rest of the UI). */
-export type ViewLang = 'en' | 'zh';
+import type { Lang } from '../../i18n';
+import type { TraceEvent } from '../store/published';
 
 /**
  * What the timeline and the sequence diagram need: the whole run (past and future of the cursor)
@@ -17,7 +15,7 @@ export interface RunViewProps {
   readonly cursorStep: number;
   /** Virtual time at the cursor. */
   readonly nowMs: number;
-  readonly lang: ViewLang;
+  readonly lang: Lang;
   /** token -> clientId, so values read `<A's token>`. */
   readonly tokenOwners: Readonly<Record<string, string>>;
   /** Move the cursor to just after `step` choices (a mark of step s jumps to s + 1). */

@@ -1,4 +1,4 @@
-import type { OutcomeReport, OutcomeRequest, OutcomeService } from '../store/types';
+import type { OutcomeReport, OutcomeRequest, OutcomeService } from './protocol';
 import { computeOutcomes } from './outcomes';
 
 type WorkerReply = { kind: 'report'; report: OutcomeReport } | { kind: 'error'; id: number; message: string };

@@ -4,11 +4,12 @@
  * worker runs it, and so can a test or a page without workers.
  */
 import { ChoiceError } from '../../engine/engine';
+import { lockState } from '../../engine/lock-state';
 import { parseSchedule } from '../../engine/schedule';
 import { Simulation } from '../../engine/simulation';
 import type { TraceEvent } from '../../engine/trace';
 import { findScenario } from '../../scenarios';
-import type { OutcomeReport, OutcomeRequest, VariantOutcome } from '../store/types';
+import type { OutcomeReport, OutcomeRequest, VariantOutcome } from './protocol';
 
 /** What a step leaves behind, for divergence: who Redis says holds the lock, and what went wrong. */
 function stepSignatures(events: readonly TraceEvent[], stepCount: number): string[] {
@@ -19,7 +20,8 @@ function stepSignatures(events: readonly TraceEvent[], stepCount: number): strin
     const kinds: string[] = [];
     while (index < events.length && events[index].step === step) {
       const event = events[index];
-      holder = event.lockAfter.holder ?? (event.lockAfter.value === null ? null : '?');
+      const lock = lockState(event.lockAfter);
+      holder = lock.kind === 'free' ? null : (lock.holder ?? '?');
       if (event.kind === 'violation') kinds.push(event.violation);
       index += 1;
     }

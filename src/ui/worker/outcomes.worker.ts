@@ -4,7 +4,7 @@
  * toggle can say what each would do, without blocking the page. ioredis-mock and the Lua engine
  * load here through the same Vite patch as on the page (vite.config.ts, worker.plugins).
  */
-import type { OutcomeRequest } from '../store/types';
+import type { OutcomeRequest } from './protocol';
 import { computeOutcomes } from './outcomes';
 
 declare const self: DedicatedWorkerGlobalScope;

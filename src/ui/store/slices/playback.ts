@@ -8,7 +8,7 @@ import type { PlaybackSlice, SimState, SimStoreInit } from '../createSimStore';
 import type { Runtime } from '../runtime';
 
 export const SPEEDS_STEPS_PER_S = [0.5, 1, 2, 4, 8] as const;
-export const defaultAutoplayStepCountMax = 500;
+const defaultAutoplayStepCountMax = 500;
 
 export function createPlaybackSlice(rt: Runtime, init: SimStoreInit): StateCreator<SimState, [], [], PlaybackSlice> {
   const { engine, timers } = rt;

@@ -7,10 +7,11 @@ import { ChoiceError } from '../../../engine/engine';
 import type { KeyEntry } from '../../../engine/redis/keyspace';
 import { findVariant, ScenarioError, type Scenario } from '../../../engine/scenario';
 import { parseSchedule, type Choice } from '../../../engine/schedule';
-import { Simulation } from '../../../engine/simulation';
+import { defaultSeed, Simulation } from '../../../engine/simulation';
 import type { LockView, ViolationEvent } from '../../../engine/trace';
 import type { LoadResult, RunSpec, SimState, SimStoreInit, SimulationSlice } from '../createSimStore';
 import { clientViews, firstEventAtOrAfter, isOnDefaultPath, keyViews } from '../derive';
+import { runInfo, scenarioSummaries } from '../run-info';
 import type { Runtime } from '../runtime';
 import type { Notice } from '../types';
 
@@ -162,7 +163,7 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
         tokens[c.id] = token;
         if (token !== '') tokenOwners[token] = c.id;
       }
-      publish(true, { tokens, tokenOwners, ...extra }, true);
+      publish(true, { tokens, tokenOwners, runInfo: runInfo(scenario, findVariant(scenario, sim.variantId)), ...extra }, true);
     };
 
     /** Runs a user action on the engine; a choice that does not fit becomes a notice, not a crash. */
@@ -192,7 +193,7 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
         const reason = error instanceof ScenarioError && /variant/.test(error.message) ? 'unknown-variant' : 'unknown-scenario';
         return { ok: false, error: { reason, detail: reason === 'unknown-variant' ? String(spec.variantId) : spec.scenarioId } };
       }
-      const seed = spec.seed ?? 1;
+      const seed = spec.seed ?? defaultSeed;
       if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffff_ffff) return { ok: false, error: { reason: 'bad-seed', detail: String(seed) } };
       let choices: readonly Choice[];
       try {
@@ -226,9 +227,11 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
     };
 
     return {
+      scenarios: scenarioSummaries(rt.scenarios),
+      runInfo: runInfo(firstScenario, findVariant(firstScenario, undefined)),
       scenarioId: firstScenario.id,
       variantId: firstScenario.defaultVariant,
-      seed: 1,
+      seed: defaultSeed,
       clientIds: [],
       timelineVersion: 0,
       cursor: 0,

@@ -1,6 +1,6 @@
-import type { TraceEvent } from '../../engine/trace';
+import type { TraceEvent } from '../src/engine/trace';
 
-/** A run as the dev harness loads it (written by dev-harness-data.ts). */
+/** A run as the dev harness loads it (written by views-harness-data.ts). */
 export interface HarnessRun {
   readonly name: string;
   readonly clientIds: readonly string[];

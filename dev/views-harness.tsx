@@ -1,26 +1,27 @@
 /**
- * Dev harness for the timeline and sequence views (not part of the app). Shows a run computed by
- * `npx tsx src/ui/views/dev-harness-data.ts` (JSON under .screenshots/runs/).
+ * Dev harness for the timeline and sequence views (not part of the app; dev/README.md). Shows a
+ * run computed by `npx tsx dev/views-harness-data.ts` (JSON under .screenshots/runs/).
  * Query: ?run=lua&theme=dark&lang=zh&cursor=3&presentation=1&view=timeline|sequence|both.
- * Serve with `npx vite --port 4412` and open /src/ui/views/dev-harness.html.
+ * Serve with `npx vite --port 4412` and open /dev/views-harness.html.
  */
 import { StrictMode, useCallback, useEffect, useMemo, useState } from 'react';
-import type { RunViewProps } from './types';
+import type { Lang } from '../src/i18n';
+import type { RunViewProps } from '../src/ui/views/types';
 import { createRoot } from 'react-dom/client';
-import { ExportButtons } from './ExportButtons';
-import { SequenceView } from './SequenceView';
-import { TimelineView } from './TimelineView';
-import type { HarnessRun } from './dev-harness-types';
-import type { ViewLang } from './types';
-import '../styles/theme.css';
-import './views.css';
+import { ExportButtons } from '../src/ui/views/ExportButtons';
+import { SequenceView } from '../src/ui/views/SequenceView';
+import { TimelineView } from '../src/ui/views/TimelineView';
+import type { HarnessRun } from './views-harness-types';
+import '../src/ui/styles/theme.css';
+import '../src/ui/views/views.css';
 
 const params = new URLSearchParams(location.search);
 const runName = params.get('run') ?? 'get-then-del';
-const lang: ViewLang = params.get('lang') === 'zh' ? 'zh' : 'en';
+const lang: Lang = params.get('lang') === 'zh' ? 'zh' : 'en';
 const view = params.get('view') ?? 'both';
 /** Height of each view's panel, like the app's tab panel (px); absent: natural height. */
 const panelHeightPx = Number(params.get('height') ?? 0);
+const panelStyle = panelHeightPx ? { height: panelHeightPx } : undefined;
 document.documentElement.dataset.theme = params.get('theme') === 'dark' ? 'dark' : 'light';
 if (params.get('presentation') === '1') document.documentElement.dataset.presentation = 'on';
 document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
@@ -52,29 +53,13 @@ function Harness({ run }: { run: HarnessRun }) {
         <ExportButtons target="sequence" fileBase={`lockstep-get-then-del-${run.name}`} lang={lang} getRun={() => runProps} />
       </header>
       {view !== 'sequence' && (
-        <div className="harness-panel" style={panelHeightPx ? { height: panelHeightPx } : undefined}>
-        <TimelineView
-          events={run.events}
-          clientIds={run.clientIds}
-          cursorStep={cursor}
-          nowMs={nowMs}
-          lang={lang}
-          tokenOwners={run.tokenOwners}
-          onJump={onJump}
-        />
+        <div className="harness-panel" style={panelStyle}>
+          <TimelineView {...runProps} />
         </div>
       )}
       {view !== 'timeline' && (
-        <div className="harness-panel" style={panelHeightPx ? { height: panelHeightPx } : undefined}>
-        <SequenceView
-          events={run.events}
-          clientIds={run.clientIds}
-          cursorStep={cursor}
-          nowMs={nowMs}
-          lang={lang}
-          tokenOwners={run.tokenOwners}
-          onJump={onJump}
-        />
+        <div className="harness-panel" style={panelStyle}>
+          <SequenceView {...runProps} />
         </div>
       )}
     </main>

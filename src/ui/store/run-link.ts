@@ -13,43 +13,29 @@
  */
 import { formatSchedule, parseSchedule, ScheduleSyntaxError, type Choice } from '../../engine/schedule';
 import type { Scenario } from '../../engine/scenario';
+import { defaultSeed } from '../../engine/simulation';
+import type { LinkError, LinkErrorReason } from './types';
 
-export const LINK_VERSION = 'v1';
+const LINK_VERSION = 'v1';
 /** Longest hash accepted: 10,000 schedule tokens of up to 11 characters, plus the rest. */
 export const linkLengthMax = 130_000;
 const idLengthMax = 64;
 const seedMax = 0xffff_ffff;
 
+/** A run as a link carries it: also a RunSpec the store loads as it is. */
 export interface RunLink {
   readonly scenarioId: string;
   readonly variantId: string;
   readonly seed: number;
-  readonly choices: readonly Choice[];
+  readonly schedule: readonly Choice[];
   /** Step shown; null means the end of the schedule. */
   readonly cursor: number | null;
-}
-
-export type LinkErrorReason =
-  | 'too-long'
-  | 'bad-format'
-  | 'bad-version'
-  | 'unknown-scenario'
-  | 'unknown-variant'
-  | 'bad-seed'
-  | 'bad-schedule'
-  | 'schedule-does-not-fit'
-  | 'bad-cursor';
-
-export interface LinkError {
-  readonly reason: LinkErrorReason;
-  /** The offending piece, already cut to a safe length; shown as text, never as markup. */
-  readonly detail: string;
 }
 
 export type LinkParse = { readonly kind: 'none' } | { readonly kind: 'ok'; readonly link: RunLink } | { readonly kind: 'error'; readonly error: LinkError };
 
 /** Cuts untrusted text for display. */
-export function clip(text: string, lengthMax = 80): string {
+function clip(text: string, lengthMax = 80): string {
   return text.length > lengthMax ? `${text.slice(0, lengthMax)}…` : text;
 }
 
@@ -97,7 +83,7 @@ export function parseRunLink(hash: string, scenarios: readonly Scenario[]): Link
     }
   }
 
-  const rawSeed = params.get('seed') ?? '1';
+  const rawSeed = params.get('seed') ?? String(defaultSeed);
   if (!/^[0-9]{1,10}$/.test(rawSeed) || Number(rawSeed) > seedMax) return fail('bad-seed', rawSeed);
   const seed = Number(rawSeed);
 
@@ -127,12 +113,12 @@ export function parseRunLink(hash: string, scenarios: readonly Scenario[]): Link
     if (!/^[0-9]{1,6}$/.test(rawCursor) || Number(rawCursor) > choices.length) return fail('bad-cursor', rawCursor);
     cursor = Number(rawCursor);
   }
-  return { kind: 'ok', link: { scenarioId, variantId, seed, choices, cursor } };
+  return { kind: 'ok', link: { scenarioId, variantId, seed, schedule: choices, cursor } };
 }
 
 /** The hash for a run, `#/v1/...`. `at` is left out when the cursor is at the end. */
 export function formatRunLink(link: RunLink): string {
-  return formatRunHash(link.scenarioId, link.variantId, link.seed, formatSchedule(link.choices), link.cursor);
+  return formatRunHash(link.scenarioId, link.variantId, link.seed, formatSchedule(link.schedule), link.cursor);
 }
 
 /** The same from canonical schedule text (tokens separated by single spaces). */

@@ -1,9 +1,9 @@
-import type { Step } from '../../engine/program';
-import type { Scenario } from '../../engine/scenario';
-import type { Choice } from '../../engine/schedule';
-import { Simulation } from '../../engine/simulation';
-import { isLive } from '../../engine/world';
-import { COMPARE_AND_DELETE } from '../../scenarios/scripts';
+import type { Step } from '../src/engine/program';
+import type { Scenario } from '../src/engine/scenario';
+import type { Choice } from '../src/engine/schedule';
+import { Simulation } from '../src/engine/simulation';
+import { isLive } from '../src/engine/world';
+import { COMPARE_AND_DELETE } from '../src/scenarios/scripts';
 
 /**
  * A long run for performance checks of the views (dev harness, unit tests): three clients loop

@@ -1,13 +1,13 @@
 /**
  * Writes the runs the dev harness shows, as JSON under .screenshots/runs/ (gitignored):
- * `npx tsx src/ui/views/dev-harness-data.ts`. Runs are computed in Node so the harness needs no
- * engine in the page.
+ * `npx tsx dev/views-harness-data.ts [stress steps]`. Runs are computed in Node so the harness needs
+ * no engine in the page.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { Simulation } from '../../engine/simulation';
-import { findScenario } from '../../scenarios';
-import { stressSimulation } from './dev-stress';
-import type { HarnessRun } from './dev-harness-types';
+import { Simulation } from '../src/engine/simulation';
+import { findScenario } from '../src/scenarios';
+import { stressSimulation } from './stress';
+import type { HarnessRun } from './views-harness-types';
 
 function dump(name: string, sim: Simulation): void {
   const tokenOwners: Record<string, string> = {};

@@ -1,0 +1,42 @@
+/**
+ * What the page shows of a scenario, as plain data the store publishes: titles, lesson, variants,
+ * the scripted narration and each client's program as lines. Built once per loaded run, so
+ * components never look a scenario up themselves.
+ */
+import { scriptNamesOf } from '../../engine/describe';
+import { isRedisStep, renderStep } from '../../engine/program';
+import type { Scenario, VariantSpec } from '../../engine/scenario';
+import type { LocalizedText, ProgramLine, RunInfo, ScenarioSummary } from './types';
+
+export function scenarioSummaries(scenarios: readonly Scenario[]): readonly ScenarioSummary[] {
+  return scenarios.map((s) => ({ id: s.id, title: s.title, summary: s.summary }));
+}
+
+export function runInfo(scenario: Scenario, variant: VariantSpec): RunInfo {
+  const story = new Map<number, LocalizedText>();
+  for (const n of scenario.narration ?? []) story.set(n.step, n.text);
+  for (const n of variant.narration ?? []) story.set(n.step, n.text);
+  const scripts = { ...(scenario.scripts ?? {}), ...(variant.scripts ?? {}) };
+  const programs: Record<string, ProgramLine[]> = {};
+  for (const client of variant.clients) {
+    programs[client.id] = client.program.map((step, pc) => ({
+      pc,
+      label: step.label,
+      code: renderStep(step, { ...scenario.params, ...(variant.params ?? {}) }, scripts),
+      note: step.note,
+      redis: isRedisStep(step),
+      lua: step.op === 'eval' && !step.bySha && scripts[step.script] ? scripts[step.script].source.split('\n') : null,
+      scriptName: step.op === 'eval' ? step.script : null,
+    }));
+  }
+  return {
+    scenarioId: scenario.id,
+    title: scenario.title,
+    summary: scenario.summary,
+    lesson: scenario.lesson,
+    variants: scenario.variants.map((v) => ({ id: v.id, title: v.title })),
+    story,
+    programs,
+    scriptNames: scriptNamesOf(scenario, variant),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * What the page asks the outcome worker and what it answers: every variant of the current
+ * scenario replayed under the current schedule. The worker owns this protocol; the store uses it.
+ */
+import type { ViolationKind } from '../../engine/trace';
+
+/** What one variant does under the current schedule (computed in the worker). */
+export interface VariantOutcome {
+  readonly variantId: string;
+  /** Choices that applied before the schedule stopped fitting (== stepCount when all did). */
+  readonly stepsApplied: number;
+  readonly stepCount: number;
+  /** Why the replay stopped early (the ChoiceError message), or null. */
+  readonly stopReason: string | null;
+  readonly violations: readonly { readonly kind: ViolationKind; readonly step: number; readonly message: string; readonly clients: readonly string[] }[];
+  /** First step (0-based) whose lock state or violations differ from the base variant's; null if none. */
+  readonly firstDivergentStep: number | null;
+  readonly commandCount: number;
+}
+
+export interface OutcomeRequest {
+  readonly id: number;
+  readonly scenarioId: string;
+  readonly seed: number;
+  readonly schedule: string;
+  readonly baseVariantId: string;
+}
+
+export interface OutcomeReport {
+  readonly id: number;
+  readonly scenarioId: string;
+  readonly seed: number;
+  readonly schedule: string;
+  readonly baseVariantId: string;
+  readonly outcomes: readonly VariantOutcome[];
+  /** Where the replays ran: 'worker' (a dedicated Web Worker) or 'page' (fallback). */
+  readonly ranIn: 'worker' | 'page';
+  /** Redis commands executed to compute this report. */
+  readonly commandCount: number;
+}
+
+/** Computes variant outcomes off the page's thread. Only the latest request matters. */
+export interface OutcomeService {
+  request(request: OutcomeRequest, onReport: (report: OutcomeReport) => void): void;
+  dispose(): void;
+}
