@@ -81,7 +81,7 @@ export const getThenDel: Scenario = {
   params: { lockKey: 'lock', ttlMs: '5000' },
   lockKey: 'lock',
   scripts: { compareAndDelete: COMPARE_AND_DELETE },
-  defaultSchedule: 'A A A~5000 +4000 B +3000',
+  defaultSchedule: 'A A A~5000 +4000 B +1000',
   narration: [
     {
       step: 0,
@@ -93,29 +93,36 @@ export const getThenDel: Scenario = {
     {
       step: 1,
       text: {
-        en: 'A finishes its work and GETs the lock: its own token, so A decides to DEL. Before the DEL is sent, a 6 s GC pause freezes A.',
-        zh: 'A 完成业务后 GET 锁：是自己的 token，于是决定 DEL。但在 DEL 发出之前，一次 6 秒的 GC 停顿冻结了 A。',
+        en: 'At t=2000 A\'s work is done. It GETs the lock: its own token, so A decides to DEL. The DEL is its next command.',
+        zh: 't=2000 时 A 的业务处理完成。它 GET 锁：是自己的 token，于是决定 DEL。DEL 是它的下一条命令。',
       },
     },
     {
       step: 2,
       text: {
-        en: 'Four seconds pass (t=6000). A\'s lease ended at t=5000 while A was frozen: Redis has expired the key.',
-        zh: '时间过去 4 秒（t=6000）。A 被冻结期间，租期已在 t=5000 结束：Redis 已让该键过期。',
+        en: 'Right there a stop-the-world GC pause freezes A\'s process for 5 s: the schedule injects it, between the GET and the DEL.',
+        zh: '恰在此时，一次 STW GC 停顿把 A 的进程冻结了 5 秒：这是调度注入的故障，正好落在 GET 和 DEL 之间。',
       },
     },
     {
       step: 3,
+      text: {
+        en: 'Four seconds pass (t=6000). A\'s lease ended after t=5000 while A was frozen: Redis dropped the key.',
+        zh: '时间过去 4 秒（t=6000）。A 被冻结期间，租期在 t=5000 之后结束：Redis 删除了该键。',
+      },
+    },
+    {
+      step: 4,
       text: {
         en: 'B runs the same SET NX and gets OK: B now holds the lock, legitimately, and starts its work.',
         zh: 'B 执行同样的 SET NX，返回 OK：B 现在合法地持有锁，并开始业务处理。',
       },
     },
     {
-      step: 4,
+      step: 5,
       text: {
-        en: 'A wakes up at t=8000 and sends the DEL it decided on 6 s ago. Watch the lock key: A deletes B\'s lock.',
-        zh: 'A 在 t=8000 醒来，发出 6 秒前就决定好的 DEL。注意锁键：A 删除了 B 的锁。',
+        en: 'At t=7000 the pause ends and A sends the DEL it decided on 5 s ago. Watch the lock key: A deletes B\'s lock while B is still working.',
+        zh: 't=7000 时停顿结束，A 发出 5 秒前就决定好的 DEL。注意锁键：A 删除了 B 的锁，而 B 还在工作。',
       },
     },
   ],
@@ -139,15 +146,22 @@ export const getThenDel: Scenario = {
         {
           step: 1,
           text: {
-            en: 'A finishes its work. Before it sends the release script, the same 6 s GC pause freezes A.',
-            zh: 'A 完成业务。在发出释放脚本之前，同样的 6 秒 GC 停顿冻结了 A。',
+            en: 'At t=2000 A\'s work is done and it releases with the compare-and-delete script: one atomic command. The value is its own token: the script deletes it and answers 1.',
+            zh: 't=2000 时 A 的业务处理完成，它用比较并删除脚本释放锁：一条原子命令。值是它自己的 token：脚本删除了它并返回 1。',
           },
         },
         {
-          step: 4,
+          step: 2,
           text: {
-            en: 'A wakes up and runs the compare-and-delete script. The value is B\'s token, so the script returns 0 and deletes nothing: B keeps its lock.',
-            zh: 'A 醒来并执行比较并删除脚本。此时值是 B 的 token，脚本返回 0，什么也不删除：B 保住了自己的锁。',
+            en: 'The same 5 s pause hits A, but A is done with the lock: between a check and a delete in one script there is no gap for a pause to fall into.',
+            zh: '同样的 5 秒停顿落到了 A 身上，但 A 已经用完了锁：检查和删除在同一个脚本里，中间没有可供停顿插入的空隙。',
+          },
+        },
+        {
+          step: 5,
+          text: {
+            en: 'At t=7000 A has nothing left to send: B keeps its lock. (A pause before the release, inside the critical section, is another story: see lease-expires-mid-work.)',
+            zh: 't=7000 时 A 已经没有要发送的命令：B 保住了它的锁。（停顿若发生在释放之前、临界区之内，就是另一回事了：见 lease-expires-mid-work。）',
           },
         },
       ],
@@ -166,16 +180,20 @@ export const getThenDel: Scenario = {
         {
           step: 1,
           text: {
-            en: 'A finishes its work. Before it sends DELEX, the same 6 s GC pause freezes A.',
-            zh: 'A 完成业务。在发出 DELEX 之前，同样的 6 秒 GC 停顿冻结了 A。',
+            en: 'At t=2000 A\'s work is done and it sends DELEX lock IFEQ <A\'s token>: one built-in command compares and deletes. Redis answers 1.',
+            zh: 't=2000 时 A 的业务处理完成，它发出 DELEX lock IFEQ <A 的 token>：一条内置命令完成比较和删除。Redis 返回 1。',
           },
         },
         {
-          step: 4,
+          step: 2,
           text: {
-            en: 'A wakes up and sends DELEX lock IFEQ <A\'s token>. The value is B\'s token, so Redis answers 0 and deletes nothing.',
-            zh: 'A 醒来，发出 DELEX lock IFEQ <A 的 token>。此时值是 B 的 token，Redis 返回 0，什么也不删除。',
+            en: 'The same 5 s pause hits A, but A is done with the lock: one command leaves no gap for a pause.',
+            zh: '同样的 5 秒停顿落到了 A 身上，但 A 已经用完了锁：一条命令不留任何可供停顿插入的空隙。',
           },
+        },
+        {
+          step: 5,
+          text: { en: 'At t=7000 A has nothing left to send: B keeps its lock.', zh: 't=7000 时 A 已经没有要发送的命令：B 保住了它的锁。' },
         },
       ],
       expect: { violations: [], absent: ['foreign-release', 'mutual-exclusion', 'lock-never-released'] },

@@ -7,7 +7,7 @@ import { expect, test, type LockstepPage } from './fixtures';
 // violation, the lock key, the clock and step controls, the timeline; and that stepping and
 // switching the variant move no region.
 
-const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%2B3000&at=0';
+const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%2B1000&at=0';
 
 interface Look {
   name: string;

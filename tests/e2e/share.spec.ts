@@ -4,7 +4,7 @@ import { allowPageLoad, expect, test } from './fixtures';
 // hostile link shows a clear message, loads the default scenario and nothing else, and does not
 // overwrite the run this browser saved.
 
-const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%2B3000';
+const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%2B1000';
 
 test('share link round trip: the URL carries scenario, variant, seed, schedule and position', async ({ app, context, page }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -15,7 +15,7 @@ test('share link round trip: the URL carries scenario, variant, seed, schedule a
   await app.button('Step back').click();
   await app.button('Step back').click();
   await expect(app.position).toHaveText('Step 4 / 6');
-  await expect(page).toHaveURL(/#\/v1\/get-then-del\/lua\?seed=1&s=A\.A\.A~5000\.%2B4000\.B\.%2B3000&at=4$/);
+  await expect(page).toHaveURL(/#\/v1\/get-then-del\/lua\?seed=1&s=A\.A\.A~5000\.%2B4000\.B\.%2B1000&at=4$/);
   // replaceState: stepping does not fill the history.
   expect(await page.evaluate(() => history.length)).toBe(historyLength);
 

@@ -13,7 +13,7 @@ describe('npm run sim', () => {
     const { status, stdout } = sim('run', 'get-then-del', '--json');
     expect(status).toBe(0);
     const out = JSON.parse(stdout);
-    expect(out).toMatchObject({ scenario: 'get-then-del', variant: 'get-then-del', seed: 1, schedule: 'A A A~5000 +4000 B +3000' });
+    expect(out).toMatchObject({ scenario: 'get-then-del', variant: 'get-then-del', seed: 1, schedule: 'A A A~5000 +4000 B +1000' });
     expect(out.violations.map((v: { kind: string }) => v.kind)).toEqual(['foreign-release']);
     const cause = out.events[out.violations[0].causeSeq];
     expect(cause.argv[0]).toBe('DEL');

@@ -21,7 +21,7 @@ const out: Step = { op: 'end', label: 'out' };
 describe('foreign-release', () => {
   it('fires when A deletes the lock B acquired after A\'s lease expired, pointing at the DEL', () => {
     const sim = new Simulation(findScenario('get-then-del'), { variantId: 'get-then-del' });
-    const [violation, ...rest] = run(sim, 'A A A~5000 +4000 B +3000');
+    const [violation, ...rest] = run(sim, 'A A A~5000 +4000 B +1000');
     expect(rest).toEqual([]);
     expect(violation.violation).toBe('foreign-release');
     expect(violation.message).toBe("A deleted B's lock");
@@ -201,7 +201,7 @@ describe('stale-write', () => {
 describe('the same schedule with the Lua release', () => {
   it('reports nothing: check and delete are one command, so the pause finds A already done', () => {
     const sim = new Simulation(findScenario('get-then-del'), { variantId: 'lua' });
-    expect(run(sim, 'A A A~5000 +4000 B +3000')).toEqual([]);
+    expect(run(sim, 'A A A~5000 +4000 B +1000')).toEqual([]);
     const release = sim.allEvents().filter((e) => e.kind === 'command' && e.clientId === 'A' && e.releases);
     expect(release.map((e) => (e.kind === 'command' ? [e.atMs, e.reply] : null))).toEqual([[2000, { type: 'integer', value: '1' }]]);
     sim.seek(5);

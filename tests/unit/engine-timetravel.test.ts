@@ -44,7 +44,7 @@ describe('time travel', () => {
 
   it('steps back and forward one choice at a time and stops at both ends', () => {
     const sim = new Simulation(findScenario('get-then-del'));
-    sim.applySchedule('A A A~5000 +4000 B +3000');
+    sim.applySchedule('A A A~5000 +4000 B +1000');
     const keys: string[] = [];
     while (sim.stepBack()) keys.unshift(sim.stateKey());
     expect(sim.cursor).toBe(0);
@@ -59,7 +59,7 @@ describe('time travel', () => {
 
   it('applying a different choice in the past forks: the old future is dropped', () => {
     const sim = new Simulation(findScenario('get-then-del'));
-    sim.applySchedule('A A A~5000 +4000 B +3000');
+    sim.applySchedule('A A A~5000 +4000 B +1000');
     sim.seek(3);
     // Instead of letting the lease expire, B tries right away and is refused.
     sim.apply({ kind: 'step', clientId: 'B' });
