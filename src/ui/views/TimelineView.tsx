@@ -31,7 +31,7 @@ import {
 import { translator, violationText, type Lang, type Translate } from '../../i18n';
 import { blockLabel, pointLabel, textOf } from './view-text';
 import { clientColor, fitText, textWidth } from './svg-text';
-import { Badge, JumpMark, markState, partsTspans } from './svg-parts';
+import { Badge, JumpMark, markState, partsTspans, partsVisibleText } from './svg-parts';
 import type { RunViewProps } from './types';
 import { useViewScale } from './use-view-scale';
 
@@ -722,7 +722,7 @@ const Chip = memo(function Chip(props: ChipProps) {
   const charsFit = Math.max(3, Math.floor((x + w / 2 - 7 - replyX) / charW));
   const h = G.chipH;
   // The name says what the chip shows (so speech matches sight); the title has the whole command.
-  const name = t('stepMark', { step: mark.step + 1, id: mark.clientId, command: head, reply: textOf(mark.reply, lang) });
+  const name = t('stepMark', { step: mark.step + 1, id: mark.clientId, command: head, reply: partsVisibleText(mark.reply, lang, charsFit - 2) });
   const description = t('stepMark', { step: mark.step + 1, id: mark.clientId, command: textOf(mark.command, lang), reply: textOf(mark.reply, lang) });
   return (
     <JumpMark

@@ -56,6 +56,21 @@ function activateOnKey(event: KeyboardEvent<SVGElement>, action: () => void): vo
 }
 
 /** Text parts as <tspan>s: a token in its owner's colour and by name, a script as a placeholder. */
+/** The text partsTspans shows for the same parts and room: accessible names must say what is seen. */
+export function partsVisibleText(parts: readonly TextPart[], lang: Lang, maxChars: number): string {
+  const t = translator(lang);
+  let out = '';
+  let left = maxChars;
+  for (const part of parts) {
+    if (left <= 0) break;
+    let text = typeof part === 'string' ? part : 'owner' in part ? t('tokenNamed', { id: part.owner }) : t('script');
+    if ([...text].length > left) text = `${[...text].slice(0, Math.max(0, left - 1)).join('')}…`;
+    left -= [...text].length;
+    out += text;
+  }
+  return out;
+}
+
 export function partsTspans(parts: readonly TextPart[], lang: Lang, colorIndex: ReadonlyMap<string, number>, maxChars: number): ReactNode[] {
   const t = translator(lang);
   const out: ReactNode[] = [];
