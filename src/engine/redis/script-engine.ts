@@ -26,6 +26,11 @@ export interface ScriptHost {
    * script wrote. Without it, those checks are left to `call`.
    */
   commandInfo?(name: string): ScriptCommandInfo | null;
+  /**
+   * Number of keys in the keyspace: the price of a command that walks all of them (KEYS,
+   * FLUSHALL, ...) in the script's work budget. Without it, such commands cost what any other does.
+   */
+  keyCount?(): number;
 }
 
 /** What one EVAL/EVALSHA did, for the server's virtual-time and SCRIPT KILL model. */

@@ -38,6 +38,7 @@ export class SimRedisServer {
     nowMs: 0,
     call: (inner: readonly string[]): Reply => this.dispatch(inner, this.scriptHost.nowMs, true),
     commandInfo: scriptCommandInfo,
+    keyCount: (): number => this.keyspace.size(),
   };
 
   constructor(options: ServerOptions = {}) {

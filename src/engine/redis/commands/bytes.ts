@@ -18,20 +18,28 @@ export function decodeBytes(bytes: Uint8Array): string {
   }
 }
 
+let lenientDecoder: TextDecoder | null = null;
+
+/** Invalid UTF-8: each run of valid sequences decoded at once, each stray byte escaped. */
 function decodeEscaping(bytes: Uint8Array): string {
-  let out = '';
+  lenientDecoder ??= new TextDecoder('utf-8', { ignoreBOM: true });
+  const parts: string[] = [];
+  let runStart = 0;
   let i = 0;
+  // Bounded by the input: each round moves i forward.
   while (i < bytes.length) {
     const length = validSequenceLength(bytes, i);
-    if (length === 0) {
-      out += String.fromCharCode(ESCAPE_BASE + bytes[i]);
-      i += 1;
-    } else {
-      out += new TextDecoder('utf-8').decode(bytes.subarray(i, i + length));
+    if (length > 0) {
       i += length;
+      continue;
     }
+    if (i > runStart) parts.push(lenientDecoder.decode(bytes.subarray(runStart, i)));
+    parts.push(String.fromCharCode(ESCAPE_BASE + bytes[i]));
+    i += 1;
+    runStart = i;
   }
-  return out;
+  if (i > runStart) parts.push(lenientDecoder.decode(bytes.subarray(runStart, i)));
+  return parts.join('');
 }
 
 /** Length of the valid UTF-8 sequence starting at `i` (1-4), or 0 if none (WHATWG ranges). */
@@ -53,34 +61,49 @@ function validSequenceLength(bytes: Uint8Array, i: number): number {
   return 0;
 }
 
+const SURROGATE = /[\ud800-\udfff]/;
+let utf8Encoder: TextEncoder | null = null;
+
 export function encodeString(text: string): Uint8Array {
-  const out: number[] = [];
+  utf8Encoder ??= new TextEncoder();
+  // Text without surrogates (almost all of it) is plain UTF-8.
+  if (!SURROGATE.test(text)) return utf8Encoder.encode(text);
+  const out = new Uint8Array(text.length * 3);
+  let length = 0;
   for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+    let cp = text.charCodeAt(i);
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
       const low = text.charCodeAt(i + 1);
       if (low >= 0xdc00 && low <= 0xdfff) {
-        pushUtf8(out, 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00));
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
         i += 1;
-        continue;
       }
+    } else if (cp >= ESCAPE_BASE + 0x80 && cp <= ESCAPE_BASE + 0xff) {
+      out[length++] = cp - ESCAPE_BASE;
+      continue;
     }
-    if (unit >= ESCAPE_BASE + 0x80 && unit <= ESCAPE_BASE + 0xff) out.push(unit - ESCAPE_BASE);
-    else if (unit >= 0xd800 && unit <= 0xdfff) pushUtf8(out, 0xfffd);
-    else pushUtf8(out, unit);
+    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+    if (cp < 0x80) out[length++] = cp;
+    else if (cp < 0x800) {
+      out[length++] = 0xc0 | (cp >> 6);
+      out[length++] = 0x80 | (cp & 63);
+    } else if (cp < 0x10000) {
+      out[length++] = 0xe0 | (cp >> 12);
+      out[length++] = 0x80 | ((cp >> 6) & 63);
+      out[length++] = 0x80 | (cp & 63);
+    } else {
+      out[length++] = 0xf0 | (cp >> 18);
+      out[length++] = 0x80 | ((cp >> 12) & 63);
+      out[length++] = 0x80 | ((cp >> 6) & 63);
+      out[length++] = 0x80 | (cp & 63);
+    }
   }
-  return Uint8Array.from(out);
-}
-
-function pushUtf8(out: number[], cp: number): void {
-  if (cp < 0x80) out.push(cp);
-  else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
-  else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-  else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+  return out.slice(0, length);
 }
 
 /** True when the string is well-formed text (no lone surrogate), i.e. its bytes are valid UTF-8. */
 export function isValidUtf8Text(text: string): boolean {
+  if (!SURROGATE.test(text)) return true;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
     if (unit >= 0xd800 && unit <= 0xdbff) {
@@ -104,8 +127,16 @@ export function byteLength(text: string): number {
   return ascii ? text.length : encodeString(text).length;
 }
 
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 export function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
-  return out;
+  const parts: string[] = [];
+  // Built in slices: one string per 64 KiB keeps the work linear.
+  for (let start = 0; start < bytes.length; start += 65536) {
+    let slice = '';
+    const end = Math.min(bytes.length, start + 65536);
+    for (let i = start; i < end; i++) slice += HEX_PAIRS[bytes[i]];
+    parts.push(slice);
+  }
+  return parts.join('');
 }

@@ -1,37 +1,30 @@
+import { chargeBytes, chargeWork, workPrices } from './budget';
+import { ByteWriter } from './byte-writer';
 import { lauxlib, lua, luaBytes, raiseError, type LuaState } from './fengari-api';
-import { chargeActiveRun } from './lua51';
 import { setFunctions } from './stdlib';
 
 /**
  * lua-cmsgpack 0.4.0 (`cmsgpack`), as bundled with Redis: MessagePack pack/unpack. Integral
  * numbers become the smallest integer encoding, others float32 when exact, else float64; a table
  * whose keys are exactly 1..n is an array, any other a map (in the table's traversal order);
- * nesting deeper than 16 packs as nil; unsupported types pack as nil.
+ * nesting deeper than 16 packs as nil; unsupported types pack as nil. Every value packed or
+ * unpacked is charged to the script's budget (a table that shares sub-tables holds 4^16 values
+ * behind 16 levels), and the packed string is checked against the memory budget as it grows.
  */
 
 const NESTING_MAX = 16;
 
-class Writer {
-  private bytes: number[] = [];
-
-  byte(b: number): void {
-    this.bytes.push(b & 0xff);
-  }
-
+class Writer extends ByteWriter {
   uint(value: number, size: number): void {
-    for (let i = size - 1; i >= 0; i--) this.bytes.push(Math.floor(value / 2 ** (8 * i)) & 0xff);
+    for (let i = size - 1; i >= 0; i--) this.byte(Math.floor(value / 2 ** (8 * i)) & 0xff);
   }
 
   big(value: bigint, size: number): void {
-    for (let i = size - 1; i >= 0; i--) this.bytes.push(Number((value >> BigInt(8 * i)) & 0xffn));
+    for (let i = size - 1; i >= 0; i--) this.byte(Number((value >> BigInt(8 * i)) & 0xffn));
   }
 
   raw(data: Uint8Array): void {
-    for (const b of data) this.bytes.push(b);
-  }
-
-  result(): Uint8Array {
-    return Uint8Array.from(this.bytes);
+    this.bytes(data);
   }
 }
 
@@ -108,6 +101,7 @@ function arrayLength(L: LuaState, at: number): number {
   lua.lua_pushnil(L);
   // Bounded by the table's size.
   while (lua.lua_next(L, at) !== 0) {
+    chargeWork(L, workPrices.valueConverted);
     lua.lua_pop(L, 1);
     if (lua.lua_type(L, -1) !== lua.LUA_TNUMBER) {
       lua.lua_pop(L, 1);
@@ -126,6 +120,7 @@ function arrayLength(L: LuaState, at: number): number {
 
 function encodeValue(L: LuaState, w: Writer, index: number, level: number): void {
   const at = lua.lua_absindex(L, index);
+  chargeWork(L, workPrices.valueConverted);
   switch (lua.lua_type(L, at)) {
     case lua.LUA_TSTRING:
       encodeString(w, lua.lua_tostring(L, at) as Uint8Array);
@@ -189,11 +184,9 @@ function encodeLength(w: Writer, length: number, fix: number, code16: number, co
 function pack(L: LuaState): number {
   const argc = lua.lua_gettop(L);
   if (argc === 0) return lauxlib.luaL_argerror(L, 0, 'MessagePack pack needs input.');
-  const w = new Writer();
+  const w = new Writer(L);
   for (let i = 1; i <= argc; i++) encodeValue(L, w, i, 0);
-  const out = w.result();
-  chargeActiveRun(L, out.length);
-  lua.lua_pushstring(L, out);
+  lua.lua_pushstring(L, w.result());
   return 1;
 }
 
@@ -262,6 +255,7 @@ class Reader {
   /** Decodes one value and pushes it. */
   value(): void {
     const L = this.L;
+    chargeWork(L, workPrices.valueConverted);
     this.need(1);
     const c = this.data[this.at++];
     if (c <= 0x7f) lua.lua_pushnumber(L, c);
@@ -347,7 +341,7 @@ class Reader {
 function unpackWith(L: LuaState, limit: number, offset: number, returnOffset: boolean): number {
   const data = lauxlib.luaL_checklstring(L, 1);
   if (offset < 0 || offset > data.length) return raiseError(L, 'Start offset %d greater than input length %d.'.replace('%d', String(offset)).replace('%d', String(data.length)));
-  chargeActiveRun(L, data.length);
+  chargeBytes(L, data.length);
   const reader = new Reader(L, data, offset);
   const base = lua.lua_gettop(L);
   let count = 0;

@@ -1,4 +1,5 @@
 import { reply, type Reply } from '../reply';
+import { memoryPrices, workPrices, type ScriptBudget } from './budget';
 import { jsText, lauxlib, lua as luaApi, luaBytes, type LuaState } from './fengari-api';
 
 // A module-local reference: calls through it skip the import binding on hot paths.
@@ -11,8 +12,15 @@ const lua = luaApi;
 
 const INT64_MIN_TEXT = '-9223372036854775808';
 const TWO_POW_63 = 2 ** 63;
-/** Nested tables deeper than this are cut off, like Redis's LUA_CMD_OBJCACHE-free recursion guard. */
-export const replyDepthMax = 1000;
+/**
+ * How deep a returned table may nest. Redis converts recursively and asks Lua for 4 free stack
+ * slots at every value (lua_checkstack); Lua 5.1 allows 8000 slots (LUAI_MAXCSTACK) per C call,
+ * of which the error handler and the result take 2 and each enclosing table 1. So a value at
+ * depth 7995 (the top-level value being at depth 0) becomes the error "ERR reached lua stack
+ * limit" in place, and the rest of the reply goes on: a table that contains itself answers 7995
+ * nested one-element arrays around that error, as redis-server 7.0.15 does.
+ */
+export const replyDepthMax = 7995;
 
 const KEY_ERR = luaBytes('err');
 const KEY_OK = luaBytes('ok');
@@ -29,30 +37,86 @@ export function luaNumberToInteger(n: number): number | string {
   return BigInt(truncated).toString();
 }
 
+/** An array being filled while converting (the explicit stack of `luaToReply`). */
+interface OpenArray {
+  readonly items: Reply[];
+  /** Next index to read from the Lua table at the top of the stack. */
+  next: number;
+}
+
 /**
  * Reads the Lua value at the top of the stack as a Redis reply, leaving the stack as it was.
  * number -> integer (truncated), string -> bulk, true -> 1, false/nil -> nil, {err=s} -> error,
  * {ok=s} -> status, other table -> array of t[1], t[2], ... up to the first nil.
+ *
+ * Iterative (an explicit stack of open arrays, the open tables on the Lua stack), so a deep
+ * table cannot overflow the JS stack; each value is charged to `budget`, so a table that shares
+ * sub-tables (t = {t, t} forty times: 2^40 values) ends with the budget error, not after hours.
  */
-export function luaToReply(L: LuaState, depth = 0): Reply {
+export function luaToReply(L: LuaState, budget: ScriptBudget | null = null): Reply {
+  const open: OpenArray[] = [];
+  // The converter owns the value at the top of the stack: a copy here, a rawgeti result below.
+  lua.lua_pushvalue(L, -1);
+  let value = scalarOrOpen(L, 0, open, budget);
+  if (value !== null) lua.lua_pop(L, 1);
+  // Bounded by the budget (each step converts one value) or, without one, by the values reachable.
+  while (open.length > 0) {
+    const top = open[open.length - 1];
+    if (value !== null) {
+      top.items.push(value);
+      value = null;
+    }
+    if (lua.lua_rawgeti(L, -1, top.next++) === lua.LUA_TNIL) {
+      // The nil, then the table itself.
+      lua.lua_pop(L, 2);
+      open.pop();
+      value = reply.array(top.items);
+      continue;
+    }
+    value = scalarOrOpen(L, open.length, open, budget);
+    // An opened table stays on the Lua stack until its array is complete; anything else is done.
+    if (value !== null) lua.lua_pop(L, 1);
+  }
+  return value as Reply;
+}
+
+/**
+ * Converts the value at the top of the stack when it is not an array; for an array, pushes an
+ * open array (the table stays on the Lua stack) and returns null.
+ */
+function scalarOrOpen(L: LuaState, depth: number, open: OpenArray[], budget: ScriptBudget | null): Reply | null {
+  budget?.charge(L, workPrices.valueConverted);
+  budget?.hold(L, memoryPrices.replyValue);
+  if (depth >= replyDepthMax) return reply.error('ERR reached lua stack limit');
   switch (lua.lua_type(L, -1)) {
-    case lua.LUA_TSTRING:
-      return reply.bulk(jsText(lua.lua_tostring(L, -1) as Uint8Array));
+    case lua.LUA_TSTRING: {
+      const bytes = lua.lua_tostring(L, -1) as Uint8Array;
+      budget?.charge(L, bytes.length / workPrices.bytesPerUnitCopied);
+      budget?.hold(L, 2 * bytes.length);
+      return reply.bulk(jsText(bytes));
+    }
     case lua.LUA_TBOOLEAN:
       return lua.lua_toboolean(L, -1) ? reply.integer(1) : reply.nil();
     case lua.LUA_TNUMBER:
       return reply.integer(luaNumberToInteger(lua.lua_tonumber(L, -1)));
-    case lua.LUA_TTABLE:
-      return tableToReply(L, depth);
+    case lua.LUA_TTABLE: {
+      budget?.charge(L, workPrices.tableConverted);
+      const special = errorOrStatus(L);
+      if (special !== null) return special;
+      // The table stays on the stack while its items are read (one slot, plus one per item read).
+      lauxlib.luaL_checkstack(L, 2, null);
+      open.push({ items: [], next: 1 });
+      return null;
+    }
     default:
       // nil, functions, userdata, threads: Redis answers a nil bulk.
       return reply.nil();
   }
 }
 
-function tableToReply(L: LuaState, depth: number): Reply {
-  if (depth >= replyDepthMax) return reply.error('ERR reached lua stack limit');
-  lauxlib.luaL_checkstack(L, 4, null);
+/** {err = s} -> error reply, {ok = s} -> status reply (raw fields, as Redis reads them), else null. */
+function errorOrStatus(L: LuaState): Reply | null {
+  lauxlib.luaL_checkstack(L, 2, null);
   lua.lua_pushstring(L, KEY_ERR);
   lua.lua_rawget(L, -2);
   if (lua.lua_type(L, -1) === lua.LUA_TSTRING) {
@@ -70,17 +134,7 @@ function tableToReply(L: LuaState, depth: number): Reply {
     return reply.status(status);
   }
   lua.lua_pop(L, 1);
-  const items: Reply[] = [];
-  // Bounded by the table itself: the first nil ends the array.
-  for (let index = 1; ; index++) {
-    if (lua.lua_rawgeti(L, -1, index) === lua.LUA_TNIL) {
-      lua.lua_pop(L, 1);
-      break;
-    }
-    items.push(luaToReply(L, depth + 1));
-    lua.lua_pop(L, 1);
-  }
-  return reply.array(items);
+  return null;
 }
 
 /** `{err = "..."}` as the client sees it: sent as is (Redis prefixes the '-' of RESP itself), CR/LF as spaces. */
@@ -90,9 +144,11 @@ export function errorReplyText(message: string): string {
 
 /**
  * Pushes a command reply as Lua sees it from redis.call/pcall: integer -> number, bulk -> string,
- * nil -> false, status -> {ok=s}, error -> {err=s}, array -> table.
+ * nil -> false, status -> {ok=s}, error -> {err=s}, array -> table. Each value is charged to
+ * `budget` (the strings' bytes are charged where fengari creates them, metering.ts).
  */
-export function pushReply(L: LuaState, r: Reply, depth = 0): void {
+export function pushReply(L: LuaState, r: Reply, budget: ScriptBudget | null = null): void {
+  budget?.charge(L, workPrices.valueConverted);
   switch (r.type) {
     case 'bulk':
       lua.lua_pushstring(L, luaBytes(r.value));
@@ -115,7 +171,7 @@ export function pushReply(L: LuaState, r: Reply, depth = 0): void {
       lauxlib.luaL_checkstack(L, 2, null);
       lua.lua_createtable(L, r.value.length, 0);
       for (let i = 0; i < r.value.length; i++) {
-        pushReply(L, r.value[i], depth + 1);
+        pushReply(L, r.value[i], budget);
         lua.lua_rawseti(L, -2, i + 1);
       }
       return;

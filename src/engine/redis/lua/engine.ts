@@ -1,10 +1,12 @@
 import { reply, type Reply } from '../reply';
 import type { ScriptCommandInfo, ScriptEngine, ScriptHost, ScriptRunReport } from '../script-engine';
+import { BudgetExceeded, budgetErrorMessage, defaultScriptLimits, ScriptBudget, setActiveBudget, workPrices, type BudgetKind, type ScriptLimits } from './budget';
 import { luaToReply, pushErrorTable, pushReply, redisErrorText } from './convert';
 import { openBitLibrary } from './bit';
-import { openCjsonLibrary } from './cjson';
+import { openCjsonLibrary, type CjsonLibrary } from './cjson';
 import { openCmsgpackLibrary } from './cmsgpack';
 import { jsText, lauxlib, lua as luaApi, luaBytes, lualib, raiseError, type LuaState } from './fengari-api';
+import { measureHeap } from './heap';
 import {
   installLua51Semantics,
   lua51Escapes,
@@ -13,8 +15,9 @@ import {
   runError,
   setActiveRun,
   setTableReadonly,
-  type RunMeter,
+  type RunHooks,
 } from './lua51';
+import { installMetering } from './metering';
 import { formatArgumentNumber } from './numbers';
 import { Rand48 } from './rand48';
 import { sha1Hex, sha1HexBytes } from './sha1';
@@ -24,22 +27,15 @@ import { openStandardLibraries, setFunctions } from './stdlib';
 // A module-local reference: calls through it skip the import binding on hot paths.
 const lua = luaApi;
 
-/**
- * How much work one script may do before the engine stops it, as if a user had sent SCRIPT KILL,
- * in units of about one Lua VM instruction (lua51.ts RunMeter: table writes and string bytes
- * count extra). A real Redis lets a runaway script spin until killed; a simulator in a browser
- * tab must not hang, so the engine kills it itself. 5 million units take fengari about 0.1 s for
- * a plain loop and about a second for a loop filling a table; a lock script uses under a hundred.
- */
-export const scriptInstructionBudget = 5_000_000;
-
 /** The count hook fires every this many instructions: often enough to stop promptly, rarely enough to cost nothing. */
 export const hookInstructionStep = 1_000;
 
 export interface LuaScriptEngineOptions {
-  /** Overrides `scriptInstructionBudget` (tests use a small one). */
-  readonly instructionBudget?: number;
+  /** Overrides parts of `defaultScriptLimits` (tests use small budgets). */
+  readonly limits?: Partial<ScriptLimits>;
 }
+
+const CJSON_STATE_SEPARATOR = '|cjson:';
 
 /** Stack slots the engine keeps on the main Lua thread for its whole life. */
 const SLOT_ERROR_HANDLER = 1;
@@ -49,7 +45,6 @@ const SLOT_FUNCTIONS = 2;
 const REDIS_VERSION = '7.0.15';
 const REDIS_VERSION_NUM = 0x07000f;
 
-const KILLED_MESSAGE = 'ERR Script killed by user with SCRIPT KILL...';
 const NOSCRIPT = 'NOSCRIPT No matching script. Please use EVAL.';
 
 /** What the message handler learned about an error (Redis's __redis__err__handler). */
@@ -96,10 +91,8 @@ function parseShebang(source: string): { flags: ReadonlySet<string> | null; leng
 }
 
 /** Per-run state: which host answers redis.call, and what the script did so far. */
-class RunState implements RunMeter {
-  units = 0;
+class RunState implements RunHooks {
   wroteDataset = false;
-  killed = false;
   /** A call went deeper than Lua 5.1 allows: the next instruction raises "stack overflow". */
   overflowPending = false;
 
@@ -107,13 +100,8 @@ class RunState implements RunMeter {
     readonly engine: LuaScriptEngine,
     readonly host: ScriptHost,
     readonly readOnly: boolean,
-    readonly unitsMax: number,
+    readonly budget: ScriptBudget,
   ) {}
-
-  // Charged work past the budget kills once; after that the hook re-raises on every instruction.
-  exceeded(L: LuaState): void {
-    if (!this.killed) this.engine.kill(L);
-  }
 
   tooDeep(L: LuaState): void {
     this.overflowPending = true;
@@ -132,8 +120,10 @@ class RunState implements RunMeter {
  *   them ("... script: <sha>, on @user_script:<line>.").
  * - The language is Lua 5.1 as Redis embeds it, not fengari's 5.3 (lua51.ts, stdlib.ts), with
  *   Redis's read-only globals and its libraries: cjson, bit, struct, cmsgpack.
- * - A runaway script is stopped by a work budget (`scriptInstructionBudget`) with the SCRIPT KILL
- *   error; `lastRun()` reports the work done, which the server maps to virtual time (busy.ts).
+ * - Every script runs on a work and a memory budget (budget.ts): Lua instructions and what is
+ *   done on the script's behalf (metering.ts, the libraries, reply conversion, redis.call). A
+ *   script over budget ends with an error saying which budget ran out; the state stays usable.
+ *   `lastRun()` reports the work done, which the server maps to virtual time (busy.ts).
  */
 export class LuaScriptEngine implements ScriptEngine {
   private state: LuaState | null = null;
@@ -144,11 +134,12 @@ export class LuaScriptEngine implements ScriptEngine {
   private nextSlot = 1;
   private run: RunState | null = null;
   private lastReport: ScriptRunReport | null = null;
-  private readonly instructionBudget: number;
+  private readonly limits: ScriptLimits;
   private readonly random = new Rand48();
+  private cjson: CjsonLibrary | null = null;
 
   constructor(options: LuaScriptEngineOptions = {}) {
-    this.instructionBudget = options.instructionBudget ?? scriptInstructionBudget;
+    this.limits = { ...defaultScriptLimits, ...options.limits };
   }
 
   /**
@@ -156,16 +147,19 @@ export class LuaScriptEngine implements ScriptEngine {
    * explorer copies) pays nothing for it.
    */
   private get L(): LuaState {
-    if (this.state === null) {
-      installLua51Semantics();
-      const L = lauxlib.luaL_newstate();
-      this.state = L;
-      this.buildEnvironment();
-      lua.lua_settop(L, 0);
-      lua.lua_pushjsfunction(L, (state) => this.errorHandler(state));
-      lua.lua_createtable(L, 0, 0);
-    }
-    return this.state;
+    return this.state ?? this.buildState();
+  }
+
+  private buildState(): LuaState {
+    installLua51Semantics();
+    installMetering();
+    const L = lauxlib.luaL_newstate();
+    this.state = L;
+    this.buildEnvironment();
+    lua.lua_settop(L, 0);
+    lua.lua_pushjsfunction(L, (state) => this.errorHandler(state));
+    lua.lua_createtable(L, 0, 0);
+    return L;
   }
 
   execute(argv: readonly string[], host: ScriptHost): Reply {
@@ -204,12 +198,23 @@ export class LuaScriptEngine implements ScriptEngine {
     return this.lastReport;
   }
 
+  /**
+   * The state scripts leave behind for later scripts: math.random's generator and, when a script
+   * changed it, cjson's configuration (`<rand48>|cjson:<json>`), so a restored snapshot replays
+   * exactly. With the default configuration the text is the generator's alone.
+   */
   randomState(): string {
-    return this.random.save();
+    const cjson = this.cjson?.save() ?? null;
+    return cjson === null ? this.random.save() : `${this.random.save()}${CJSON_STATE_SEPARATOR}${cjson}`;
   }
 
   restoreRandomState(state: string): void {
-    this.random.restore(state);
+    const at = state.indexOf(CJSON_STATE_SEPARATOR);
+    this.random.restore(at < 0 ? state : state.slice(0, at));
+    const cjson = at < 0 ? null : state.slice(at + CJSON_STATE_SEPARATOR.length);
+    // A changed configuration needs the library, so the state is built for it.
+    if (cjson !== null && this.state === null) this.buildState();
+    this.cjson?.restore(cjson);
   }
 
   // ---------------------------------------------------------------- commands
@@ -316,7 +321,9 @@ export class LuaScriptEngine implements ScriptEngine {
     return script;
   }
 
+  /** SCRIPT FLUSH: Redis 7.0 builds a fresh Lua state, so cjson's configuration is back to its defaults too. */
   private flush(): void {
+    this.cjson?.reset();
     this.scripts.clear();
     this.scriptsBySource.clear();
     this.nextSlot = 1;
@@ -326,30 +333,52 @@ export class LuaScriptEngine implements ScriptEngine {
 
   private runScript(script: CachedScript, sha: string, keys: readonly string[], args: readonly string[], host: ScriptHost, readOnly: boolean): Reply {
     const L = this.L;
-    const run = new RunState(this, host, readOnly, this.instructionBudget);
+    const budget = new ScriptBudget(this.limits);
+    budget.raise = (state, kind) => this.raiseBudget(state, kind);
+    const skip = new Set([lua.lua_topointer(L, SLOT_FUNCTIONS)]);
+    budget.measureHeap = () => measureHeap(L, skip);
+    const run = new RunState(this, host, readOnly, budget);
     this.run = run;
     setGlobalArrays(L, keys, args);
     lua.lua_rawgeti(L, SLOT_FUNCTIONS, script.slot);
     lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, hookInstructionStep);
     setActiveRun(L, run);
+    setActiveBudget(budget);
     let result: Reply;
     try {
       const status = lua.lua_pcall(L, 0, 1, SLOT_ERROR_HANDLER);
-      if (status === lua.LUA_OK) result = luaToReply(L);
-      else result = reply.error(this.errorReplyText(sha));
+      if (status !== lua.LUA_OK) result = reply.error(this.errorReplyText(sha));
+      // An overrun recorded in the script's last instructions, after the hook's last look.
+      else if (budget.exceeded !== null) result = reply.error(budgetErrorMessage(budget.exceeded, this.limits));
+      else result = this.convertResult(budget);
       lua.lua_settop(L, SLOT_FUNCTIONS);
     } finally {
       lua.lua_sethook(L, null, 0, 0);
       setActiveRun(null, null);
+      setActiveBudget(null);
       this.run = null;
       this.lastReport = {
         sha,
-        instructionCount: run.units,
+        instructionCount: Math.round(budget.units),
         wroteDataset: run.wroteDataset,
-        killed: run.killed,
+        killed: budget.exceeded !== null,
       };
     }
     return result;
+  }
+
+  /** The script's return value as a reply; its conversion is charged to the script's budget. */
+  private convertResult(budget: ScriptBudget): Reply {
+    // The script has returned: an overrun now ends the conversion, not a Lua function.
+    budget.raise = (_L, kind) => {
+      throw new BudgetExceeded(kind);
+    };
+    try {
+      return luaToReply(this.L, budget);
+    } catch (error) {
+      if (!(error instanceof BudgetExceeded)) throw error;
+      return reply.error(`${budgetErrorMessage(error.kind, this.limits)} (while converting the script's return value)`);
+    }
   }
 
   /** Turns the value the message handler left on the stack into Redis 7.0's error reply text. */
@@ -404,13 +433,17 @@ export class LuaScriptEngine implements ScriptEngine {
   private countHook(L: LuaState): void {
     const run = this.run;
     if (run === null) return;
-    if (run.overflowPending && !run.killed) {
+    const budget = run.budget;
+    if (budget.exceeded !== null) {
+      budget.units += 1;
+      budget.raiseNow(L);
+    }
+    if (run.overflowPending) {
       run.overflowPending = false;
       lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, hookInstructionStep);
       runError(L, 'stack overflow');
     }
-    run.units += run.killed ? 1 : hookInstructionStep;
-    if (run.killed || run.units > run.unitsMax) this.kill(L);
+    budget.charge(L, hookInstructionStep);
   }
 
   /** Makes the count hook fire on the very next instruction (for a pending "stack overflow"). */
@@ -418,20 +451,20 @@ export class LuaScriptEngine implements ScriptEngine {
     lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
   }
 
-  /** Stops the running script as SCRIPT KILL would: raises the kill error, now and on every later instruction. */
-  kill(L: LuaState): void {
-    const run = this.run;
-    if (run === null) return;
-    if (!run.killed) {
-      run.killed = true;
-      // From now on every instruction raises again, so a pcall inside the script cannot swallow the kill.
-      lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
-    }
-    // The kill may come from inside a VM instruction (a charged table write or string), where the
-    // frame has no free slot: make room for the error table first.
+  /** Ends the running script: raises the budget error now, and (through the hook) on every later instruction. */
+  private raiseBudget(L: LuaState, kind: BudgetKind): never {
+    // Every later instruction raises again, on this coroutine and on the main thread, so a pcall
+    // inside the script cannot swallow the error.
+    lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
+    if (this.state !== null && L !== this.state) lua.lua_sethook(this.state, this.hook, lua.LUA_MASKCOUNT, 1);
+    // Raised from the count hook, fengari has turned hooks off until the hook returns, which it
+    // never does: a message handler (xpcall) would then run unhooked, so a looping one forever.
+    (L as unknown as { allowhook: number }).allowhook = 1;
+    // The error may come from inside a VM instruction (a charged table write or string), where
+    // the frame has no free slot: make room for the error table first.
     lua.lua_checkstack(L, 4);
-    pushErrorTable(L, KILLED_MESSAGE);
-    lua.lua_error(L);
+    pushErrorTable(L, budgetErrorMessage(kind, this.limits));
+    return lua.lua_error(L);
   }
 
   // ---------------------------------------------------------------- environment
@@ -445,7 +478,7 @@ export class LuaScriptEngine implements ScriptEngine {
     const L = this.L;
     openStandardLibraries(L, this.random);
     openBitLibrary(L);
-    openCjsonLibrary(L);
+    this.cjson = openCjsonLibrary(L);
     openStructLibrary(L);
     openCmsgpackLibrary(L);
     this.openRedisLibrary();
@@ -557,20 +590,31 @@ export class LuaScriptEngine implements ScriptEngine {
     lua.lua_setglobal(L, 'redis');
   }
 
-  /** redis.call (raise = true) and redis.pcall: run one command through the host, synchronously. */
+  /**
+   * redis.call (raise = true) and redis.pcall: run one command through the host, synchronously.
+   * Charged by what it moves: a base price, its arguments' bytes, its reply (pushReply), and for
+   * a command that walks the whole keyspace (KEYS, FLUSHALL, ...) the number of keys.
+   */
   private redisCall(L: LuaState, raise: boolean): number {
     const run = this.run;
     const argc = lua.lua_gettop(L);
     if (argc === 0) return callFailure(L, raise, 'ERR Please specify at least one argument for this redis lib call');
     const argv: string[] = new Array<string>(argc);
+    let argumentBytes = 0;
     for (let i = 1; i <= argc; i++) {
       const t = lua.lua_type(L, i);
-      if (t === lua.LUA_TSTRING) argv[i - 1] = jsText(lua.lua_tostring(L, i) as Uint8Array);
-      else if (t === lua.LUA_TNUMBER) argv[i - 1] = formatArgumentNumber(lua.lua_tonumber(L, i));
+      if (t === lua.LUA_TSTRING) {
+        const bytes = lua.lua_tostring(L, i) as Uint8Array;
+        argumentBytes += bytes.length;
+        argv[i - 1] = jsText(bytes);
+      } else if (t === lua.LUA_TNUMBER) argv[i - 1] = formatArgumentNumber(lua.lua_tonumber(L, i));
       else return callFailure(L, raise, 'ERR Lua redis lib command arguments must be strings or integers');
     }
     if (run === null) return callFailure(L, raise, 'ERR redis.call is only available while a script runs');
-    const info = run.host.commandInfo ? run.host.commandInfo(argv[0].toLowerCase()) : undefined;
+    const name = argv[0].toLowerCase();
+    const keyspaceWalk = KEYSPACE_WALKS.has(name) ? (run.host.keyCount?.() ?? 0) : 0;
+    run.budget.charge(L, workPrices.redisCall + argumentBytes / workPrices.bytesPerUnitCopied + keyspaceWalk);
+    const info = run.host.commandInfo ? run.host.commandInfo(name) : undefined;
     if (info !== undefined) {
       const refusal = checkScriptCall(info, argv.length, run.readOnly);
       if (refusal !== null) return callFailure(L, raise, refusal);
@@ -578,10 +622,13 @@ export class LuaScriptEngine implements ScriptEngine {
     const result = run.host.call(argv);
     if (info?.write && result.type !== 'error') run.wroteDataset = true;
     if (result.type === 'error') return callFailure(L, raise, redisErrorText(`-${result.value}`));
-    pushReply(L, result);
+    pushReply(L, result, run.budget);
     return 1;
   }
 }
+
+/** Commands whose work grows with the number of keys rather than with their arguments or reply. */
+const KEYSPACE_WALKS = new Set(['keys', 'flushall', 'flushdb', 'dbsize', 'randomkey', 'scan']);
 
 /** EVAL's numkeys as string2ll reads it (no sign '+', no spaces, no leading zeros), or null. */
 function parseNumkeys(text: string): number | null {

@@ -35,13 +35,16 @@ interface LuaApi {
   LUA_MASKCOUNT: number;
   LUA_MASKLINE: number;
   LUA_MULTRET: number;
+  LUA_OPLT: number;
   lua_Debug: new () => LuaDebug;
   lua_absindex(L: LuaState, idx: number): number;
   lua_atnativeerror(L: LuaState, fn: LuaJsFunction): void;
   lua_call(L: LuaState, nargs: number, nresults: number): void;
   lua_createtable(L: LuaState, narr: number, nrec: number): void;
   lua_error(L: LuaState): never;
+  lua_compare(L: LuaState, a: number, b: number, op: number): number;
   lua_getfield(L: LuaState, idx: number, k: Uint8Array | string): number;
+  lua_gettable(L: LuaState, idx: number): number;
   lua_getglobal(L: LuaState, name: Uint8Array | string): number;
   lua_getinfo(L: LuaState, what: Uint8Array | string, ar: LuaDebug): number;
   lua_getmetatable(L: LuaState, idx: number): number;

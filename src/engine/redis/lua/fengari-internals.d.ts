@@ -1,4 +1,4 @@
-// fengari's internal modules, patched by lua51.ts (CommonJS, untyped).
+// fengari's internal modules, patched by lua51.ts and metering.ts (CommonJS, untyped).
 declare module 'fengari/src/lobject.js' {
   const value: Record<string, unknown>;
   export default value;
@@ -24,6 +24,14 @@ declare module 'fengari/src/ltm.js' {
   export default value;
 }
 declare module 'fengari/src/lstate.js' {
+  const value: Record<string, unknown>;
+  export default value;
+}
+declare module 'fengari/src/lvm.js' {
+  const value: Record<string, unknown>;
+  export default value;
+}
+declare module 'fengari/src/lopcodes.js' {
   const value: Record<string, unknown>;
   export default value;
 }

@@ -6,6 +6,7 @@ import lstring from 'fengari/src/lstring.js';
 import ltable from 'fengari/src/ltable.js';
 import ltm from 'fengari/src/ltm.js';
 import { lua, luaBytes, type LuaState } from './fengari-api';
+import { activeBudget, memoryPrices, workPrices, type ScriptBudget } from './budget';
 import { formatLuaNumber } from './numbers';
 
 /**
@@ -44,19 +45,8 @@ import { formatLuaNumber } from './numbers';
  * assignment, rawset and table.insert.
  */
 
-/**
- * The running script's work meter. One VM instruction costs one unit (counted by the engine's
- * hook); work that one instruction can multiply costs more, so a budget in units bounds memory
- * and time and not just the instruction count: every table slot written costs
- * `tableWriteUnits`, every string built costs one unit per `stringBytesPerUnit` bytes (a
- * quadratic `s = s .. s` or a doubling gsub loop would otherwise run for minutes inside a
- * small instruction budget).
- */
-export interface RunMeter {
-  units: number;
-  readonly unitsMax: number;
-  /** Called once units pass unitsMax: raises the kill error (does not return). */
-  exceeded(L: LuaState): void;
+/** What the engine is told while a script runs (see patchCallDepth). */
+export interface RunHooks {
   /** Called when a call would nest deeper than Lua 5.1 allows (`callDepthMax`): raise "stack overflow" soon. */
   tooDeep(L: LuaState): void;
 }
@@ -69,28 +59,13 @@ export interface RunMeter {
  */
 export const callDepthMax = 16384;
 
-export const tableWriteUnits = 10;
-export const stringBytesPerUnit = 4;
-
-/** Charges the running script `units` of work (library functions whose cost grows with their input). */
-export function chargeActiveRun(L: LuaState, units: number): void {
-  if (activeMeter !== null) charge(L, units);
-}
-
 /** Set while a script runs. */
 let activeState: LuaState | null = null;
-let activeMeter: RunMeter | null = null;
+let activeHooks: RunHooks | null = null;
 
-export function setActiveRun(L: LuaState | null, meter: RunMeter | null): void {
+export function setActiveRun(L: LuaState | null, hooks: RunHooks | null): void {
   activeState = L;
-  activeMeter = meter;
-}
-
-function charge(L: LuaState | null, units: number): void {
-  const meter = activeMeter;
-  if (meter === null) return;
-  meter.units += units;
-  if (meter.units > meter.unitsMax && L !== null) meter.exceeded(L);
+  activeHooks = hooks;
 }
 
 interface FengariTable {
@@ -119,7 +94,6 @@ export function installLua51Semantics(): void {
   patchNumbers();
   patchLexer();
   patchTableWrites();
-  patchStringCreation();
   patchTableOrder();
   patchStringToNumber();
   patchCallDepth();
@@ -136,25 +110,9 @@ function patchCallDepth(): void {
     const ci = extend(L);
     const depth = (previous.depth51 ?? 1) + 1;
     ci.depth51 = depth;
-    if (depth > callDepthMax && activeMeter !== null) activeMeter.tooDeep(L);
+    if (depth > callDepthMax && activeHooks !== null) activeHooks.tooDeep(L);
     return ci;
   };
-}
-
-interface TStringLike {
-  realstring: Uint8Array;
-}
-
-/** Charges the bytes of every string the VM or the API builds (see RunMeter). */
-function patchStringCreation(): void {
-  for (const name of ['setsvalue2s', 'pushsvalue2s'] as const) {
-    const original = lobject[name] as (L: LuaState, a: unknown, b?: unknown) => void;
-    lobject[name] = function chargedStringValue(L: LuaState, a: unknown, b?: unknown): void {
-      original(L, a, b);
-      const ts = (b === undefined ? a : b) as TStringLike;
-      if (activeMeter !== null && ts.realstring.length >= stringBytesPerUnit) charge(L, ts.realstring.length / stringBytesPerUnit);
-    };
-  }
 }
 
 interface TValueLike {
@@ -339,20 +297,32 @@ function patchTableWrites(): void {
   const runerror = ldebug.luaG_runerror as (L: LuaState, fmt: Uint8Array) => never;
   ltable.luaH_setfrom = function luaH_setfrom(L: LuaState, t: FengariTable, key: unknown, value: unknown): void {
     if (t.readonly === true) runerror(L, READONLY_MESSAGE);
-    if (activeMeter !== null) charge(L, tableWriteUnits);
+    const budget = activeBudget();
+    if (budget === null) return setfrom(L, t, key, value);
+    const size = t.strong?.size ?? 0;
     setfrom(L, t, key, value);
+    meterTableWrite(budget, L, (t.strong?.size ?? 0) > size);
   };
   ltable.luaH_setint = function luaH_setint(t: FengariTable, key: number, value: unknown): void {
     if (t.readonly === true) {
       if (activeState === null) throw new Error('Attempt to modify a readonly table');
       runerror(activeState, READONLY_MESSAGE);
     }
-    if (activeMeter !== null) charge(activeState, tableWriteUnits);
     // A constructor's SETLIST writes its items last to first into the new table: the first
     // integer write into an empty table is the array size 5.1 would have allocated.
-    if (t.sizearray51 === undefined && t.strong?.size === 0) t.sizearray51 = key;
+    const size = t.strong?.size ?? 0;
+    if (t.sizearray51 === undefined && size === 0) t.sizearray51 = key;
     setint(t, key, value);
+    // No state is passed here: an overrun is recorded and raised by the count hook.
+    const budget = activeBudget();
+    if (budget !== null) meterTableWrite(budget, null, (t.strong?.size ?? 0) > size);
   };
+}
+
+/** A table write costs work; a new slot costs memory. */
+function meterTableWrite(budget: ScriptBudget, L: LuaState | null, grew: boolean): void {
+  budget.charge(L, workPrices.tableWrite);
+  if (grew) budget.allocate(L, memoryPrices.tableSlot);
 }
 
 /** True when the table at `idx` is read-only. */

@@ -1,7 +1,9 @@
+import { activeBudget, chargeWork, memoryPrices, workPrices } from './budget';
 import { jsText, lauxlib, lua as luaApi, luaBytes, lualib, raiseError, type LuaJsFunction, type LuaState } from './fengari-api';
-import { chargeActiveRun, isReadonlyTable, lua51Escapes, lua51SyntaxMessage, raiseReadonly } from './lua51';
+import { isReadonlyTable, lua51Escapes, lua51SyntaxMessage, raiseReadonly } from './lua51';
 import { RAND48_MAX, type Rand48 } from './rand48';
-import { stringFormat51 } from './strformat';
+import { STRING_FUNCTIONS } from './strlib51';
+import { TABLE_FUNCTIONS, unpack51 } from './tablib51';
 
 // A module-local reference: calls through it skip the import binding on hot paths.
 const lua = luaApi;
@@ -35,38 +37,23 @@ export function openStandardLibraries(L: LuaState, random: Rand48): void {
     loadstring: loadstring51,
     load: load51,
     setmetatable: setmetatable51,
+    unpack: unpack51,
     gcinfo: (state) => {
       // Kilobytes in use; fengari cannot measure its heap, so a plausible constant.
       lua.lua_pushnumber(state, 84);
       return 1;
     },
   });
-  lua.lua_getfield(L, -1, 'table');
-  lua.lua_getfield(L, -1, 'unpack');
-  lua.lua_setfield(L, -3, 'unpack');
-  lua.lua_pop(L, 1);
   lua.lua_pop(L, 1);
 
   withLibrary(L, 'table', () => {
     removeFields(L, ['move', 'pack', 'unpack']);
-    setFunctions(L, {
-      getn: tableGetn,
-      setn: tableSetn,
-      maxn: tableMaxn,
-      foreach: tableForeach,
-      foreachi: tableForeachi,
-      insert: tableInsert51,
-      remove: tableRemove51,
-    });
+    setFunctions(L, TABLE_FUNCTIONS);
   });
 
   withLibrary(L, 'string', () => {
     removeFields(L, ['pack', 'packsize', 'unpack']);
-    lua.lua_getfield(L, -1, 'gmatch');
-    lua.lua_setfield(L, -2, 'gfind');
-    setFunctions(L, { format: stringFormat51, rep: stringRep51, char: stringChar51 });
-    // Pattern functions scan their subject in one VM instruction: charge them per byte.
-    for (const name of ['find', 'match', 'gmatch', 'gsub']) chargePerSubjectByte(L, name, name === 'gsub' ? 4 : 1);
+    setFunctions(L, STRING_FUNCTIONS);
   });
 
   withLibrary(L, 'math', () => {
@@ -95,6 +82,8 @@ export function openStandardLibraries(L: LuaState, random: Rand48): void {
 
   withLibrary(L, 'coroutine', () => {
     removeFields(L, ['isyieldable']);
+    // A coroutine has its own stack: charge its memory when it is made.
+    for (const name of ['create', 'wrap']) chargeMemoryFirst(L, name, memoryPrices.coroutine);
     lua.lua_getfield(L, -1, 'running');
     lua.lua_pushcclosure(L, coroutineRunning51, 1);
     lua.lua_setfield(L, -2, 'running');
@@ -106,17 +95,16 @@ export function openStandardLibraries(L: LuaState, random: Rand48): void {
   lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, '_LOADED');
 }
 
-/** Replaces library function `name` (in the table on top) with one that first charges its subject's length. */
-function chargePerSubjectByte(L: LuaState, name: string, unitsPerByte: number): void {
+/** Replaces library function `name` (in the table on top) with one that first charges `bytes` of memory. */
+function chargeMemoryFirst(L: LuaState, name: string, bytes: number): void {
   lua.lua_getfield(L, -1, name);
   const original = lua.lua_tocfunction(L, -1) as LuaJsFunction;
   lua.lua_pop(L, 1);
   // Same stack frame as the original: argument errors still name the function as Lua 5.1 does.
-  const charged: LuaJsFunction = (state) => {
-    if (lua.lua_type(state, 1) === lua.LUA_TSTRING) chargeActiveRun(state, lua.lua_rawlen(state, 1) * unitsPerByte);
+  lua.lua_pushjsfunction(L, (state) => {
+    activeBudget()?.allocate(state, bytes);
     return original(state);
-  };
-  lua.lua_pushjsfunction(L, charged);
+  });
   lua.lua_setfield(L, -2, name);
 }
 
@@ -277,29 +265,11 @@ function collectgarbage51(L: LuaState): number {
   }
 }
 
-/**
- * The largest string string.rep builds. Lua 5.1 has no limit (it would exhaust the server's
- * memory); a browser tab must not, so a bigger result fails like an allocation failure.
- */
-export const stringRepBytesMax = 64 * 1024 * 1024;
-
-/** 5.1's string.rep(s, n): no separator argument. */
-function stringRep51(L: LuaState): number {
-  const unit = lauxlib.luaL_checklstring(L, 1);
-  const count = Math.trunc(lauxlib.luaL_checknumber(L, 2));
-  if (count <= 0 || unit.length === 0) {
-    lua.lua_pushstring(L, new Uint8Array());
-    return 1;
-  }
-  if (unit.length * count > stringRepBytesMax) return raiseError(L, 'not enough memory');
-  const out = new Uint8Array(unit.length * count);
-  for (let i = 0; i < count; i++) out.set(unit, i * unit.length);
-  lua.lua_pushstring(L, out);
-  return 1;
-}
-
 /** Compiles `bytes` as a text chunk (no bytecode, as Redis refuses binary chunks). */
 function loadChunk(L: LuaState, bytes: Uint8Array, chunkname: Uint8Array): number {
+  // Compiling costs work per byte, and the compiled function memory (about as much again).
+  chargeWork(L, bytes.length / workPrices.bytesPerUnitCompiled);
+  activeBudget()?.allocate(L, bytes.length * memoryPrices.compiledPerSourceByte);
   const source = lua51Escapes(bytes);
   const status = lauxlib.luaL_loadbufferx(L, source, source.length, chunkname, 't');
   if (status !== lua.LUA_OK) {
@@ -373,115 +343,4 @@ function mathExtreme(L: LuaState, better: (current: number, candidate: number) =
   }
   lua.lua_pushnumber(L, result);
   return 1;
-}
-
-/** 5.1's string.char: C ints truncated, each in 0..255 ("invalid value" otherwise). */
-function stringChar51(L: LuaState): number {
-  const n = lua.lua_gettop(L);
-  const bytes = new Uint8Array(n);
-  for (let i = 1; i <= n; i++) {
-    const c = Math.trunc(lauxlib.luaL_checknumber(L, i));
-    if (!(c >= 0 && c <= 255)) lauxlib.luaL_argerror(L, i, 'invalid value');
-    bytes[i - 1] = c;
-  }
-  lua.lua_pushstring(L, bytes);
-  return 1;
-}
-
-/** 5.1's table.insert: raw access, no bounds check (a far position grows the "array"). */
-function tableInsert51(L: LuaState): number {
-  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  let e = lua.lua_rawlen(L, 1) + 1;
-  let pos: number;
-  switch (lua.lua_gettop(L)) {
-    case 2:
-      pos = e;
-      break;
-    case 3: {
-      pos = Math.trunc(lauxlib.luaL_checknumber(L, 2));
-      if (pos > e) e = pos;
-      // Bounded by the table's length.
-      for (let i = e; i > pos; i--) {
-        lua.lua_rawgeti(L, 1, i - 1);
-        lua.lua_rawseti(L, 1, i);
-      }
-      break;
-    }
-    default:
-      return raiseError(L, "wrong number of arguments to 'insert'");
-  }
-  lua.lua_rawseti(L, 1, pos);
-  return 0;
-}
-
-/** 5.1's table.remove: nothing (no error) outside 1..#t. */
-function tableRemove51(L: LuaState): number {
-  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  const e = lua.lua_rawlen(L, 1);
-  let pos = lua.lua_isnoneornil(L, 2) ? e : Math.trunc(lauxlib.luaL_checknumber(L, 2));
-  if (!(pos >= 1 && pos <= e)) return 0;
-  lua.lua_rawgeti(L, 1, pos);
-  // Bounded by the table's length.
-  for (; pos < e; pos++) {
-    lua.lua_rawgeti(L, 1, pos + 1);
-    lua.lua_rawseti(L, 1, pos);
-  }
-  lua.lua_pushnil(L);
-  lua.lua_rawseti(L, 1, e);
-  return 1;
-}
-
-function tableGetn(L: LuaState): number {
-  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  lua.lua_pushnumber(L, lua.lua_rawlen(L, 1));
-  return 1;
-}
-
-function tableSetn(L: LuaState): number {
-  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  return raiseError(L, "'setn' is obsolete");
-}
-
-function tableMaxn(L: LuaState): number {
-  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  let max = 0;
-  lua.lua_pushnil(L);
-  // Bounded by the table's size.
-  while (lua.lua_next(L, 1) !== 0) {
-    lua.lua_pop(L, 1);
-    if (lua.lua_type(L, -1) === lua.LUA_TNUMBER) max = Math.max(max, lua.lua_tonumber(L, -1));
-  }
-  lua.lua_pushnumber(L, max);
-  return 1;
-}
-
-function tableForeach(L: LuaState): number {
-  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  lauxlib.luaL_checktype(L, 2, lua.LUA_TFUNCTION);
-  lua.lua_pushnil(L);
-  // Bounded by the table's size.
-  while (lua.lua_next(L, 1) !== 0) {
-    lua.lua_pushvalue(L, 2);
-    lua.lua_pushvalue(L, -3);
-    lua.lua_pushvalue(L, -3);
-    lua.lua_call(L, 2, 1);
-    if (!lua.lua_isnoneornil(L, -1)) return 1;
-    lua.lua_pop(L, 2);
-  }
-  return 0;
-}
-
-function tableForeachi(L: LuaState): number {
-  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
-  lauxlib.luaL_checktype(L, 2, lua.LUA_TFUNCTION);
-  const n = lua.lua_rawlen(L, 1);
-  for (let i = 1; i <= n; i++) {
-    lua.lua_pushvalue(L, 2);
-    lua.lua_pushnumber(L, i);
-    lua.lua_rawgeti(L, 1, i);
-    lua.lua_call(L, 2, 1);
-    if (!lua.lua_isnoneornil(L, -1)) return 1;
-    lua.lua_pop(L, 1);
-  }
-  return 0;
 }

@@ -1,3 +1,4 @@
+import { reserveString } from './budget';
 import { lauxlib, lua, luaBytes, raiseError, type LuaState } from './fengari-api';
 import { formatExponent, formatFixed, formatGeneral } from './numbers';
 
@@ -102,7 +103,7 @@ export function stringFormat51(L: LuaState): number {
     }
   }
   out.push(format.subarray(literalStart));
-  lua.lua_pushstring(L, concat(out));
+  lua.lua_pushstring(L, concat(L, out));
   return 1;
 }
 
@@ -114,9 +115,15 @@ function ascii(bytes: Uint8Array): string {
   return String.fromCharCode(...bytes);
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
+/** Joins the pieces, once the script's budget has room for the result (format('%s%s', s, s) doubles). */
+function concat(L: LuaState, parts: readonly Uint8Array[]): Uint8Array {
   let total = 0;
   for (const part of parts) total += part.length;
+  reserveString(L, total);
+  return join(parts, total);
+}
+
+function join(parts: readonly Uint8Array[], total = parts.reduce((sum, part) => sum + part.length, 0)): Uint8Array {
   const out = new Uint8Array(total);
   let offset = 0;
   for (const part of parts) {
@@ -141,7 +148,7 @@ function cLongLong(n: number): bigint {
 function pad(spec: Spec, body: Uint8Array): Uint8Array {
   if (body.length >= spec.width) return body;
   const fill = new Uint8Array(spec.width - body.length).fill(0x20);
-  return spec.flags.includes('-') ? concat([body, fill]) : concat([fill, body]);
+  return spec.flags.includes('-') ? join([body, fill]) : join([fill, body]);
 }
 
 function padText(spec: Spec, sign: string, prefix: string, digits: string, zeroAllowed: boolean): string {

@@ -1,3 +1,5 @@
+import { chargeWork, workPrices } from './budget';
+import { ByteWriter } from './byte-writer';
 import { lauxlib, lua, raiseError, type LuaState } from './fengari-api';
 import { setFunctions } from './stdlib';
 
@@ -5,6 +7,8 @@ import { setFunctions } from './stdlib';
  * Roberto Ierusalimschy's `struct` library (0.2), as bundled with Redis: pack/unpack/size of
  * binary records, with x86-64 sizes (short 2, int 4, long and size_t 8) and its error texts.
  * Integers go through 64-bit C casts (BigInt here) so sign extension and truncation match.
+ * Every format option is charged to the script's budget, and the packed string grows in a
+ * ByteWriter that checks the memory budget (a 200 kB format is 200 kB of work, not a JS stack).
  */
 
 const BIG = 0;
@@ -109,41 +113,41 @@ function integerBits(n: number): bigint {
 function pack(L: LuaState): number {
   const cursor: Cursor = { fmt: lauxlib.luaL_checklstring(L, 1), at: 0 };
   const header: Header = { endian: NATIVE_ENDIAN, align: 1 };
-  const out: number[] = [];
+  const out = new ByteWriter(L);
   let arg = 2;
   // b_pack pushes a nil to separate the arguments from its buffer: a missing one reads as nil.
   lua.lua_pushnil(L);
   // Bounded by the format's length.
   while (cursor.at < cursor.fmt.length) {
+    chargeWork(L, workPrices.valueConverted);
     const opt = String.fromCharCode(cursor.fmt[cursor.at++]);
     let size = optSize(L, opt, cursor);
-    let pad = toAlign(out.length, header, opt, size);
-    while (pad-- > 0) out.push(0);
+    out.zeros(toAlign(out.length, header, opt, size));
     if (INTEGER_OPTIONS.has(opt)) {
       let value = integerBits(lauxlib.luaL_checknumber(L, arg++));
-      const bytes: number[] = [];
+      const bytes = new Uint8Array(size);
       for (let i = 0; i < size; i++) {
-        bytes.push(Number(value & 0xffn));
+        bytes[header.endian === LITTLE ? i : size - 1 - i] = Number(value & 0xffn);
         value >>= 8n;
       }
-      out.push(...(header.endian === LITTLE ? bytes : bytes.reverse()));
+      out.bytes(bytes);
     } else if (opt === 'x') {
-      out.push(0);
+      out.byte(0);
     } else if (opt === 'f' || opt === 'd') {
       const view = new DataView(new ArrayBuffer(size));
       const n = lauxlib.luaL_checknumber(L, arg++);
       if (opt === 'f') view.setFloat32(0, n, header.endian === LITTLE);
       else view.setFloat64(0, n, header.endian === LITTLE);
-      out.push(...new Uint8Array(view.buffer));
+      out.bytes(new Uint8Array(view.buffer));
     } else if (opt === 'c' || opt === 's') {
       const text = lauxlib.luaL_checklstring(L, arg++);
       if (size === 0) size = text.length;
       if (text.length < size) lauxlib.luaL_argerror(L, arg, 'string too short');
-      out.push(...text.subarray(0, size));
-      if (opt === 's') out.push(0);
+      out.bytes(text.subarray(0, size));
+      if (opt === 's') out.byte(0);
     } else controlOption(L, opt, cursor, header);
   }
-  lua.lua_pushstring(L, Uint8Array.from(out));
+  lua.lua_pushstring(L, out.result());
   return 1;
 }
 
@@ -156,6 +160,7 @@ function unpack(L: LuaState): number {
   lua.lua_settop(L, 2);
   // Bounded by the format's length.
   while (cursor.at < cursor.fmt.length) {
+    chargeWork(L, workPrices.valueConverted);
     const opt = String.fromCharCode(cursor.fmt[cursor.at++]);
     let size = optSize(L, opt, cursor);
     pos += toAlign(pos, header, opt, size);
@@ -203,6 +208,7 @@ function size(L: LuaState): number {
   let pos = 0;
   // Bounded by the format's length.
   while (cursor.at < cursor.fmt.length) {
+    chargeWork(L, workPrices.valueConverted);
     const opt = String.fromCharCode(cursor.fmt[cursor.at++]);
     const optionSize = optSize(L, opt, cursor);
     pos += toAlign(pos, header, opt, optionSize);
