@@ -4,6 +4,7 @@
  * calibration scripts take in Lockstep and on a real redis-server 7.0.15.
  *
  *   npx tsx scripts/measure-lua-budget.ts [--only <name,...>] [--no-real] [--timeout-ms N]
+ *   npx tsx scripts/measure-lua-budget.ts --calibrate     (ns per work unit, by kind of work)
  *
  * Every case runs in a child process of its own (a fresh SimRedisServer), so a case that hangs or
  * exhausts memory is reported as such instead of taking the measurement down; the parent stops a
@@ -76,6 +77,67 @@ const CASES: readonly Case[] = [
   { name: 'redis-call-big-get', kind: 'hostile', script: "redis.call('set', 'big', string.rep('x', 50000000)) local n = 0 while true do n = n + #redis.call('get', 'big') end" },
 ];
 
+/**
+ * Workloads each dominated by one kind of charge, for `--calibrate`: the time per work unit of
+ * each, next to a plain loop's, shows whether a price is right (the same ns per unit everywhere
+ * means a unit is the same time everywhere). Run in this process, one after the other.
+ */
+const CALIBRATION: readonly { readonly name: string; readonly script: string }[] = [
+  { name: 'vm-loop (1 unit = 1 instruction)', script: 'local x = 0 for i = 1, 1000000 do x = x + i end return x' },
+  { name: 'table slots created', script: 'for r = 1, 5 do local t = {} for i = 1, 100000 do t[i] = i end end return 1' },
+  { name: 'table writes', script: 'local t = {} for r = 1, 10 do for i = 1, 100000 do t[i] = i end end return #t' },
+  { name: 'short strings created', script: "local n = 0 for i = 1, 300000 do local s = 'k' .. i n = n + #s end return n" },
+  { name: 'long strings copied', script: "local s = string.rep('x', 100000) local n = 0 for i = 1, 300 do local c = s .. i n = n + #c end return n" },
+  { name: 'string keys hashed', script: "local s = string.rep('x', 1000) local t = {} for i = 1, 3000 do t[s .. i] = i end return 1" },
+  { name: 'pattern steps', script: "return string.find(string.rep('a', 200), '.-.-.-b')" },
+  { name: 'gsub per character', script: "local s = string.rep('abcd', 200000) local r = s:gsub('b', 'B') return #r" },
+  { name: 'tables created', script: 'local n = 0 for i = 1, 300000 do local t = {i} n = n + #t end return n' },
+  { name: 'reply values', script: 'local t = {} for i = 1, 300000 do t[i] = {i} end return t' },
+  { name: 'cjson values', script: "local t = {} for i = 1, 30000 do t[i] = {id = i, name = 'n' .. i} end return #cjson.decode(cjson.encode(t))" },
+  { name: 'cmsgpack values', script: "local t = {} for i = 1, 100000 do t[i] = i end return #cmsgpack.unpack(cmsgpack.pack(t))" },
+  { name: 'redis.call', script: "for i = 1, 30000 do redis.call('incr', 'n') end return 1" },
+  { name: 'compiling', script: "local src = string.rep('local x = 1 + 2 ', 2000) for i = 1, 30 do loadstring(src) end return 1" },
+  { name: 'coroutine switches', script: 'local co = coroutine.wrap(function() while true do coroutine.yield(1) end end) for i = 1, 30000 do co() end return 1' },
+  { name: 'sort comparisons', script: 'local t = {} for i = 1, 100000 do t[i] = (i * 7919) % 100003 end table.sort(t) return t[1]' },
+  { name: 'xpcall error-in-handler', script: "for i = 1, 100 do xpcall(function() error('e') end, function(m) error(m) end) end return 1" },
+];
+
+/** Milliseconds and work units of one script on a fresh server with unbounded budgets. */
+function timed(script: string): { ms: number; units: number; error: string | null } {
+  const engine = createLuaScriptEngine({ limits: { workUnitsMax: 1e12, memoryBytesMax: 4 * 1024 ** 3 } });
+  const server = new SimRedisServer({ createScriptEngine: () => engine });
+  server.execute(['EVAL', 'return 1', '0'], 0);
+  const start = performance.now();
+  const result = server.execute(['EVAL', script, '0'], 0);
+  const ms = performance.now() - start;
+  return { ms, units: engine.lastRun()?.workUnits ?? 0, error: result.type === 'error' ? result.value.slice(0, 80) : null };
+}
+
+/**
+ * Each workload's time per unit divided by a plain loop's, measured right before and after it
+ * (so a busy machine slows both alike); the median of five rounds. 1.0 means its prices are
+ * right; 3.0 means its work costs three times what it is charged.
+ */
+function calibrate(only: ReadonlySet<string> | null): void {
+  const reference = CALIBRATION[0].script;
+  for (const item of CALIBRATION.slice(1).filter((c) => only === null || [...only].some((word) => c.name.includes(word)))) {
+    const ratios: number[] = [];
+    let units = 0;
+    let error: string | null = null;
+    for (let round = 0; round < 5; round++) {
+      const before = timed(reference);
+      const work = timed(item.script);
+      const after = timed(reference);
+      const nsPerReferenceUnit = ((before.ms + after.ms) * 1e6) / (before.units + after.units);
+      ratios.push((work.ms * 1e6) / work.units / nsPerReferenceUnit);
+      units = work.units;
+      error = work.error;
+    }
+    ratios.sort((x, y) => x - y);
+    console.log(`${ratios[2].toFixed(2).padStart(6)}x  ${String(units).padStart(10)} units  ${item.name}${error === null ? '' : `  (${error})`}`);
+  }
+}
+
 interface ChildResult {
   /** Work units the script used (deterministic: the same on every machine). */
   readonly units: number;
@@ -100,7 +162,7 @@ function runChild(name: string): void {
   const start = performance.now();
   const result = server.execute(['EVAL', found.script, '0'], 0);
   const elapsedMs = performance.now() - start;
-  const units = engine.lastRun()?.instructionCount ?? 0;
+  const units = engine.lastRun()?.workUnits ?? 0;
   const ping = server.execute(['PING'], 0);
   const after = server.execute(['EVAL', "return redis.call('ping')", '0'], 0);
   const out: ChildResult = {
@@ -153,6 +215,7 @@ async function realTimes(names: readonly Case[]): Promise<Map<string, string>> {
 
 async function main(argv: readonly string[]): Promise<void> {
   if (argv[0] === '--child') return runChild(argv[1]);
+  if (argv[0] === '--calibrate') return calibrate(argv.length > 1 ? new Set(argv.slice(1)) : null);
   const only = argv.includes('--only') ? new Set(argv[argv.indexOf('--only') + 1].split(',')) : null;
   const timeoutMs = argv.includes('--timeout-ms') ? Number(argv[argv.indexOf('--timeout-ms') + 1]) : 60_000;
   const cases = CASES.filter((c) => only === null || only.has(c.name));

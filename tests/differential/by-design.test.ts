@@ -21,7 +21,8 @@ describe('differential: by design', () => {
       }
       const problem = byDesign.check(realReplies, simReplies);
       if (problem !== null) {
-        const transcript = byDesign.lines.map((line, i) => `  ${line.slice(0, 120)}\n    real: ${describeReply(realReplies[i]).slice(0, 200)}\n    sim:  ${describeReply(simReplies[i]).slice(0, 200)}`);
+        const shown = (r: Reply) => (r.type === 'array' ? `array of ${r.value.length}` : describeReply(r).slice(0, 200));
+        const transcript = byDesign.lines.map((line, i) => `  ${line.slice(0, 120)}\n    real: ${shown(realReplies[i])}\n    sim:  ${shown(simReplies[i])}`);
         throw new Error(`By-design case "${byDesign.name}" no longer differs as documented: ${problem}\nReason on record: ${byDesign.reason}\n${transcript.join('\n')}`);
       }
     });

@@ -26,6 +26,18 @@ function expect(condition: boolean, message: string): string | null {
   return condition ? null : message;
 }
 
+/** Depth of a chain of one-element arrays, and what it ends in (iterative: the chain can be thousands deep). */
+function chain(r: Reply): { depth: number; end: Reply } {
+  let depth = 0;
+  let end = r;
+  // Bounded by the reply's depth.
+  while (end.type === 'array' && end.value.length === 1) {
+    depth++;
+    end = end.value[0];
+  }
+  return { depth, end };
+}
+
 export const BY_DESIGN_CASES: readonly ByDesignCase[] = [
   {
     name: 'TIME answers the virtual clock',
@@ -42,7 +54,7 @@ export const BY_DESIGN_CASES: readonly ByDesignCase[] = [
   {
     name: 'TIME inside a script is frozen',
     reason:
-      'A script runs at one virtual instant (Redis itself freezes the expiry clock for a script, but not TIME). A script that waits for the clock to move is a wall-clock loop: in the simulator it would never end, and the Lua engine stops it by its instruction budget.',
+      'A script runs at one virtual instant (Redis itself freezes the expiry clock for a script, but not TIME). A script that waits for the clock to move is a wall-clock loop: in the simulator it would never end, and the Lua engine stops it by its work budget.',
     lines: [`EVAL "local a = redis.call('TIME'); for i = 1, 20000 do redis.call('PING') end; local b = redis.call('TIME'); if a[1] == b[1] and a[2] == b[2] then return 1 else return 0 end" 0`],
     simNowMs: SIM_NOW_MS,
     check: ([real], [sim]) =>
@@ -102,6 +114,33 @@ export const BY_DESIGN_CASES: readonly ByDesignCase[] = [
       expect(['integer 0', 'integer 1'].includes(describeReply(real[1])), `real DBSIZE before access: ${describeReply(real[1])}`) ??
       expect(describeReply(real[3]) === 'integer 0', `real DBSIZE after access: ${describeReply(real[3])}`) ??
       expect(describeReply(sim[1]) === 'integer 0' && describeReply(sim[3]) === 'integer 0', `sim DBSIZE: ${describeReply(sim[1])}, ${describeReply(sim[3])}`),
+  },
+  {
+    name: 'a script reply nests at most 1000 levels',
+    reason:
+      'A table that contains itself makes Redis nest 7995 one-element arrays around "ERR reached lua stack limit" (it runs out of Lua C stack). The simulator gives the same error 1000 levels deep: a reply 7995 levels deep overflows the JS stack of what reads it (JSON.stringify, structuredClone, the page).',
+    lines: ['EVAL "local a = {} a[1] = a return a" 0', 'PING'],
+    simNowMs: null,
+    check: ([real, realPing], [sim, simPing]) => {
+      const r = chain(real);
+      const s = chain(sim);
+      return (
+        expect(r.depth === 7995 && describeReply(r.end) === 'error ERR reached lua stack limit', `real: ${r.depth} levels, then ${describeReply(r.end)}`) ??
+        expect(s.depth === 1000 && describeReply(s.end) === 'error ERR reached lua stack limit', `sim: ${s.depth} levels, then ${describeReply(s.end)}`) ??
+        expect(describeReply(realPing) === 'status PONG' && describeReply(simPing) === 'status PONG', 'both still answer PING')
+      );
+    },
+  },
+  {
+    name: 'scripts run on a memory budget',
+    reason:
+      'Redis lets a script use memory until the machine runs out. The simulator runs in a browser tab: a script whose live strings and tables (or reply) would pass 256 MiB, as fengari lays them out, ends with "ERR Script exceeded Lockstep\'s memory budget", and the server goes on.',
+    lines: [`EVAL "local s = string.rep('x', 2^20) local t = {} for i = 1, 300 do t[i] = s .. i end return #t" 0`, 'PING'],
+    simNowMs: null,
+    check: ([real, realPing], [sim, simPing]) =>
+      expect(describeReply(real) === 'integer 300', `real keeps 300 MiB of strings: ${describeReply(real)}`) ??
+      expect(sim.type === 'error' && sim.value.startsWith("ERR Script exceeded Lockstep's memory budget (256 MiB"), `sim: ${describeReply(sim)}`) ??
+      expect(describeReply(realPing) === 'status PONG' && describeReply(simPing) === 'status PONG', 'both still answer PING'),
   },
   {
     name: 'expiry times beyond 2^53 ms are rounded',

@@ -77,43 +77,75 @@ export class RespClient {
   }
 }
 
-const ARRAY_DEPTH_MAX = 64;
+// Redis nests a self-containing script reply 7995 levels deep (tests/differential/by-design.ts).
+const ARRAY_DEPTH_MAX = 10_000;
 
-/** Parses one RESP2 reply at `start`; null when the buffer does not yet hold all of it. */
-export function parseReply(buffer: Buffer, start: number, depth = 0): { reply: Reply; end: number } | null {
-  if (depth > ARRAY_DEPTH_MAX) throw new Error('RESP array nesting too deep');
-  const lineEnd = buffer.indexOf('\r\n', start);
-  if (lineEnd < 0) return null;
-  const kind = String.fromCharCode(buffer[start]);
-  const line = buffer.toString('utf8', start + 1, lineEnd);
-  const afterLine = lineEnd + 2;
-  switch (kind) {
-    case '+':
-      return { reply: { type: 'status', value: line }, end: afterLine };
-    case '-':
-      return { reply: { type: 'error', value: line }, end: afterLine };
-    case ':':
-      return { reply: { type: 'integer', value: BigInt(line).toString() }, end: afterLine };
-    case '$': {
-      const length = Number(line);
-      if (length < 0) return { reply: { type: 'nil' }, end: afterLine };
-      if (buffer.length < afterLine + length + 2) return null;
-      return { reply: { type: 'bulk', value: decodeBytes(buffer.subarray(afterLine, afterLine + length)) }, end: afterLine + length + 2 };
-    }
-    case '*': {
-      const count = Number(line);
-      if (count < 0) return { reply: { type: 'nil' }, end: afterLine };
-      const items: Reply[] = [];
-      let at = afterLine;
-      for (let i = 0; i < count; i++) {
-        const item = parseReply(buffer, at, depth + 1);
-        if (item === null) return null;
-        items.push(item.reply);
-        at = item.end;
+/** An array reply whose items are still being read. */
+interface OpenArray {
+  readonly items: Reply[];
+  remaining: number;
+}
+
+/**
+ * Parses one RESP2 reply at `start`; null when the buffer does not yet hold all of it. Iterative
+ * (an explicit stack of open arrays), so a reply thousands of levels deep cannot overflow the
+ * JS stack.
+ */
+export function parseReply(buffer: Buffer, start: number): { reply: Reply; end: number } | null {
+  const open: OpenArray[] = [];
+  let at = start;
+  // Bounded by the buffer: every round consumes one line (and its bulk payload).
+  for (;;) {
+    const lineEnd = buffer.indexOf('\r\n', at);
+    if (lineEnd < 0) return null;
+    const kind = String.fromCharCode(buffer[at]);
+    const line = buffer.toString('utf8', at + 1, lineEnd);
+    at = lineEnd + 2;
+    let value: Reply | null = null;
+    switch (kind) {
+      case '+':
+        value = { type: 'status', value: line };
+        break;
+      case '-':
+        value = { type: 'error', value: line };
+        break;
+      case ':':
+        value = { type: 'integer', value: BigInt(line).toString() };
+        break;
+      case '$': {
+        const length = Number(line);
+        if (length < 0) value = { type: 'nil' };
+        else {
+          if (buffer.length < at + length + 2) return null;
+          value = { type: 'bulk', value: decodeBytes(buffer.subarray(at, at + length)) };
+          at += length + 2;
+        }
+        break;
       }
-      return { reply: { type: 'array', value: items }, end: at };
+      case '*': {
+        const count = Number(line);
+        if (count < 0) value = { type: 'nil' };
+        else if (count === 0) value = { type: 'array', value: [] };
+        else {
+          if (open.length >= ARRAY_DEPTH_MAX) throw new Error('RESP array nesting too deep');
+          open.push({ items: [], remaining: count });
+        }
+        break;
+      }
+      default:
+        throw new Error(`unexpected RESP type byte ${JSON.stringify(kind)}`);
     }
-    default:
-      throw new Error(`unexpected RESP type byte ${JSON.stringify(kind)}`);
+    // A complete value fills its array; a filled array is itself a complete value.
+    while (value !== null) {
+      const parent = open[open.length - 1];
+      if (parent === undefined) return { reply: value, end: at };
+      parent.items.push(value);
+      parent.remaining--;
+      if (parent.remaining > 0) value = null;
+      else {
+        open.pop();
+        value = { type: 'array', value: parent.items };
+      }
+    }
   }
 }

@@ -30,36 +30,56 @@ export interface ScriptLimits {
 }
 
 /**
- * 50 million units: about 2 s of fengari on a desktop for a plain loop, and at least twice what
- * the heaviest realistic scripts measured need (packing and unpacking 100,000-entry tables with
- * cmsgpack, 100,000 redis.call, a 1,000,000-entry table joined with table.concat), each of which
- * a real redis-server 7.0.15 finishes in well under a second. 256 MiB of live Lua data, as
- * fengari lays it out (a table slot costs about 170 bytes there, against 40 in C Lua).
+ * 80 million units: about 3 s of fengari on a desktop for a plain loop (a loop is the cheapest
+ * work per unit; heap-heavy work can take up to about twice as long per unit). That passes, with
+ * room, the heaviest realistic scripts measured, each of which a real redis-server 7.0.15
+ * finishes well under a second: packing and unpacking 100,000-entry tables with cmsgpack (about
+ * 26 million units), encoding and decoding 100,000 objects with cjson (about 48 million), filling
+ * a 1,000,000-entry table and joining it (about 41 million), 100,000 redis.call (12 million).
+ * 256 MiB of live Lua data, as fengari lays it out (a table slot costs about 170 bytes there,
+ * against 40 in C Lua).
  */
-export const defaultScriptLimits: ScriptLimits = { workUnitsMax: 50_000_000, memoryBytesMax: 256 * 1024 * 1024 };
+export const defaultScriptLimits: ScriptLimits = { workUnitsMax: 80_000_000, memoryBytesMax: 256 * 1024 * 1024 };
 
 /**
- * Work prices, in units. Measured on fengari against a plain VM instruction (about 40 ns on the
- * machine the budget was sized on): a table write about two instructions, copying or scanning
- * bytes about 1/64 instruction per byte, hashing a string (fengari keys tables by a hex copy of
- * the string) about 1/4 per byte.
+ * Work prices, in units of one plain VM instruction (about 40 ns in fengari on a desktop),
+ * measured with `npx tsx scripts/measure-lua-budget.ts --calibrate`, which times each kind of
+ * work against a plain loop on the same machine (docs/REDIS-FIDELITY.md has the table). Rounded
+ * up: overcharging only makes a budget end sooner.
  */
 export const workPrices = {
-  tableWrite: 2,
-  bytesPerUnitCopied: 64,
-  bytesPerUnitHashed: 4,
+  /** A table write (an existing slot). */
+  tableWrite: 6,
+  /** A new table slot, on top of the write (fengari grows a Map and makes its entry). */
+  tableSlotCreated: 24,
+  /** A new table (fengari makes two Maps). */
+  tableCreated: 5,
+  /** A new string, on top of its bytes. */
+  stringCreated: 6,
+  /** Copying or scanning bytes: one unit per this many. */
+  bytesPerUnitCopied: 8,
+  /** Hashing a string for a table key (fengari keys tables by a hex text of the bytes): one unit per this many bytes. */
+  bytesPerUnitHashed: 2,
   /** One value converted (reply, redis.call result, cjson, cmsgpack, struct item). */
-  valueConverted: 2,
+  valueConverted: 16,
+  /** One value encoded or decoded by cjson (the JSON text's pieces and tokens are JS strings and objects). */
+  jsonValue: 32,
   /** One table converted to a reply (its err/ok fields are looked up first). */
-  tableConverted: 10,
+  tableConverted: 80,
   /** One step of the pattern matcher (a call of `match` or one character tried). */
   patternStep: 1,
+  /** One comparison in table.sort (without a Lua comparator, whose instructions count themselves). */
+  sortComparison: 4,
   /** One redis.call / redis.pcall, before the size of its arguments and reply. */
-  redisCall: 20,
+  redisCall: 100,
   /** Compiling source (loadstring, load): per byte. */
-  bytesPerUnitCompiled: 4,
+  compiledByte: 1,
+  /** Switching to or from a coroutine (fengari unwinds the JS stack to yield). */
+  coroutineSwitch: 100,
+  /** Raising an error (fengari throws and unwinds a JS exception). */
+  errorRaised: 150,
   /** A heap measurement (heap.ts): per object visited. */
-  heapObjectVisited: 1,
+  heapObjectVisited: 2,
 } as const;
 
 /** Estimated bytes of fengari's objects (measured with --expose-gc on Node 20). */

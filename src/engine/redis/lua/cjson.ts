@@ -203,6 +203,8 @@ function encodeNumber(L: LuaState, config: CjsonConfig, n: number): string {
     // lua-cjson writes "nan" itself: some C libraries print "-nan".
     if (Number.isNaN(n)) return 'nan';
   }
+  // An integer with no more digits than the precision prints as itself ("%.14g").
+  if (Number.isInteger(n) && Math.abs(n) < 10 ** config.precision && !Object.is(n, -0)) return String(n);
   return formatG(n, config.precision);
 }
 
@@ -278,7 +280,7 @@ class Encoder {
   /** Writes the value at the top of the stack and pops it, or opens it (a table stays on the stack). */
   private value(depth: number, slots: number): void {
     const L = this.L;
-    chargeWork(L, workPrices.valueConverted);
+    chargeWork(L, workPrices.jsonValue);
     switch (lua.lua_type(L, -1)) {
       case lua.LUA_TSTRING:
         this.write(this.string(-1));
@@ -338,7 +340,7 @@ class Encoder {
     lua.lua_pushnil(L);
     // Bounded by the table's size; each entry is charged.
     while (lua.lua_next(L, -2) !== 0) {
-      chargeWork(L, workPrices.valueConverted);
+      chargeWork(L, workPrices.jsonValue);
       if (lua.lua_type(L, -2) === lua.LUA_TNUMBER) {
         const k = lua.lua_tonumber(L, -2);
         if (Math.floor(k) === k && k >= 1) {
@@ -400,6 +402,26 @@ interface Token {
   number?: number;
   boolean?: boolean;
 }
+
+const SIMPLE_ESCAPES = new Map<string, string>([
+  ['"', '"'],
+  ['\\', '\\'],
+  ['/', '/'],
+  ['b', '\b'],
+  ['f', '\f'],
+  ['n', '\n'],
+  ['r', '\r'],
+  ['t', '\t'],
+]);
+
+const PUNCTUATION = new Map<string, TokenType>([
+  ['{', 'T_OBJ_BEGIN'],
+  ['}', 'T_OBJ_END'],
+  ['[', 'T_ARR_BEGIN'],
+  [']', 'T_ARR_END'],
+  [':', 'T_COLON'],
+  [',', 'T_COMMA'],
+]);
 
 /** What C's strtod accepts (decimal, hex integer, inf/infinity, nan), read where the token starts. */
 const STRTOD_PATTERN = /[-+]?(?:0[xX][0-9a-fA-F]+|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan)/iy;
@@ -522,7 +544,7 @@ class Decoder {
 
   private scalar(token: Token): void {
     const L = this.L;
-    chargeWork(L, workPrices.valueConverted);
+    chargeWork(L, workPrices.jsonValue);
     switch (token.type) {
       case 'T_STRING':
         lua.lua_pushstring(L, luaBytes(token.text as string));
@@ -552,21 +574,23 @@ class Decoder {
     const index = this.position;
     if (index >= text.length) return { type: 'T_END', index };
     const ch = text[index];
-    const simple: Record<string, TokenType> = { '{': 'T_OBJ_BEGIN', '}': 'T_OBJ_END', '[': 'T_ARR_BEGIN', ']': 'T_ARR_END', ':': 'T_COLON', ',': 'T_COMMA' };
-    if (simple[ch]) {
+    const punctuation = PUNCTUATION.get(ch);
+    if (punctuation !== undefined) {
       this.position++;
-      return { type: simple[ch], index };
+      return { type: punctuation, index };
     }
     if (ch === '"') return this.stringToken(index);
-    for (const [word, token] of [
-      ['true', { type: 'T_BOOLEAN', index, boolean: true }],
-      ['false', { type: 'T_BOOLEAN', index, boolean: false }],
-      ['null', { type: 'T_NULL', index }],
-    ] as const) {
-      if (text.startsWith(word, index)) {
-        this.position += word.length;
-        return { ...token };
-      }
+    if (text.startsWith('true', index)) {
+      this.position += 4;
+      return { type: 'T_BOOLEAN', index, boolean: true };
+    }
+    if (text.startsWith('false', index)) {
+      this.position += 5;
+      return { type: 'T_BOOLEAN', index, boolean: false };
+    }
+    if (text.startsWith('null', index)) {
+      this.position += 4;
+      return { type: 'T_NULL', index };
     }
     // json_next_token: '-' and digits are numbers (refused when strict and invalid); with
     // decode_invalid_numbers on (the default), also what only strtod reads: '+', inf, nan.
@@ -593,6 +617,14 @@ class Decoder {
     let out = '';
     // Bounded by the input's length.
     while (i < text.length) {
+      // Plain characters up to the next quote or backslash, in one slice.
+      let plainEnd = i;
+      while (plainEnd < text.length && text.charCodeAt(plainEnd) !== 0x22 && text.charCodeAt(plainEnd) !== 0x5c) plainEnd++;
+      if (plainEnd > i) {
+        out += text.slice(i, plainEnd);
+        i = plainEnd;
+        continue;
+      }
       const ch = text[i];
       if (ch === '"') {
         this.position = i + 1;
@@ -600,9 +632,9 @@ class Decoder {
       }
       if (ch === '\\') {
         const esc = text[i + 1];
-        const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-        if (esc !== undefined && simple[esc] !== undefined) {
-          out += simple[esc];
+        const simple = esc === undefined ? undefined : SIMPLE_ESCAPES.get(esc);
+        if (simple !== undefined) {
+          out += simple;
           i += 2;
           continue;
         }
@@ -623,8 +655,6 @@ class Decoder {
         }
         return { type: 'T_ERROR', index: i, text: 'invalid escape code' };
       }
-      out += ch;
-      i++;
     }
     return { type: 'T_ERROR', index: i, text: 'unexpected end of string' };
   }

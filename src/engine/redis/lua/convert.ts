@@ -1,6 +1,7 @@
 import { reply, type Reply } from '../reply';
 import { memoryPrices, workPrices, type ScriptBudget } from './budget';
 import { jsText, lauxlib, lua as luaApi, luaBytes, type LuaState } from './fengari-api';
+import { rawStringField, stringTableKey } from './metering';
 
 // A module-local reference: calls through it skip the import binding on hot paths.
 const lua = luaApi;
@@ -13,14 +14,15 @@ const lua = luaApi;
 const INT64_MIN_TEXT = '-9223372036854775808';
 const TWO_POW_63 = 2 ** 63;
 /**
- * How deep a returned table may nest. Redis converts recursively and asks Lua for 4 free stack
- * slots at every value (lua_checkstack); Lua 5.1 allows 8000 slots (LUAI_MAXCSTACK) per C call,
- * of which the error handler and the result take 2 and each enclosing table 1. So a value at
- * depth 7995 (the top-level value being at depth 0) becomes the error "ERR reached lua stack
- * limit" in place, and the rest of the reply goes on: a table that contains itself answers 7995
- * nested one-element arrays around that error, as redis-server 7.0.15 does.
+ * How deep a returned table may nest before the value in place becomes the error "ERR reached
+ * lua stack limit" (the rest of the reply goes on). Redis converts recursively and runs out of
+ * Lua C stack (8000 slots, 4 asked for per level, 2 taken) at depth 7995, so a table that
+ * contains itself answers 7995 nested one-element arrays around that error. Lockstep stops at
+ * 1000, with the same error: a reply nested 7995 levels deep overflows the JS stack of
+ * everything that reads it (JSON.stringify, structuredClone, the page). A documented difference
+ * (tests/differential/by-design.ts).
  */
-export const replyDepthMax = 7995;
+export const replyDepthMax = 1000;
 
 const KEY_ERR = luaBytes('err');
 const KEY_OK = luaBytes('ok');
@@ -114,26 +116,16 @@ function scalarOrOpen(L: LuaState, depth: number, open: OpenArray[], budget: Scr
   }
 }
 
+const TABLE_KEY_ERR = stringTableKey(KEY_ERR);
+const TABLE_KEY_OK = stringTableKey(KEY_OK);
+
 /** {err = s} -> error reply, {ok = s} -> status reply (raw fields, as Redis reads them), else null. */
 function errorOrStatus(L: LuaState): Reply | null {
-  lauxlib.luaL_checkstack(L, 2, null);
-  lua.lua_pushstring(L, KEY_ERR);
-  lua.lua_rawget(L, -2);
-  if (lua.lua_type(L, -1) === lua.LUA_TSTRING) {
-    const message = jsText(lua.lua_tostring(L, -1) as Uint8Array);
-    lua.lua_pop(L, 1);
-    return reply.error(errorReplyText(message));
-  }
-  lua.lua_pop(L, 1);
-  lua.lua_pushstring(L, KEY_OK);
-  lua.lua_rawget(L, -2);
-  if (lua.lua_type(L, -1) === lua.LUA_TSTRING) {
-    // A status line cannot hold CR/LF: Redis replaces each with a space.
-    const status = jsText(lua.lua_tostring(L, -1) as Uint8Array).replace(/[\r\n]/g, ' ');
-    lua.lua_pop(L, 1);
-    return reply.status(status);
-  }
-  lua.lua_pop(L, 1);
+  const err = rawStringField(L, -1, TABLE_KEY_ERR);
+  if (err !== null) return reply.error(errorReplyText(jsText(err)));
+  const ok = rawStringField(L, -1, TABLE_KEY_OK);
+  // A status line cannot hold CR/LF: Redis replaces each with a space.
+  if (ok !== null) return reply.status(jsText(ok).replace(/[\r\n]/g, ' '));
   return null;
 }
 

@@ -37,6 +37,15 @@ export interface LuaScriptEngineOptions {
 
 const CJSON_STATE_SEPARATOR = '|cjson:';
 
+/**
+ * The report of one run. `instructionCount` is the VM instructions alone (what busy.ts turns into
+ * virtual time); `workUnits` is everything the work budget charged (instructions and the work
+ * done on the script's behalf, budget.ts). `killed`: a budget stopped the script.
+ */
+export interface LuaRunReport extends ScriptRunReport {
+  readonly workUnits: number;
+}
+
 /** Stack slots the engine keeps on the main Lua thread for its whole life. */
 const SLOT_ERROR_HANDLER = 1;
 const SLOT_FUNCTIONS = 2;
@@ -93,6 +102,8 @@ function parseShebang(source: string): { flags: ReadonlySet<string> | null; leng
 /** Per-run state: which host answers redis.call, and what the script did so far. */
 class RunState implements RunHooks {
   wroteDataset = false;
+  /** VM instructions run, counted by the hook in steps of `hookInstructionStep` (the virtual-time measure, busy.ts). */
+  instructions = 0;
   /** A call went deeper than Lua 5.1 allows: the next instruction raises "stack overflow". */
   overflowPending = false;
 
@@ -133,7 +144,7 @@ export class LuaScriptEngine implements ScriptEngine {
   private readonly hook = (L: LuaState) => this.countHook(L);
   private nextSlot = 1;
   private run: RunState | null = null;
-  private lastReport: ScriptRunReport | null = null;
+  private lastReport: LuaRunReport | null = null;
   private readonly limits: ScriptLimits;
   private readonly random = new Rand48();
   private cjson: CjsonLibrary | null = null;
@@ -193,8 +204,8 @@ export class LuaScriptEngine implements ScriptEngine {
     }
   }
 
-  /** What the EVAL/EVALSHA just executed did: instructions run, whether it wrote, whether it was killed. */
-  lastRun(): ScriptRunReport | null {
+  /** What the EVAL/EVALSHA just executed did: instructions run, whether it wrote, whether a budget stopped it, its work. */
+  lastRun(): LuaRunReport | null {
     return this.lastReport;
   }
 
@@ -359,9 +370,10 @@ export class LuaScriptEngine implements ScriptEngine {
       this.run = null;
       this.lastReport = {
         sha,
-        instructionCount: Math.round(budget.units),
+        instructionCount: run.instructions,
         wroteDataset: run.wroteDataset,
         killed: budget.exceeded !== null,
+        workUnits: Math.round(budget.units),
       };
     }
     return result;
@@ -434,15 +446,13 @@ export class LuaScriptEngine implements ScriptEngine {
     const run = this.run;
     if (run === null) return;
     const budget = run.budget;
-    if (budget.exceeded !== null) {
-      budget.units += 1;
-      budget.raiseNow(L);
-    }
+    if (budget.exceeded !== null) budget.raiseNow(L);
     if (run.overflowPending) {
       run.overflowPending = false;
       lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, hookInstructionStep);
       runError(L, 'stack overflow');
     }
+    run.instructions += hookInstructionStep;
     budget.charge(L, hookInstructionStep);
   }
 

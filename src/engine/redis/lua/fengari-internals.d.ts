@@ -35,3 +35,7 @@ declare module 'fengari/src/lopcodes.js' {
   const value: Record<string, unknown>;
   export default value;
 }
+declare module 'fengari/src/ldo.js' {
+  const value: Record<string, unknown>;
+  export default value;
+}

@@ -133,6 +133,8 @@ function patchNumbers(): void {
 
   const bless = lstring.luaS_bless as (L: LuaState, bytes: Uint8Array) => unknown;
   lobject.luaO_tostring = function luaO_tostring(L: LuaState, obj: TValueLike): void {
+    // A new string, as the ones setsvalue2s makes (metering.ts): charged alike.
+    activeBudget()?.charge(null, workPrices.stringCreated);
     obj.setsvalue(bless(L, luaBytes(formatLuaNumber(obj.value))));
   };
 
@@ -321,8 +323,9 @@ function patchTableWrites(): void {
 
 /** A table write costs work; a new slot costs memory. */
 function meterTableWrite(budget: ScriptBudget, L: LuaState | null, grew: boolean): void {
-  budget.charge(L, workPrices.tableWrite);
-  if (grew) budget.allocate(L, memoryPrices.tableSlot);
+  if (!grew) return budget.charge(L, workPrices.tableWrite);
+  budget.charge(L, workPrices.tableWrite + workPrices.tableSlotCreated);
+  budget.allocate(L, memoryPrices.tableSlot);
 }
 
 /** True when the table at `idx` is read-only. */

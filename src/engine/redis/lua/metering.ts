@@ -1,19 +1,21 @@
 import ldebug from 'fengari/src/ldebug.js';
+import ldo from 'fengari/src/ldo.js';
 import lobject from 'fengari/src/lobject.js';
 import lopcodes from 'fengari/src/lopcodes.js';
 import lstring from 'fengari/src/lstring.js';
 import ltable from 'fengari/src/ltable.js';
 import lvm from 'fengari/src/lvm.js';
 import { activeBudget, memoryPrices, workPrices } from './budget';
-import type { LuaState } from './fengari-api';
+import { lua, type LuaState } from './fengari-api';
 
 /**
  * Charges the running script (budget.ts) for work and memory that happen inside fengari, where
  * no library function of ours sees them. Patched once per JS realm on fengari's shared module
  * objects, like lua51.ts; inert while no script runs.
  *
- * - Strings: every string the VM or the API creates costs its bytes in work and memory.
- * - Tables: every table created costs memory (slots are charged in lua51.ts's write patch).
+ * - Strings: every string the VM or the API creates costs work and memory, by its bytes.
+ * - Tables: every table created costs work and memory (slots are charged in lua51.ts's write
+ *   patch). Every error raised costs work (fengari throws a JS exception for it).
  * - String keys: fengari keys tables (and orders strings for `<`) by a hex text of the string's
  *   bytes, computed once per string. fengari writes one hex digit for bytes under 0x10, so
  *   "\1\1" and "\17" got the same key (the same table slot) and "\15" < "\16" was false. The key
@@ -69,6 +71,7 @@ export function installMetering(): void {
   meterTableCreation();
   replaceStringKeys();
   meterInstructions();
+  meterErrors();
 }
 
 function meterStringCreation(): void {
@@ -79,7 +82,7 @@ function meterStringCreation(): void {
       const budget = activeBudget();
       if (budget === null) return;
       const length = ((b === undefined ? a : b) as TStringLike).realstring.length;
-      budget.charge(L, length / workPrices.bytesPerUnitCopied);
+      budget.charge(L, workPrices.stringCreated + length / workPrices.bytesPerUnitCopied);
       budget.allocate(L, length + memoryPrices.stringOverhead);
     };
   }
@@ -89,8 +92,23 @@ function meterTableCreation(): void {
   const create = ltable.luaH_new as (L: LuaState) => unknown;
   ltable.luaH_new = function meteredTable(L: LuaState): unknown {
     const t = create(L);
-    activeBudget()?.allocate(L, memoryPrices.table);
+    const budget = activeBudget();
+    if (budget !== null) {
+      budget.charge(L, workPrices.tableCreated);
+      budget.allocate(L, memoryPrices.table);
+    }
     return t;
+  };
+}
+
+/** Every Lua error raised (error(), runtime errors, errors inside pcall) unwinds a JS exception. */
+function meterErrors(): void {
+  const LUA_ERRRUN = 2;
+  const throwError = ldo.luaD_throw as (L: LuaState, status: number) => never;
+  ldo.luaD_throw = function meteredThrow(L: LuaState, status: number): never {
+    // Recorded only: the error is already on its way, and an overrun is raised by the count hook.
+    if (status === LUA_ERRRUN) activeBudget()?.charge(null, workPrices.errorRaised);
+    return throwError(L, status);
   };
 }
 
@@ -197,4 +215,19 @@ function chargeComparison(L: LuaState, a: TValueLike, b: TValueLike, equality: b
   if (equality && left !== right) return;
   const bytes = Math.min(left, right);
   if (bytes > SMALL_STRING_BYTES) activeBudget()?.charge(L, bytes / workPrices.bytesPerUnitCopied);
+}
+
+interface TableEntriesLike {
+  strong: Map<unknown, { value: TValueLike }>;
+}
+
+/**
+ * t[name] for the table at `index` when it is a string, read without the Lua API (which would
+ * create a Lua string for the name on every call), raw as lua_rawget. For the reply converter,
+ * which asks every table for its `err` and `ok` fields.
+ */
+export function rawStringField(L: LuaState, index: number, key: string): Uint8Array | null {
+  const t = lua.lua_topointer(L, index) as TableEntriesLike;
+  const value = t.strong.get(key)?.value;
+  return value !== undefined && (value.type & 0x0f) === T_STRING ? (value.value as TStringLike).realstring : null;
 }

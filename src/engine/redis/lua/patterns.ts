@@ -276,6 +276,7 @@ function match(ms: MatchState, s: number, p: number): number | null {
   try {
     // Bounded by the pattern: each round consumes pattern items (the C version's `goto init`).
     for (;;) {
+      ms.step();
       switch (ms.pat(p)) {
         case 0x28: // '('
           if (ms.pat(p + 1) === 0x29) return startCapture(ms, s, p + 2, CAP_POSITION);
@@ -340,7 +341,6 @@ function match(ms: MatchState, s: number, p: number): number | null {
           if (!m) return null;
           s++;
           p = ep;
-          ms.step();
       }
     }
   } finally {

@@ -82,8 +82,9 @@ export function openStandardLibraries(L: LuaState, random: Rand48): void {
 
   withLibrary(L, 'coroutine', () => {
     removeFields(L, ['isyieldable']);
-    // A coroutine has its own stack: charge its memory when it is made.
-    for (const name of ['create', 'wrap']) chargeMemoryFirst(L, name, memoryPrices.coroutine);
+    // A coroutine has its own stack (memory), and every switch unwinds or rebuilds JS frames (work).
+    for (const name of ['create', 'wrap']) chargeFirst(L, name, workPrices.coroutineSwitch, memoryPrices.coroutine);
+    for (const name of ['resume', 'yield']) chargeFirst(L, name, workPrices.coroutineSwitch, 0);
     lua.lua_getfield(L, -1, 'running');
     lua.lua_pushcclosure(L, coroutineRunning51, 1);
     lua.lua_setfield(L, -2, 'running');
@@ -95,14 +96,18 @@ export function openStandardLibraries(L: LuaState, random: Rand48): void {
   lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, '_LOADED');
 }
 
-/** Replaces library function `name` (in the table on top) with one that first charges `bytes` of memory. */
-function chargeMemoryFirst(L: LuaState, name: string, bytes: number): void {
+/** Replaces library function `name` (in the table on top) with one that first charges `units` of work and `bytes` of memory. */
+function chargeFirst(L: LuaState, name: string, units: number, bytes: number): void {
   lua.lua_getfield(L, -1, name);
   const original = lua.lua_tocfunction(L, -1) as LuaJsFunction;
   lua.lua_pop(L, 1);
   // Same stack frame as the original: argument errors still name the function as Lua 5.1 does.
   lua.lua_pushjsfunction(L, (state) => {
-    activeBudget()?.allocate(state, bytes);
+    const budget = activeBudget();
+    if (budget !== null) {
+      budget.charge(state, units);
+      if (bytes > 0) budget.allocate(state, bytes);
+    }
     return original(state);
   });
   lua.lua_setfield(L, -2, name);
@@ -268,7 +273,7 @@ function collectgarbage51(L: LuaState): number {
 /** Compiles `bytes` as a text chunk (no bytecode, as Redis refuses binary chunks). */
 function loadChunk(L: LuaState, bytes: Uint8Array, chunkname: Uint8Array): number {
   // Compiling costs work per byte, and the compiled function memory (about as much again).
-  chargeWork(L, bytes.length / workPrices.bytesPerUnitCompiled);
+  chargeWork(L, bytes.length * workPrices.compiledByte);
   activeBudget()?.allocate(L, bytes.length * memoryPrices.compiledPerSourceByte);
   const source = lua51Escapes(bytes);
   const status = lauxlib.luaL_loadbufferx(L, source, source.length, chunkname, 't');

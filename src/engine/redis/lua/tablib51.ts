@@ -97,7 +97,7 @@ function set2(L: LuaState, i: number, j: number): void {
 
 /** a < b for the stack slots a and b: the comparator when given (slot 2 not nil), else Lua's `<`. */
 function sortComp(L: LuaState, a: number, b: number): boolean {
-  chargeWork(L, workPrices.valueConverted);
+  chargeWork(L, workPrices.sortComparison);
   if (lua.lua_type(L, 2) !== lua.LUA_TNIL) {
     lua.lua_pushvalue(L, 2);
     lua.lua_pushvalue(L, a - 1);
