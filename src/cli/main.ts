@@ -1,10 +1,8 @@
 #!/usr/bin/env -S npx tsx
 /**
- * Lockstep's command line: `npm run sim -- <command>`.
- *   list [--json]
- *   run <scenario> [--variant <id>] [--schedule "<text>"] [--seed N] [--json]
- *   console [--json]
- * Errors go to stderr with a non-zero exit; a run that shows a violation is still a success.
+ * Lockstep's command line: `npm run sim -- <command>` (see `help`). Arguments are parsed by
+ * args.ts. Errors go to stderr with exit code 2; a run that shows a violation is still a success.
+ * A closed output (`| head`) ends the CLI quietly with exit code 0, as command-line tools do.
  */
 import { translator } from '../i18n';
 import { eventDescriber, scriptNamesOf } from '../engine/describe';
@@ -14,47 +12,11 @@ import { ScheduleSyntaxError } from '../engine/schedule';
 import { ChoiceError } from '../engine/engine';
 import { Simulation, defaultSeed } from '../engine/simulation';
 import { SCENARIOS, findScenario } from '../scenarios';
+import { helpText, parseCommandLine, UsageError, type Command } from './args';
 
-const USAGE = `Usage: npm run sim -- <command>
-  list [--json]                        scenarios, titles and variants
-  run <scenario> [--variant <id>] [--schedule "<text>"] [--seed N] [--json]
-                                       run a scenario (its default schedule unless given)
-  console [--json]                     a redis-cli-like console on a simulated server
-Schedules: "A A +6000 B A" (A = step client A, +N = advance N ms, !A = crash A, A~N = stall A N ms).`;
-
-class UsageError extends Error {}
-
-interface Flags {
-  positional: string[];
-  values: Record<string, string>;
-  booleans: Set<string>;
-}
-
-const VALUE_FLAGS = new Set(['variant', 'schedule', 'seed', 'lang']);
-const BOOLEAN_FLAGS = new Set(['json', 'help']);
-
-function parseFlags(args: readonly string[]): Flags {
-  const flags: Flags = { positional: [], values: {}, booleans: new Set() };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (!arg.startsWith('--')) {
-      flags.positional.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
-    if (BOOLEAN_FLAGS.has(name)) flags.booleans.add(name);
-    else if (VALUE_FLAGS.has(name)) {
-      const value = inline ?? args[++i];
-      if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      flags.values[name] = value;
-    } else throw new UsageError(`unknown option --${name}`);
-  }
-  return flags;
-}
-
-function list(flags: Flags): number {
-  const lang = flags.values.lang === 'zh' ? 'zh' : 'en';
-  if (flags.booleans.has('json')) {
+function list(command: Extract<Command, { name: 'list' }>): number {
+  const lang = command.lang;
+  if (command.json) {
     const out = SCENARIOS.map((s) => ({
       id: s.id,
       title: s.title,
@@ -66,33 +28,27 @@ function list(flags: Flags): number {
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
   }
+  const lines: string[] = [];
   for (const s of SCENARIOS) {
-    process.stdout.write(`${s.id}  ${s.title[lang]}\n    ${s.summary[lang]}\n`);
+    lines.push(`${s.id}  ${s.title[lang]}`, `    ${s.summary[lang]}`);
     for (const v of s.variants) {
       const tag = v.id === s.defaultVariant ? ' (default)' : '';
       const needs = v.requiresRedis ? ` [Redis ${v.requiresRedis}+]` : '';
-      process.stdout.write(`    --variant ${v.id}${tag}${needs}: ${v.title[lang]}\n`);
+      lines.push(`    --variant ${v.id}${tag}${needs}: ${v.title[lang]}`);
     }
   }
+  process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }
 
-function parseSeed(text: string | undefined): number {
-  if (text === undefined) return defaultSeed;
-  if (!/^[0-9]+$/.test(text) || Number(text) > 0xffff_ffff) throw new UsageError(`--seed must be an integer from 0 to 4294967295, got "${text}"`);
-  return Number(text);
-}
-
-function run(flags: Flags): number {
-  const [id] = flags.positional;
-  if (!id) throw new UsageError('run needs a scenario id (see `list`)');
-  const scenario = findScenario(id);
-  const variant = findVariant(scenario, flags.values.variant);
-  const seed = parseSeed(flags.values.seed);
+function run(command: Extract<Command, { name: 'run' }>): number {
+  const scenario = findScenario(command.scenario);
+  const variant = findVariant(scenario, command.variant);
+  const seed = command.seed ?? defaultSeed;
   const sim = new Simulation(scenario, { variantId: variant.id, seed });
-  sim.applySchedule(flags.values.schedule ?? scenario.defaultSchedule);
+  sim.applySchedule(command.schedule ?? scenario.defaultSchedule);
   const trace = sim.trace();
-  if (flags.booleans.has('json')) {
+  if (command.json) {
     const out = {
       ...trace,
       finalTimeMs: sim.nowMs,
@@ -137,45 +93,55 @@ function run(flags: Flags): number {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const [command, ...rest] = argv;
   try {
-    const flags = parseFlags(rest);
-    switch (command) {
+    const command = parseCommandLine(argv);
+    switch (command.name) {
+      case 'help':
+        (command.exitCode === 0 ? process.stdout : process.stderr).write(`${helpText(command.topic)}\n`);
+        return command.exitCode;
       case 'list':
-        return list(flags);
+        return list(command);
       case 'run':
-        return run(flags);
+        return run(command);
       case 'console': {
         const { runConsole } = await import('./console');
-        return await runConsole({ json: flags.booleans.has('json'), input: process.stdin, output: process.stdout });
+        return await runConsole({ json: command.json, input: process.stdin, output: process.stdout });
       }
-      case undefined:
-      case 'help':
-      case '--help':
-        process.stdout.write(`${USAGE}\n`);
-        return command === undefined ? 2 : 0;
-      default:
-        throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
     if (error instanceof ScheduleSyntaxError) {
       process.stderr.write(`lockstep: bad schedule: ${error.message}\n${error.pointer()}\n`);
       return 2;
     }
-    if (error instanceof UsageError || error instanceof ScenarioError || error instanceof ChoiceError) {
-      process.stderr.write(`lockstep: ${error.message}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);
+    if (error instanceof UsageError) {
+      process.stderr.write(`lockstep: ${error.message}\n\n${helpText(error.topic)}\n`);
+      return 2;
+    }
+    if (error instanceof ScenarioError || error instanceof ChoiceError) {
+      process.stderr.write(`lockstep: ${error.message}\n`);
       return 2;
     }
     throw error;
   }
 }
 
+/** A reader that went away (`| head`) is not an error: stop quietly, as command-line tools do. */
+function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
+exitQuietlyOnClosedPipe(process.stdout);
+exitQuietlyOnClosedPipe(process.stderr);
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`lockstep: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(`lockstep: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   },
 );

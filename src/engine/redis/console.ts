@@ -73,21 +73,35 @@ export function splitArgs(line: string): SplitResult {
   return { ok: true, argv };
 }
 
+const BULK_ESCAPES = new Map<number, string>([
+  [0x5c, '\\\\'],
+  [0x22, '\\"'],
+  [0x0a, '\\n'],
+  [0x0d, '\\r'],
+  [0x09, '\\t'],
+  [0x07, '\\a'],
+  [0x08, '\\b'],
+]);
+
 /** A bulk string as redis-cli prints it (sdscatrepr): quoted, C escapes, other bytes as \xhh. */
 export function quoteBulk(value: string): string {
-  let out = '"';
-  for (const b of encodeString(value)) {
-    if (b === 0x5c) out += '\\\\';
-    else if (b === 0x22) out += '\\"';
-    else if (b === 0x0a) out += '\\n';
-    else if (b === 0x0d) out += '\\r';
-    else if (b === 0x09) out += '\\t';
-    else if (b === 0x07) out += '\\a';
-    else if (b === 0x08) out += '\\b';
-    else if (b >= 0x20 && b <= 0x7e) out += String.fromCharCode(b);
-    else out += `\\x${b.toString(16).padStart(2, '0')}`;
+  const bytes = encodeString(value);
+  const parts: string[] = ['"'];
+  let plainStart = 0;
+  const flushPlain = (end: number) => {
+    // Printable ASCII in slices (one string per 8 KiB): linear in the value's length.
+    for (let at = plainStart; at < end; at += 8192) parts.push(String.fromCharCode.apply(null, Array.from(bytes.subarray(at, Math.min(end, at + 8192)))));
+  };
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b >= 0x20 && b <= 0x7e && b !== 0x5c && b !== 0x22) continue;
+    flushPlain(i);
+    parts.push(BULK_ESCAPES.get(b) ?? `\\x${b.toString(16).padStart(2, '0')}`);
+    plainStart = i + 1;
   }
-  return out + '"';
+  flushPlain(bytes.length);
+  parts.push('"');
+  return parts.join('');
 }
 
 /** redis-cli's TTY rendering (cliFormatReplyTTY), without the final newline. */
@@ -186,7 +200,13 @@ export class ConsoleSession {
   execute(argv: readonly string[]): DirectiveResult {
     if (argv.length > 0 && argv[0].startsWith('.')) return this.directive(argv);
     const result = this.server.execute(argv, this.clockMs);
-    return { reply: result, text: formatCli(result) };
+    // Rendered only when read: JSON mode never needs redis-cli's text (a 16 MiB value made it slow).
+    return {
+      reply: result,
+      get text() {
+        return formatCli(result);
+      },
+    };
   }
 
   /** Text mode: one redis-cli style line in, redis-cli style text out. */
@@ -223,10 +243,15 @@ export class ConsoleSession {
     switch (name) {
       case '.advance': {
         if (argv.length !== 2) return fail('ERR usage: .advance <ms>');
-        if (!/^[0-9]+$/.test(argv[1]) || Number(argv[1]) > ADVANCE_MS_MAX) {
-          return fail(`ERR .advance takes a whole number of milliseconds from 0 to ${ADVANCE_MS_MAX}`);
+        // Plain decimal digits only: "00001", "1e3", "0x10", "-1", "1.5" are refused, not guessed at.
+        if (!/^(0|[1-9][0-9]*)$/.test(argv[1]) || Number(argv[1]) > ADVANCE_MS_MAX) {
+          return fail(`ERR .advance takes a whole number of milliseconds from 0 to ${ADVANCE_MS_MAX}, in plain decimal digits`);
         }
         const stepMs = Number(argv[1]);
+        // Past 2^53 ms the clock could no longer move by 1 ms (doubles lose integers there).
+        if (this.clockMs + stepMs > Number.MAX_SAFE_INTEGER) {
+          return fail(`ERR .advance ${stepMs} would take the virtual clock past ${Number.MAX_SAFE_INTEGER} ms (2^53 - 1), where it could no longer count milliseconds; it stays at ${this.clockMs} ms`);
+        }
         this.clockMs += stepMs;
         return { reply: { type: 'integer', value: String(this.clockMs) }, text: `virtual time: ${this.clockMs} ms (+${stepMs} ms)` };
       }
