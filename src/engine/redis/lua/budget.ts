@@ -51,13 +51,13 @@ export const workPrices = {
   /** A table write (an existing slot). */
   tableWrite: 6,
   /** A new table slot, on top of the write (fengari grows a Map and makes its entry). */
-  tableSlotCreated: 24,
+  tableSlotCreated: 40,
   /** A new table (fengari makes two Maps). */
   tableCreated: 5,
   /** A new string, on top of its bytes. */
   stringCreated: 6,
   /** Copying or scanning bytes: one unit per this many. */
-  bytesPerUnitCopied: 8,
+  bytesPerUnitCopied: 16,
   /** Hashing a string for a table key (fengari keys tables by a hex text of the bytes): one unit per this many bytes. */
   bytesPerUnitHashed: 2,
   /** One value converted (reply, redis.call result, cjson, cmsgpack, struct item). */
@@ -68,6 +68,8 @@ export const workPrices = {
   tableConverted: 80,
   /** One step of the pattern matcher (a call of `match` or one character tried). */
   patternStep: 1,
+  /** One replacement made by gsub (before the bytes it adds). */
+  replacement: 2,
   /** One comparison in table.sort (without a Lua comparator, whose instructions count themselves). */
   sortComparison: 4,
   /** One redis.call / redis.pcall, before the size of its arguments and reply. */

@@ -28,9 +28,20 @@ export class ByteWriter {
   }
 
   bytes(data: Uint8Array): void {
-    this.ensure(data.length);
-    this.buffer.set(data, this.length);
-    this.length += data.length;
+    this.range(data, 0, data.length);
+  }
+
+  /** data[start..end), without making a subarray (a replacement in gsub is often a byte or two). */
+  range(data: Uint8Array, start: number, end: number): void {
+    const count = end - start;
+    if (count <= 0) return;
+    this.ensure(count);
+    if (count <= 16) {
+      for (let i = start; i < end; i++) this.buffer[this.length++] = data[i];
+      return;
+    }
+    this.buffer.set(data.subarray(start, end), this.length);
+    this.length += count;
   }
 
   /** `count` zero bytes. */
@@ -40,8 +51,8 @@ export class ByteWriter {
     this.length += count;
   }
 
-  /** The bytes written (a view: copy before writing more). */
-  result(): Uint8Array {
-    return this.buffer.subarray(0, this.length);
+  /** The bytes written, as a buffer of their own (the writer is done with). */
+  take(): Uint8Array {
+    return this.length === this.buffer.length ? this.buffer : this.buffer.slice(0, this.length);
   }
 }

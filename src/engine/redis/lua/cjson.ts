@@ -1,5 +1,6 @@
 import { chargeBytes, chargeWork, reserveString, workPrices } from './budget';
 import { jsText, lauxlib, lua, luaBytes, raiseError, type LuaState } from './fengari-api';
+import { pushOwnedString } from './metering';
 import { formatG } from './numbers';
 import { setFunctions } from './stdlib';
 
@@ -64,7 +65,7 @@ export function openCjsonLibrary(L: LuaState): CjsonLibrary {
       lauxlib.luaL_argcheck(state, lua.lua_gettop(state) === 1, 1, 'expected 1 argument');
       const json = new Encoder(state, config).encode();
       reserveString(state, json.length);
-      lua.lua_pushstring(state, luaBytes(json));
+      pushOwnedString(state, luaBytes(json));
       return 1;
     },
     decode: (state) => {

@@ -1,6 +1,7 @@
 import { chargeBytes, chargeWork, workPrices } from './budget';
 import { ByteWriter } from './byte-writer';
 import { lauxlib, lua, luaBytes, raiseError, type LuaState } from './fengari-api';
+import { pushOwnedString } from './metering';
 import { setFunctions } from './stdlib';
 
 /**
@@ -186,7 +187,7 @@ function pack(L: LuaState): number {
   if (argc === 0) return lauxlib.luaL_argerror(L, 0, 'MessagePack pack needs input.');
   const w = new Writer(L);
   for (let i = 1; i <= argc; i++) encodeValue(L, w, i, 0);
-  lua.lua_pushstring(L, w.result());
+  pushOwnedString(L, w.take());
   return 1;
 }
 

@@ -1,7 +1,7 @@
 import { reply, type Reply } from '../reply';
 import { memoryPrices, workPrices, type ScriptBudget } from './budget';
 import { jsText, lauxlib, lua as luaApi, luaBytes, type LuaState } from './fengari-api';
-import { rawStringField, stringTableKey } from './metering';
+import { pushOwnedString, rawStringField, stringTableKey } from './metering';
 
 // A module-local reference: calls through it skip the import binding on hot paths.
 const lua = luaApi;
@@ -143,7 +143,9 @@ export function pushReply(L: LuaState, r: Reply, budget: ScriptBudget | null = n
   budget?.charge(L, workPrices.valueConverted);
   switch (r.type) {
     case 'bulk':
-      lua.lua_pushstring(L, luaBytes(r.value));
+      // Encoding the JS string to bytes; copying them into Lua is charged where the string is made.
+      budget?.charge(L, r.value.length / workPrices.bytesPerUnitCopied);
+      pushOwnedString(L, luaBytes(r.value));
       return;
     case 'integer':
       lua.lua_pushnumber(L, Number(r.value));

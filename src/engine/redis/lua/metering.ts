@@ -231,3 +231,13 @@ export function rawStringField(L: LuaState, index: number, key: string): Uint8Ar
   const value = t.strong.get(key)?.value;
   return value !== undefined && (value.type & 0x0f) === T_STRING ? (value.value as TStringLike).realstring : null;
 }
+
+/**
+ * Pushes a Lua string made of `bytes`, which the caller hands over (a buffer it just built and
+ * will not touch again). lua_pushstring copies its argument with Uint8Array.from, which walks it
+ * one element at a time: about a second for 50 MB. The push is charged like any string made.
+ */
+export function pushOwnedString(L: LuaState, bytes: Uint8Array): void {
+  const bless = lstring.luaS_bless as (L: LuaState, bytes: Uint8Array) => unknown;
+  (lobject.pushsvalue2s as (L: LuaState, ts: unknown) => void)(L, bless(L, bytes));
+}

@@ -1,6 +1,7 @@
 import { chargeWork, workPrices } from './budget';
 import { ByteWriter } from './byte-writer';
 import { jsText, lauxlib, lua, raiseError, type LuaJsFunction, type LuaState } from './fengari-api';
+import { pushOwnedString } from './metering';
 
 /**
  * Lua 5.1's pattern matching (lstrlib.c of 5.1.5): string.find, string.match, string.gmatch and
@@ -471,12 +472,12 @@ function addString(ms: MatchState, b: ByteWriter, s: number, e: number, news: Ui
   let plain = 0;
   for (let i = 0; i < l; i++) {
     if (news[i] !== L_ESC) continue;
-    b.bytes(news.subarray(plain, i));
+    b.range(news, plain, i);
     i++;
     // Past the end, C reads the terminating NUL: "x%" adds an "x" and a NUL byte.
     const c = i < l ? news[i] : 0;
     if (!isdigit(c)) b.byte(c);
-    else if (c === 0x30) b.bytes(ms.src.subarray(s, e));
+    else if (c === 0x30) b.range(ms.src, s, e);
     else {
       pushOneCapture(ms, c - 0x31, s, e);
       b.bytes(lua.lua_tostring(L, -1) as Uint8Array);
@@ -484,7 +485,7 @@ function addString(ms: MatchState, b: ByteWriter, s: number, e: number, news: Ui
     }
     plain = i + 1;
   }
-  if (plain < l) b.bytes(news.subarray(plain));
+  b.range(news, plain, l);
 }
 
 function addValue(ms: MatchState, b: ByteWriter, s: number, e: number, kind: number): void {
@@ -538,7 +539,8 @@ function gsub(L: LuaState): number {
     const e = match(ms, s, 0);
     if (e !== null) {
       n++;
-      b.bytes(src.subarray(kept, s));
+      b.range(src, kept, s);
+      chargeWork(L, workPrices.replacement);
       addValue(ms, b, s, e, kind);
       kept = s;
     }
@@ -550,8 +552,8 @@ function gsub(L: LuaState): number {
     if (anchor) break;
   }
   ms.flush();
-  b.bytes(src.subarray(kept));
-  lua.lua_pushstring(L, b.result());
+  b.range(src, kept, src.length);
+  pushOwnedString(L, b.take());
   lua.lua_pushnumber(L, n);
   return 2;
 }

@@ -1,5 +1,6 @@
 import { reserveString } from './budget';
 import { lauxlib, lua, luaBytes, raiseError, type LuaState } from './fengari-api';
+import { pushOwnedString } from './metering';
 import { formatExponent, formatFixed, formatGeneral } from './numbers';
 
 /**
@@ -103,7 +104,7 @@ export function stringFormat51(L: LuaState): number {
     }
   }
   out.push(format.subarray(literalStart));
-  lua.lua_pushstring(L, concat(L, out));
+  pushOwnedString(L, concat(L, out));
   return 1;
 }
 

@@ -1,5 +1,6 @@
 import { chargeWork, reserveString } from './budget';
 import { lauxlib, lua as luaApi, raiseError, type LuaJsFunction, type LuaState } from './fengari-api';
+import { pushOwnedString } from './metering';
 import { PATTERN_FUNCTIONS } from './patterns';
 import { stringFormat51 } from './strformat';
 import { cStackHasRoom } from './tablib51';
@@ -38,7 +39,7 @@ function rep51(L: LuaState): number {
     // Doubling copies: log2(count) copies instead of count.
     for (let filled = unit.length; filled < out.length; filled *= 2) out.copyWithin(filled, 0, Math.min(filled, out.length - filled));
   }
-  lua.lua_pushstring(L, out);
+  pushOwnedString(L, out);
   return 1;
 }
 

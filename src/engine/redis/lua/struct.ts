@@ -1,6 +1,7 @@
 import { chargeWork, workPrices } from './budget';
 import { ByteWriter } from './byte-writer';
 import { lauxlib, lua, raiseError, type LuaState } from './fengari-api';
+import { pushOwnedString } from './metering';
 import { setFunctions } from './stdlib';
 
 /**
@@ -147,7 +148,7 @@ function pack(L: LuaState): number {
       if (opt === 's') out.byte(0);
     } else controlOption(L, opt, cursor, header);
   }
-  lua.lua_pushstring(L, out.result());
+  pushOwnedString(L, out.take());
   return 1;
 }
 

@@ -1,5 +1,6 @@
 import { chargeWork, reserveString, workPrices } from './budget';
 import { jsText, lauxlib, lua as luaApi, raiseError, type LuaJsFunction, type LuaState } from './fengari-api';
+import { pushOwnedString } from './metering';
 
 // A module-local reference: calls through it skip the import binding on hot paths.
 const lua = luaApi;
@@ -75,7 +76,7 @@ function concat51(L: LuaState): number {
     out.set(parts[k], at);
     at += parts[k].length;
   }
-  lua.lua_pushstring(L, out);
+  pushOwnedString(L, out);
   return 1;
 }
 
