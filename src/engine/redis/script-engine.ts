@@ -40,7 +40,7 @@ export interface ScriptRunReport {
   readonly instructionCount: number;
   /** A write command succeeded: from then on SCRIPT KILL answers UNKILLABLE. */
   readonly wroteDataset: boolean;
-  /** The script hit the instruction budget and was stopped as if by SCRIPT KILL. */
+  /** A work or memory budget stopped the script (lua/budget.ts); its reply is the budget error. */
   readonly killed: boolean;
 }
 

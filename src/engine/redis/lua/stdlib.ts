@@ -300,7 +300,7 @@ function load51(L: LuaState): number {
   const chunkname = lua.lua_isnoneornil(L, 2) ? luaBytes('=(load)') : lauxlib.luaL_checklstring(L, 2);
   const pieces: Uint8Array[] = [];
   let total = 0;
-  // Bounded by the script's instruction budget: the reader is Lua code.
+  // Bounded by the script's work budget: the reader is Lua code.
   for (;;) {
     lua.lua_pushvalue(L, 1);
     lua.lua_call(L, 0, 1);
