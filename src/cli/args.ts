@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
  */
 
 /** A seed is a 32-bit unsigned integer (engine/rng.ts). */
-export const SEED_MAX = 0xffff_ffff;
+const SEED_MAX = 0xffff_ffff;
 
 export type Command =
   | { readonly name: 'help'; readonly topic: CommandName | null; readonly exitCode: 0 | 2 }
@@ -154,7 +154,7 @@ function noPositionals(command: CommandName, positionals: readonly string[]): vo
  * A whole number written as plain decimal digits: no sign, no leading zeros (so "00001" is not
  * quietly 1), no exponent, hex or fraction, and at most `max`.
  */
-export function parseWholeNumber(name: string, text: string, max: number, topic: CommandName | null): number {
+function parseWholeNumber(name: string, text: string, max: number, topic: CommandName | null): number {
   if (!/^(0|[1-9][0-9]*)$/.test(text) || Number(text) > max) {
     throw new UsageError(`${name} must be a whole number from 0 to ${max} (${NUMBERS_ACCEPTED}), got "${text}"`, topic);
   }

@@ -17,7 +17,7 @@ export interface RunConsoleOptions {
 export const INPUT_LINE_BYTES_MAX = 64 * 1024 * 1024;
 
 /** Longest reply printed, in characters: a bigger one (KEYS of a huge keyspace) is answered with an error instead. */
-export const OUTPUT_LINE_CHARS_MAX = 64 * 1024 * 1024;
+const OUTPUT_LINE_CHARS_MAX = 64 * 1024 * 1024;
 
 /**
  * `npm run sim -- console`: a redis-cli-like console over one simulated Redis server whose clock

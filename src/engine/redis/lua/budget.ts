@@ -1,4 +1,4 @@
-import { lua, luaBytes, type LuaState } from './fengari-api';
+import type { LuaState } from './fengari-api';
 
 /**
  * What one script may spend before the engine stops it. A real Redis has no such limit: a
@@ -231,13 +231,4 @@ export function reserveString(L: LuaState, bytes: number): void {
   if (active === null) return;
   active.reserve(L, bytes);
   active.charge(L, bytes / workPrices.bytesPerUnitCopied);
-}
-
-const KEY_ERR = luaBytes('err');
-
-/** Pushes `{err = message}` (as convert.ts's pushErrorTable; here so budget errors need no import cycle). */
-export function pushBudgetError(L: LuaState, message: string): void {
-  lua.lua_createtable(L, 0, 1);
-  lua.lua_pushstring(L, luaBytes(message));
-  lua.lua_setfield(L, -2, KEY_ERR);
 }

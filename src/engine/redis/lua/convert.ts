@@ -64,10 +64,7 @@ export function luaToReply(L: LuaState, budget: ScriptBudget | null = null): Rep
   // Bounded by the budget (each step converts one value) or, without one, by the values reachable.
   while (open.length > 0) {
     const top = open[open.length - 1];
-    if (value !== null) {
-      top.items.push(value);
-      value = null;
-    }
+    if (value !== null) top.items.push(value);
     if (lua.lua_rawgeti(L, -1, top.next++) === lua.LUA_TNIL) {
       // The nil, then the table itself.
       lua.lua_pop(L, 2);

@@ -3,7 +3,6 @@
  * `createLuaScriptEngine` by default; `ScriptBusyTracker` (busy.ts) maps slow scripts to virtual
  * time (BUSY, SCRIPT KILL, UNKILLABLE).
  */
-export { createLuaScriptEngine, LuaScriptEngine, type LuaRunReport, type LuaScriptEngineOptions } from './engine';
-export { defaultScriptLimits, type ScriptLimits } from './budget';
+export { createLuaScriptEngine, LuaScriptEngine, type LuaScriptEngineOptions } from './engine';
 export { defaultScriptTiming, ScriptBusyTracker, scriptDurationMs, type RunningScript, type ScriptTiming } from './busy';
 export { sha1Hex } from './sha1';

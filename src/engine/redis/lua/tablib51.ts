@@ -18,7 +18,7 @@ const lua = luaApi;
  */
 
 /** Lua 5.1's LUAI_MAXCSTACK: stack slots one C function may use (lua_checkstack fails past it). */
-export const LUA_C_STACK_SLOTS = 8000;
+const LUA_C_STACK_SLOTS = 8000;
 
 /** lua_checkstack of Lua 5.1 in a C function: the slots in use (its arguments and pushes) plus `n`. */
 export function cStackHasRoom(L: LuaState, n: number): boolean {
