@@ -2,6 +2,7 @@ import { chargeBytes, chargeWork, workPrices } from './budget';
 import { ByteWriter } from './byte-writer';
 import { lauxlib, lua, luaBytes, raiseError, type LuaState } from './fengari-api';
 import { pushOwnedString } from './metering';
+import { countTime } from './timing';
 import { setFunctions } from './stdlib';
 
 /**
@@ -187,6 +188,7 @@ function pack(L: LuaState): number {
   if (argc === 0) return lauxlib.luaL_argerror(L, 0, 'MessagePack pack needs input.');
   const w = new Writer(L);
   for (let i = 1; i <= argc; i++) encodeValue(L, w, i, 0);
+  countTime(w.length);
   pushOwnedString(L, w.take());
   return 1;
 }
@@ -343,6 +345,7 @@ function unpackWith(L: LuaState, limit: number, offset: number, returnOffset: bo
   const data = lauxlib.luaL_checklstring(L, 1);
   if (offset < 0 || offset > data.length) return raiseError(L, 'Start offset %d greater than input length %d.'.replace('%d', String(offset)).replace('%d', String(data.length)));
   chargeBytes(L, data.length);
+  countTime(data.length);
   const reader = new Reader(L, data, offset);
   const base = lua.lua_gettop(L);
   let count = 0;

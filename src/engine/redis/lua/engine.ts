@@ -18,6 +18,7 @@ import {
   type RunHooks,
 } from './lua51';
 import { installMetering } from './metering';
+import { setActiveTimeMeter, VirtualTimeMeter } from './timing';
 import { formatArgumentNumber } from './numbers';
 import { Rand48 } from './rand48';
 import { sha1Hex, sha1HexBytes } from './sha1';
@@ -38,9 +39,9 @@ export interface LuaScriptEngineOptions {
 const CJSON_STATE_SEPARATOR = '|cjson:';
 
 /**
- * The report of one run. `instructionCount` is the VM instructions alone (what busy.ts turns into
- * virtual time); `workUnits` is everything the work budget charged (instructions and the work
- * done on the script's behalf, budget.ts). `killed`: a budget stopped the script.
+ * The report of one run. `instructionCount` is the measure busy.ts turns into virtual time
+ * (timing.ts: VM instructions and a few weights, unchanged by the work budget); `workUnits` is
+ * everything the work budget charged (budget.ts). `killed`: a budget stopped the script.
  */
 export interface LuaRunReport extends ScriptRunReport {
   readonly workUnits: number;
@@ -102,8 +103,8 @@ function parseShebang(source: string): { flags: ReadonlySet<string> | null; leng
 /** Per-run state: which host answers redis.call, and what the script did so far. */
 class RunState implements RunHooks {
   wroteDataset = false;
-  /** VM instructions run, counted by the hook in steps of `hookInstructionStep` (the virtual-time measure, busy.ts). */
-  instructions = 0;
+  /** What the script's virtual duration is made of (timing.ts, busy.ts). */
+  readonly time = new VirtualTimeMeter();
   /** A call went deeper than Lua 5.1 allows: the next instruction raises "stack overflow". */
   overflowPending = false;
 
@@ -355,6 +356,7 @@ export class LuaScriptEngine implements ScriptEngine {
     lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, hookInstructionStep);
     setActiveRun(L, run);
     setActiveBudget(budget);
+    setActiveTimeMeter(run.time);
     let result: Reply;
     try {
       const status = lua.lua_pcall(L, 0, 1, SLOT_ERROR_HANDLER);
@@ -367,10 +369,11 @@ export class LuaScriptEngine implements ScriptEngine {
       lua.lua_sethook(L, null, 0, 0);
       setActiveRun(null, null);
       setActiveBudget(null);
+      setActiveTimeMeter(null);
       this.run = null;
       this.lastReport = {
         sha,
-        instructionCount: run.instructions,
+        instructionCount: run.time.units,
         wroteDataset: run.wroteDataset,
         killed: budget.exceeded !== null,
         workUnits: Math.round(budget.units),
@@ -446,13 +449,16 @@ export class LuaScriptEngine implements ScriptEngine {
     const run = this.run;
     if (run === null) return;
     const budget = run.budget;
-    if (budget.exceeded !== null) budget.raiseNow(L);
+    if (budget.exceeded !== null) {
+      run.time.units += 1;
+      budget.raiseNow(L);
+    }
     if (run.overflowPending) {
       run.overflowPending = false;
       lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, hookInstructionStep);
       runError(L, 'stack overflow');
     }
-    run.instructions += hookInstructionStep;
+    run.time.units += hookInstructionStep;
     budget.charge(L, hookInstructionStep);
   }
 

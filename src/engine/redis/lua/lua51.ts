@@ -8,6 +8,7 @@ import ltm from 'fengari/src/ltm.js';
 import { lua, luaBytes, type LuaState } from './fengari-api';
 import { activeBudget, memoryPrices, workPrices, type ScriptBudget } from './budget';
 import { formatLuaNumber } from './numbers';
+import { countTime, timeWeights } from './timing';
 
 /**
  * Makes fengari (Lua 5.3 in JS) behave like Redis's Lua 5.1 where a learner can see it. Patched
@@ -299,6 +300,7 @@ function patchTableWrites(): void {
   const runerror = ldebug.luaG_runerror as (L: LuaState, fmt: Uint8Array) => never;
   ltable.luaH_setfrom = function luaH_setfrom(L: LuaState, t: FengariTable, key: unknown, value: unknown): void {
     if (t.readonly === true) runerror(L, READONLY_MESSAGE);
+    countTime(timeWeights.tableWrite);
     const budget = activeBudget();
     if (budget === null) return setfrom(L, t, key, value);
     const size = t.strong?.size ?? 0;
@@ -310,6 +312,7 @@ function patchTableWrites(): void {
       if (activeState === null) throw new Error('Attempt to modify a readonly table');
       runerror(activeState, READONLY_MESSAGE);
     }
+    countTime(timeWeights.tableWrite);
     // A constructor's SETLIST writes its items last to first into the new table: the first
     // integer write into an empty table is the array size 5.1 would have allocated.
     const size = t.strong?.size ?? 0;

@@ -6,6 +6,7 @@ import lstring from 'fengari/src/lstring.js';
 import ltable from 'fengari/src/ltable.js';
 import lvm from 'fengari/src/lvm.js';
 import { activeBudget, memoryPrices, workPrices } from './budget';
+import { countTime, timeWeights } from './timing';
 import { lua, type LuaState } from './fengari-api';
 
 /**
@@ -82,6 +83,7 @@ function meterStringCreation(): void {
       const budget = activeBudget();
       if (budget === null) return;
       const length = ((b === undefined ? a : b) as TStringLike).realstring.length;
+      if (length >= timeWeights.stringBytesPerUnit) countTime(length / timeWeights.stringBytesPerUnit);
       budget.charge(L, workPrices.stringCreated + length / workPrices.bytesPerUnitCopied);
       budget.allocate(L, length + memoryPrices.stringOverhead);
     };

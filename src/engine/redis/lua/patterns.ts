@@ -2,6 +2,7 @@ import { chargeWork, workPrices } from './budget';
 import { ByteWriter } from './byte-writer';
 import { jsText, lauxlib, lua, raiseError, type LuaJsFunction, type LuaState } from './fengari-api';
 import { pushOwnedString } from './metering';
+import { countTime, timeWeights } from './timing';
 
 /**
  * Lua 5.1's pattern matching (lstrlib.c of 5.1.5): string.find, string.match, string.gmatch and
@@ -558,11 +559,19 @@ function gsub(L: LuaState): number {
   return 2;
 }
 
+/** Virtual time (timing.ts) counts a pattern function's subject, as it has since before the work budget. */
+function timedBySubject(fn: LuaJsFunction, unitsPerByte: number): LuaJsFunction {
+  return (L) => {
+    if (lua.lua_type(L, 1) === lua.LUA_TSTRING) countTime(lua.lua_rawlen(L, 1) * unitsPerByte);
+    return fn(L);
+  };
+}
+
 /** The 5.1 pattern functions, for the string table. */
 export const PATTERN_FUNCTIONS: Record<string, LuaJsFunction> = {
-  find: (L) => findAux(L, true),
-  match: (L) => findAux(L, false),
-  gmatch,
+  find: timedBySubject((L) => findAux(L, true), 1),
+  match: timedBySubject((L) => findAux(L, false), 1),
+  gmatch: timedBySubject(gmatch, 1),
   gfind: gmatch,
-  gsub,
+  gsub: timedBySubject(gsub, timeWeights.gsubUnitsPerSubjectByte),
 };
