@@ -20,9 +20,8 @@ import type { ScriptRunReport } from '../script-engine';
  * - SCRIPT KILL while busy: UNKILLABLE if the script wrote, else OK and the script ends now; its
  *   caller's reply becomes the SCRIPT KILL error (`running().reply`, read at delivery time).
  *
- * A runaway script stopped by the engine's instruction budget (`killed`) already carries the
- * SCRIPT KILL error: it occupies the server for the budget's worth of virtual time, as if a
- * user had killed it then.
+ * A runaway script stopped by the engine's work or memory budget carries the budget's error (see
+ * docs/REDIS-FIDELITY.md): it occupies the server for the virtual time of the work it did.
  *
  * The default rate, 20 ns per instruction, is the order of Redis's own Lua VM: lock scripts take
  * microseconds (0 ms), so nothing changes for them. A scenario about BUSY slows the rate (or lowers
@@ -46,7 +45,7 @@ export interface RunningScript {
   /** From when other clients get BUSY instead of waiting. */
   readonly busyFromMs: number;
   readonly wroteDataset: boolean;
-  /** The reply its caller gets at `endMs`: the script's result, or the SCRIPT KILL error. */
+  /** The reply its caller gets at `endMs`: the script's result or error, or the SCRIPT KILL error. */
   readonly reply: Reply;
   readonly killedAtMs: number | null;
 }
