@@ -20,7 +20,7 @@ export async function runConsole(options: RunConsoleOptions): Promise<number> {
   const session = new ConsoleSession({ server: new SimRedisServer(), startMs: 0 });
   const interactive = !options.json && (options.input as NodeJS.ReadStream).isTTY === true;
   const prompt = () => {
-    if (interactive) options.output.write(`lockstep@${session.nowMs}ms> `);
+    if (interactive) options.output.write(`lockstep@${session.nowMs}ms${session.promptTag}> `);
   };
   const lines = readline.createInterface({ input: options.input, crlfDelay: Infinity, terminal: false });
   prompt();

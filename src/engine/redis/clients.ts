@@ -43,6 +43,18 @@ function newClient(id: string): ClientState {
   return { id, multi: null, execAborted: false, watchedChanged: false, watched: new Set(), channels: new Set(), patterns: new Set() };
 }
 
+function toData(client: ClientState): ClientData {
+  return {
+    id: client.id,
+    ...(client.multi !== null ? { multi: client.multi.map((argv) => argv.slice()) } : {}),
+    ...(client.execAborted ? { execAborted: true as const } : {}),
+    ...(client.watchedChanged ? { watchedChanged: true as const } : {}),
+    ...(client.watched.size > 0 ? { watched: [...client.watched] } : {}),
+    ...(client.channels.size > 0 ? { channels: [...client.channels] } : {}),
+    ...(client.patterns.size > 0 ? { patterns: [...client.patterns] } : {}),
+  };
+}
+
 /** Every connection with state, and the index from a WATCHed key to the connections watching it. */
 export class Clients {
   private byId = new Map<string, ClientState>();
@@ -106,21 +118,18 @@ export class Clients {
     this.unwatchAll(client);
   }
 
+  /** One connection as plain data, or null when it has no state. */
+  data(id: string): ClientData | null {
+    const client = this.byId.get(id);
+    return client === undefined || isIdle(client) ? null : toData(client);
+  }
+
   /** Connections with state, by id, as plain data. */
   snapshot(): ClientData[] {
     const out: ClientData[] = [];
     for (const id of [...this.byId.keys()].sort()) {
-      const client = this.byId.get(id) as ClientState;
-      if (isIdle(client)) continue;
-      out.push({
-        id,
-        ...(client.multi !== null ? { multi: client.multi.map((argv) => argv.slice()) } : {}),
-        ...(client.execAborted ? { execAborted: true as const } : {}),
-        ...(client.watchedChanged ? { watchedChanged: true as const } : {}),
-        ...(client.watched.size > 0 ? { watched: [...client.watched] } : {}),
-        ...(client.channels.size > 0 ? { channels: [...client.channels] } : {}),
-        ...(client.patterns.size > 0 ? { patterns: [...client.patterns] } : {}),
-      });
+      const data = this.data(id);
+      if (data !== null) out.push(data);
     }
     return out;
   }

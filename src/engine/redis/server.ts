@@ -125,6 +125,11 @@ export class SimRedisServer {
     return capture.values[0];
   }
 
+  /** A connection's transaction, watches and subscriptions as plain data; null when it has none. */
+  connection(connectionId: string): ClientData | null {
+    return this.clients.data(connectionId);
+  }
+
   /** Every push written since the last call, in the order written; the queue is then empty. */
   takePushes(): Push[] {
     const taken = this.pushes;
