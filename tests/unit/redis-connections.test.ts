@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { reply, type Reply } from '../../src/engine/redis/reply';
 import { SimRedisServer } from '../../src/engine/redis/server';
+import { Simulation } from '../../src/engine/simulation';
+import { testScenario } from './support/test-scenario';
 
 /**
  * Connections on the simulated server: what `execute` answers and what `takePushes` hands the
@@ -152,5 +154,13 @@ describe('the virtual epoch', () => {
     const s = new SimRedisServer();
     expect(s.execute(['SET', 'k', 'v', 'PXAT', '1'], 0)).toEqual(reply.ok());
     expect(s.execute(['GET', 'k'], 0)).toEqual(reply.nil());
+  });
+});
+
+describe('a scenario sets the epoch', () => {
+  it('Scenario.unixEpochMs reaches the server: TIME answers it at virtual time 0', () => {
+    const scenario = { ...testScenario([]), unixEpochMs: 1_600_000_000_000 };
+    const sim = new Simulation(scenario);
+    expect(sim.executeOutside(['TIME'])).toEqual(bulks('1600000000', '0'));
   });
 });
