@@ -246,23 +246,37 @@ function isEmptyAggregate(stored: StoredValue): boolean {
 
 /** Key, expiry, type, value: the property order the trace and state-key JSON have always had. */
 function toEntry(key: string, stored: StoredValue, at: ExactMs | undefined): KeyEntry {
-  const expireAtMs = at === undefined ? null : Number(at);
-  const head = typeof at === 'bigint' ? { key, expireAtMs, expireAtExact: toBigMs(at).toString() } : { key, expireAtMs };
-  return { ...head, ...toKeyValue(stored) };
+  // Assigned one by one (no spread): this runs for every key of every state key.
+  const entry: Record<string, unknown> = { key, expireAtMs: at === undefined ? null : Number(at) };
+  if (typeof at === 'bigint') entry.expireAtExact = at.toString();
+  entry.type = stored.type;
+  entry.value = plainValue(stored);
+  return entry as KeyEntry;
 }
 
-function toKeyValue(stored: StoredValue): KeyValue {
+/** Plain forms of stored values, built once per value: values are immutable, so are these. */
+const plainValues = new WeakMap<StoredValue, KeyValue['value']>();
+
+function plainValue(stored: StoredValue): KeyValue['value'] {
+  if (stored.type === 'string') return stored.value;
+  let plain = plainValues.get(stored);
+  if (plain === undefined) {
+    plain = Object.freeze(toPlain(stored)) as KeyValue['value'];
+    plainValues.set(stored, plain);
+  }
+  return plain;
+}
+
+function toPlain(stored: Exclude<StoredValue, { type: 'string' }>): KeyValue['value'] {
   switch (stored.type) {
-    case 'string':
-      return { type: 'string', value: stored.value };
     case 'list':
-      return { type: 'list', value: stored.value.slice() };
+      return stored.value.slice();
     case 'set':
-      return { type: 'set', value: [...stored.value].sort(compareCodeUnits) };
+      return [...stored.value].sort(compareCodeUnits);
     case 'zset':
-      return { type: 'zset', value: stored.value.map(([member, score]) => [member, score] as [string, string]) };
+      return stored.value.map(([member, score]) => [member, score] as [string, string]);
     case 'hash':
-      return { type: 'hash', value: [...stored.value] };
+      return [...stored.value];
   }
 }
 

@@ -233,16 +233,18 @@ export class SimRedisServer {
   }
 
   snapshot(): ServerSnapshot {
-    const clients = this.clients.snapshot();
-    return {
+    const snapshot: { -readonly [K in keyof ServerSnapshot]: ServerSnapshot[K] } = {
       keyspace: this.keyspace.snapshot(),
       scripts: this.scripts ? this.scripts.cachedScripts() : {},
       scriptRandomState: this.scripts?.randomState?.(),
       runningScript: this.scriptBusy.snapshot(),
-      ...(clients.length > 0 ? { clients } : {}),
-      ...(this.pubsub.isEmpty() ? {} : { pubsub: this.pubsub.snapshot() }),
-      ...(this.pushes.length > 0 ? { pushes: this.pushes.slice() } : {}),
     };
+    // Only when present: a server that never used them snapshots (and hashes) as it always did.
+    const clients = this.clients.snapshot();
+    if (clients.length > 0) snapshot.clients = clients;
+    if (!this.pubsub.isEmpty()) snapshot.pubsub = this.pubsub.snapshot();
+    if (this.pushes.length > 0) snapshot.pushes = this.pushes.slice();
+    return snapshot;
   }
 
   restore(snapshot: ServerSnapshot): void {
