@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ioredisMockExecutor } from './baseline/ioredis-mock';
+import { ioredisMockExecutor, stopIoredisMockBaseline } from './baseline/ioredis-mock';
 import { measureCorpus, renderReport } from './fidelity';
 import { simExecutor, useRealRedis } from './harness';
 
@@ -12,7 +12,7 @@ const real = useRealRedis();
 describe('fidelity report', () => {
   it('measures Lockstep and the ioredis-mock baseline over the whole corpus; Lockstep matches every case', async () => {
     const lockstep = await measureCorpus('Lockstep', real(), (diff) => simExecutor({ unixEpochMs: diff.unixEpochMs }));
-    const mock = await measureCorpus('ioredis-mock 8.13.1', real(), ioredisMockExecutor);
+    const mock = await measureCorpus('ioredis-mock 8.13.1', real(), ioredisMockExecutor).finally(stopIoredisMockBaseline);
     const report = renderReport([lockstep, mock]);
     expect(lockstep.mismatched).toEqual([]);
     expect(lockstep.casesMatched).toBe(lockstep.cases);

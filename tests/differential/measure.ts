@@ -5,7 +5,7 @@
  */
 import { startRealRedis } from '../support/real-redis';
 import { RespClient } from '../support/resp-client';
-import { ioredisMockExecutor } from './baseline/ioredis-mock';
+import { ioredisMockExecutor, stopIoredisMockBaseline } from './baseline/ioredis-mock';
 import { measureCorpus, renderReport } from './fidelity';
 import { simExecutor } from './harness';
 
@@ -18,6 +18,7 @@ try {
   process.stdout.write(`${renderReport([lockstep, mock])}\n`);
   if (verbose) for (const score of [lockstep, mock]) process.stdout.write(`\n${score.server} differs in:\n${score.mismatched.map((name) => `  ${name}`).join('\n')}\n`);
 } finally {
+  await stopIoredisMockBaseline();
   await client.close();
   await real.stop();
 }
