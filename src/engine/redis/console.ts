@@ -167,7 +167,7 @@ export interface ConsoleOutput {
 }
 
 /** The connection the console runs commands on until `.conn` switches. */
-export const CONSOLE_CONNECTION = 'console';
+const CONSOLE_CONNECTION = 'console';
 
 /** Longest connection name `.conn` and `.as` accept. */
 const CONNECTION_NAME_LENGTH_MAX = 64;

@@ -295,7 +295,7 @@ function fromKeyValue(entry: KeyValue): StoredValue {
   }
 }
 
-export function compareMs(a: ExactMs, b: ExactMs): number {
+function compareMs(a: ExactMs, b: ExactMs): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   const big = toBigMs(a) - toBigMs(b);
   return big < 0n ? -1 : big > 0n ? 1 : 0;

@@ -48,7 +48,7 @@ export interface Push {
 }
 
 /** The connection `execute` uses when the caller names none. */
-export const DEFAULT_CONNECTION = 'default';
+const DEFAULT_CONNECTION = 'default';
 
 /** Commands a busy script does not hold up (Redis's allow-busy flag); SCRIPT KILL is busy.ts's. */
 const ALLOW_BUSY: ReadonlySet<string> = new Set(['multi', 'discard', 'watch', 'unwatch', 'quit', 'reset']);
