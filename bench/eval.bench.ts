@@ -1,9 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import Redis from 'ioredis';
 import { SimRedisServer } from '../src/engine/redis/server';
-import { startRealRedis } from '../tests/support/real-redis';
 import { createMock } from './ioredis-mock';
 import { ROUND_COUNT, ROUND_MS, measure, measureAsync } from './measure';
+import { PIPELINE_BATCH, realRedisRates } from './real-redis';
 import type { BenchRow, BenchTable } from './run';
 
 /**
@@ -18,7 +17,6 @@ import type { BenchRow, BenchTable } from './run';
 
 const UNLOCK = "if redis.call('get',KEYS[1]) == ARGV[1] then return redis.call('del',KEYS[1]) else return 0 end";
 const WARMUP_COUNT = 20_000;
-const PIPELINE_BATCH = 100;
 
 function engineRate(): number {
   const server = new SimRedisServer();
@@ -57,41 +55,15 @@ async function ioredisMockRate(): Promise<number> {
   }
 }
 
-async function realRedisRates(): Promise<{ awaited: number; pipelined: number } | string> {
-  let server;
-  try {
-    server = await startRealRedis();
-  } catch (error) {
-    return (error as Error).message.split('\n')[0];
-  }
-  const client = new Redis({ port: server.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
-  try {
-    await client.connect();
-    await client.set('lock', 'tok');
-    const first = await client.eval(UNLOCK, 1, 'lock', 'other');
-    if (first !== 0) throw new Error(`redis EVAL answered ${String(first)}`);
-    const awaited = await measureAsync(async () => {
-      await client.eval(UNLOCK, 1, 'lock', 'other');
-      return 1;
-    });
-    const pipelined = await measureAsync(async () => {
-      const pipeline = client.pipeline();
-      for (let i = 0; i < PIPELINE_BATCH; i++) pipeline.eval(UNLOCK, 1, 'lock', 'other');
-      await pipeline.exec();
-      return PIPELINE_BATCH;
-    });
-    return { awaited, pipelined };
-  } finally {
-    client.disconnect();
-    await server.stop();
-  }
-}
-
 export async function run(): Promise<BenchTable> {
   const plain = await plainFengariRate();
   const engine = engineRate();
   const mock = await ioredisMockRate();
-  const real = await realRedisRates();
+  const real = await realRedisRates([['eval', UNLOCK, 1, 'lock', 'other']], async (client) => {
+    await client.set('lock', 'tok');
+    const first = await client.eval(UNLOCK, 1, 'lock', 'other');
+    if (first !== 0) throw new Error(`redis EVAL answered ${String(first)}`);
+  });
   const rows: BenchRow[] = [
     { name: 'engine: SimRedisServer EVAL (cached)', opsPerSec: engine },
     { name: 'ioredis-mock 8.13.1 eval, awaited', opsPerSec: mock, note: 'a new Lua VM per EVAL' },

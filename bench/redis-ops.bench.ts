@@ -1,8 +1,7 @@
-import Redis from 'ioredis';
 import { SimRedisServer } from '../src/engine/redis/server';
-import { startRealRedis } from '../tests/support/real-redis';
 import { createMock } from './ioredis-mock';
 import { measure, measureAsync } from './measure';
+import { PIPELINE_BATCH, realRedisRates, type Argv } from './real-redis';
 import type { BenchRow, BenchTable } from './run';
 
 /**
@@ -14,10 +13,8 @@ import type { BenchRow, BenchTable } from './run';
  * snapshot and restore of a 100-key keyspace.
  */
 
-type Argv = readonly (string | number)[];
 const LOCK_CYCLE: readonly Argv[] = [['set', 'lock', 'tok', 'NX', 'PX', 30000], ['get', 'lock'], ['del', 'lock']];
 const LIST_SET: readonly Argv[] = [['lpush', 'q', 'a'], ['llen', 'q'], ['rpop', 'q'], ['sadd', 's', 'm'], ['sismember', 's', 'm'], ['srem', 's', 'm']];
-const PIPELINE_BATCH = 100;
 const SNAPSHOT_KEYS = 100;
 
 function lockstepRate(workload: readonly Argv[]): number {
@@ -41,40 +38,10 @@ async function mockRate(workload: readonly Argv[]): Promise<number> {
   }
 }
 
-async function realRates(workload: readonly Argv[]): Promise<{ awaited: number; pipelined: number } | string> {
-  let server;
-  try {
-    server = await startRealRedis();
-  } catch (error) {
-    return (error as Error).message.split('\n')[0];
-  }
-  const client = new Redis({ port: server.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
-  try {
-    await client.connect();
-    const awaited = await measureAsync(async () => {
-      for (const argv of workload) await client.call(String(argv[0]), ...argv.slice(1));
-      return workload.length;
-    });
-    const pipelined = await measureAsync(async () => {
-      const pipeline = client.pipeline();
-      for (let i = 0; i < PIPELINE_BATCH; i++) {
-        const argv = workload[i % workload.length];
-        pipeline.call(String(argv[0]), ...argv.slice(1));
-      }
-      await pipeline.exec();
-      return PIPELINE_BATCH;
-    });
-    return { awaited, pipelined };
-  } finally {
-    client.disconnect();
-    await server.stop();
-  }
-}
-
 async function workloadTable(title: string, workload: readonly Argv[]): Promise<BenchTable> {
   const lockstep = lockstepRate(workload);
   const mock = await mockRate(workload);
-  const real = await realRates(workload);
+  const real = await realRedisRates(workload);
   const rows: BenchRow[] = [
     { name: 'Lockstep: SimRedisServer.execute', opsPerSec: lockstep },
     { name: 'ioredis-mock 8.13.1, awaited', opsPerSec: mock },

@@ -20,6 +20,9 @@ export interface PubSubData {
   readonly patterns: readonly (readonly [string, readonly string[]])[];
 }
 
+/** SUBSCRIBE and UNSUBSCRIBE name channels; PSUBSCRIBE and PUNSUBSCRIBE, patterns. */
+export type SubscriptionKind = 'channel' | 'pattern';
+
 /** Where a published message is written: the server routes it to the connection's output. */
 export type Deliver = (clientId: string, value: Reply) => void;
 
@@ -27,39 +30,32 @@ export class PubSub {
   private channels = new Map<string, string[]>();
   private patterns = new Map<string, string[]>();
 
-  /** pubsubSubscribeChannel: subscribes if not already, and answers the confirmation. */
-  subscribe(client: ClientState, channel: string): Reply {
-    if (!client.channels.has(channel)) {
-      client.channels.add(channel);
-      addTo(this.channels, channel, client.id);
+  /** pubsubSubscribeChannel / pubsubSubscribePattern: subscribes if not already, and answers the confirmation. */
+  subscribe(client: ClientState, kind: SubscriptionKind, name: string): Reply {
+    const mine = kind === 'channel' ? client.channels : client.patterns;
+    if (!mine.has(name)) {
+      mine.add(name);
+      addTo(this.index(kind), name, client.id);
     }
-    return confirmation('subscribe', channel, client);
+    return confirmation(kind === 'channel' ? 'subscribe' : 'psubscribe', name, client);
   }
 
-  /** pubsubUnsubscribeChannel (with notify): the confirmation, subscribed or not. */
-  unsubscribe(client: ClientState, channel: string): Reply {
-    if (client.channels.delete(channel)) removeFrom(this.channels, channel, client.id);
-    return confirmation('unsubscribe', channel, client);
-  }
-
-  psubscribe(client: ClientState, pattern: string): Reply {
-    if (!client.patterns.has(pattern)) {
-      client.patterns.add(pattern);
-      addTo(this.patterns, pattern, client.id);
-    }
-    return confirmation('psubscribe', pattern, client);
-  }
-
-  punsubscribe(client: ClientState, pattern: string): Reply {
-    if (client.patterns.delete(pattern)) removeFrom(this.patterns, pattern, client.id);
-    return confirmation('punsubscribe', pattern, client);
+  /** pubsubUnsubscribeChannel / pubsubUnsubscribePattern (with notify): the confirmation, subscribed or not. */
+  unsubscribe(client: ClientState, kind: SubscriptionKind, name: string): Reply {
+    const mine = kind === 'channel' ? client.channels : client.patterns;
+    if (mine.delete(name)) removeFrom(this.index(kind), name, client.id);
+    return confirmation(kind === 'channel' ? 'unsubscribe' : 'punsubscribe', name, client);
   }
 
   /** UNSUBSCRIBE / PUNSUBSCRIBE with no argument: one confirmation per subscription, or one with a nil name. */
-  unsubscribeAll(client: ClientState, kind: 'unsubscribe' | 'punsubscribe'): Reply[] {
-    const names = [...(kind === 'unsubscribe' ? client.channels : client.patterns)];
-    if (names.length === 0) return [confirmation(kind, null, client)];
-    return names.map((name) => (kind === 'unsubscribe' ? this.unsubscribe(client, name) : this.punsubscribe(client, name)));
+  unsubscribeAll(client: ClientState, kind: SubscriptionKind): Reply[] {
+    const names = [...(kind === 'channel' ? client.channels : client.patterns)];
+    if (names.length === 0) return [confirmation(kind === 'channel' ? 'unsubscribe' : 'punsubscribe', null, client)];
+    return names.map((name) => this.unsubscribe(client, kind, name));
+  }
+
+  private index(kind: SubscriptionKind): Map<string, string[]> {
+    return kind === 'channel' ? this.channels : this.patterns;
   }
 
   /** Drops every subscription without a word (RESET, QUIT). */

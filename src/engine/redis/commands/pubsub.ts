@@ -1,3 +1,4 @@
+import type { SubscriptionKind } from '../pubsub';
 import { reply } from '../reply';
 import { command, type CommandSpec } from './shared';
 
@@ -8,38 +9,37 @@ import { command, type CommandSpec } from './shared';
  * While a connection has subscriptions it may only run these, PING, QUIT and RESET (server.ts).
  */
 
-const subscribe = command(-2, false, (ctx, args) => {
-  const { client, pubsub } = ctx.session;
-  for (const channel of args.slice(1)) ctx.session.send(client.id, pubsub.subscribe(client, channel));
-  return null;
-});
+/** SUBSCRIBE channel... / PSUBSCRIBE pattern...: one confirmation each, in order. */
+function subscribeCommand(kind: SubscriptionKind): CommandSpec {
+  return command(-2, false, (ctx, args) => {
+    const { client, pubsub } = ctx.session;
+    for (const name of args.slice(1)) ctx.session.send(client.id, pubsub.subscribe(client, kind, name));
+    return null;
+  });
+}
 
-const unsubscribe = command(-1, false, (ctx, args) => {
-  const { client, pubsub } = ctx.session;
-  const answers = args.length === 1 ? pubsub.unsubscribeAll(client, 'unsubscribe') : args.slice(1).map((channel) => pubsub.unsubscribe(client, channel));
-  for (const answer of answers) ctx.session.send(client.id, answer);
-  return null;
-});
-
-const psubscribe = command(-2, false, (ctx, args) => {
-  const { client, pubsub } = ctx.session;
-  for (const pattern of args.slice(1)) ctx.session.send(client.id, pubsub.psubscribe(client, pattern));
-  return null;
-});
-
-const punsubscribe = command(-1, false, (ctx, args) => {
-  const { client, pubsub } = ctx.session;
-  const answers = args.length === 1 ? pubsub.unsubscribeAll(client, 'punsubscribe') : args.slice(1).map((pattern) => pubsub.punsubscribe(client, pattern));
-  for (const answer of answers) ctx.session.send(client.id, answer);
-  return null;
-});
+/** UNSUBSCRIBE [channel...] / PUNSUBSCRIBE [pattern...]: with no argument, every subscription of the kind. */
+function unsubscribeCommand(kind: SubscriptionKind): CommandSpec {
+  return command(-1, false, (ctx, args) => {
+    const { client, pubsub } = ctx.session;
+    const answers = args.length === 1 ? pubsub.unsubscribeAll(client, kind) : args.slice(1).map((name) => pubsub.unsubscribe(client, kind, name));
+    for (const answer of answers) ctx.session.send(client.id, answer);
+    return null;
+  });
+}
 
 /** PUBLISH channel message: the number of subscriptions that received it (from scripts too). */
 const publish = command(3, false, (ctx, [, channel, message]) =>
   reply.integer(ctx.session.pubsub.publish(channel, message, (id, value) => ctx.session.send(id, value))),
 );
 
-export const PUBSUB_COMMANDS: Record<string, CommandSpec> = { subscribe, unsubscribe, psubscribe, punsubscribe, publish };
+export const PUBSUB_COMMANDS: Record<string, CommandSpec> = {
+  subscribe: subscribeCommand('channel'),
+  unsubscribe: unsubscribeCommand('channel'),
+  psubscribe: subscribeCommand('pattern'),
+  punsubscribe: unsubscribeCommand('pattern'),
+  publish,
+};
 
 /** What a RESP2 connection with subscriptions may still run (server.c processCommand). */
 export const ALLOWED_WHILE_SUBSCRIBED: ReadonlySet<string> = new Set(['ping', 'subscribe', 'ssubscribe', 'unsubscribe', 'sunsubscribe', 'psubscribe', 'punsubscribe', 'quit', 'reset']);

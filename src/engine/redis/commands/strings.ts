@@ -40,6 +40,11 @@ export function expireAtMs(ctx: CommandContext, commandName: string, unit: Expir
   return { ok: true, atMs: exactMs(unixAtMs - BigInt(ctx.unixEpochMs)) };
 }
 
+/** The expiry an option list asks for (null: none), or the error Redis gives for it. */
+function optionalExpiry(ctx: CommandContext, commandName: string, options: StringOptions): { ok: true; atMs: ExactMs | null } | { ok: false; error: Reply } {
+  return options.expire ? expireAtMs(ctx, commandName, options.expire.unit, options.expire.text) : { ok: true, atMs: null };
+}
+
 /** Redis 8.4's compare-and-set conditions: by value (IFEQ, IFNE) or by the value's digest (IFDEQ, IFDNE). */
 type IfCondition = 'IFEQ' | 'IFNE' | 'IFDEQ' | 'IFDNE';
 const IF_CONDITIONS: ReadonlySet<string> = new Set<IfCondition>(['IFEQ', 'IFNE', 'IFDEQ', 'IFDNE']);
@@ -99,12 +104,9 @@ const set: CommandSpec = command(-3, true, (ctx, args) => {
   const [, key, value] = args;
   const options = parseStringOptions(args, 3, 'set');
   if (options === null) return errors.syntax();
-  let atMs: ExactMs | null = null;
-  if (options.expire) {
-    const expire = expireAtMs(ctx, 'set', options.expire.unit, options.expire.text);
-    if (!expire.ok) return expire.error;
-    atMs = expire.atMs;
-  }
+  const expire = optionalExpiry(ctx, 'set', options);
+  if (!expire.ok) return expire.error;
+  const atMs = expire.atMs;
   const byDigest = options.compare?.condition === 'IFDEQ' || options.compare?.condition === 'IFDNE';
   if (options.compare && byDigest && parseDigest(options.compare.operand) === null) return errors.badDigest();
   let previous: string | null = null;
@@ -220,12 +222,9 @@ const msetex: CommandSpec = command(-4, true, (ctx, args) => {
   const pairsEnd = 2 + Number(count) * 2;
   const options = parseStringOptions(args, pairsEnd, 'msetex');
   if (options === null) return errors.syntax();
-  let atMs: ExactMs | null = null;
-  if (options.expire) {
-    const expire = expireAtMs(ctx, 'msetex', options.expire.unit, options.expire.text);
-    if (!expire.ok) return expire.error;
-    atMs = expire.atMs;
-  }
+  const expire = optionalExpiry(ctx, 'msetex', options);
+  if (!expire.ok) return expire.error;
+  const atMs = expire.atMs;
   for (let i = 2; i < pairsEnd; i += 2) {
     const found = ctx.keyspace.has(args[i]);
     if ((options.condition === 'NX' && found) || (options.condition === 'XX' && !found)) return reply.integer(0);
