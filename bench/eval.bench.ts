@@ -1,12 +1,14 @@
 import { Worker } from 'node:worker_threads';
-import Redis from 'ioredis';
 import { SimRedisServer } from '../src/engine/redis/server';
-import { startRealRedis } from '../tests/support/real-redis';
+import { createMock } from './ioredis-mock';
+import { ROUND_COUNT, ROUND_MS, measure, measureAsync } from './measure';
+import { PIPELINE_BATCH, realRedisRates } from './real-redis';
 import type { BenchRow, BenchTable } from './run';
 
 /**
  * EVAL of the compare-and-delete unlock script, side by side, in one run:
  * - the engine: SimRedisServer.execute(EVAL ...), script cached after the first call;
+ * - ioredis-mock 8.13.1 (the library Lockstep outgrew) through its promise API, awaited;
  * - a real redis-server over loopback through ioredis, awaited one by one and pipelined by 100;
  * - plain fengari running the same compiled script with no Redis layer (the upper bound).
  * The lock is held by another token, so each EVAL runs GET, compares, and returns 0: the same
@@ -14,44 +16,7 @@ import type { BenchRow, BenchTable } from './run';
  */
 
 const UNLOCK = "if redis.call('get',KEYS[1]) == ARGV[1] then return redis.call('del',KEYS[1]) else return 0 end";
-/** Each rate is the best of ROUND_COUNT rounds of ROUND_MS: other processes on a small machine only ever slow a round down. */
-const ROUND_COUNT = 5;
-const ROUND_MS = 400;
 const WARMUP_COUNT = 20_000;
-const PIPELINE_BATCH = 100;
-
-function measure(fn: () => void): number {
-  for (let i = 0; i < WARMUP_COUNT; i++) fn();
-  let best = 0;
-  for (let round = 0; round < ROUND_COUNT; round++) {
-    let count = 0;
-    const start = performance.now();
-    let elapsed = 0;
-    while (elapsed < ROUND_MS) {
-      for (let i = 0; i < 1000; i++) fn();
-      count += 1000;
-      elapsed = performance.now() - start;
-    }
-    best = Math.max(best, (count * 1000) / elapsed);
-  }
-  return best;
-}
-
-async function measureAsync(fn: () => Promise<number>): Promise<number> {
-  for (let i = 0; i < 2_000; ) i += await fn();
-  let best = 0;
-  for (let round = 0; round < ROUND_COUNT; round++) {
-    let count = 0;
-    const start = performance.now();
-    let elapsed = 0;
-    while (elapsed < ROUND_MS) {
-      count += await fn();
-      elapsed = performance.now() - start;
-    }
-    best = Math.max(best, (count * 1000) / elapsed);
-  }
-  return best;
-}
 
 function engineRate(): number {
   const server = new SimRedisServer();
@@ -75,42 +40,33 @@ function plainFengariRate(): Promise<number> {
   });
 }
 
-async function realRedisRates(): Promise<{ awaited: number; pipelined: number } | string> {
-  let server;
+async function ioredisMockRate(): Promise<number> {
+  const mock = createMock();
   try {
-    server = await startRealRedis();
-  } catch (error) {
-    return (error as Error).message.split('\n')[0];
-  }
-  const client = new Redis({ port: server.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
-  try {
-    await client.connect();
-    await client.set('lock', 'tok');
-    const first = await client.eval(UNLOCK, 1, 'lock', 'other');
-    if (first !== 0) throw new Error(`redis EVAL answered ${String(first)}`);
-    const awaited = await measureAsync(async () => {
-      await client.eval(UNLOCK, 1, 'lock', 'other');
+    await mock.set('lock', 'tok');
+    const first = await mock.eval(UNLOCK, 1, 'lock', 'other');
+    if (first !== 0) throw new Error(`ioredis-mock EVAL answered ${String(first)}`);
+    return await measureAsync(async () => {
+      await mock.eval(UNLOCK, 1, 'lock', 'other');
       return 1;
     });
-    const pipelined = await measureAsync(async () => {
-      const pipeline = client.pipeline();
-      for (let i = 0; i < PIPELINE_BATCH; i++) pipeline.eval(UNLOCK, 1, 'lock', 'other');
-      await pipeline.exec();
-      return PIPELINE_BATCH;
-    });
-    return { awaited, pipelined };
   } finally {
-    client.disconnect();
-    await server.stop();
+    mock.disconnect();
   }
 }
 
 export async function run(): Promise<BenchTable> {
   const plain = await plainFengariRate();
   const engine = engineRate();
-  const real = await realRedisRates();
+  const mock = await ioredisMockRate();
+  const real = await realRedisRates([['eval', UNLOCK, 1, 'lock', 'other']], async (client) => {
+    await client.set('lock', 'tok');
+    const first = await client.eval(UNLOCK, 1, 'lock', 'other');
+    if (first !== 0) throw new Error(`redis EVAL answered ${String(first)}`);
+  });
   const rows: BenchRow[] = [
     { name: 'engine: SimRedisServer EVAL (cached)', opsPerSec: engine },
+    { name: 'ioredis-mock 8.13.1 eval, awaited', opsPerSec: mock, note: 'a new Lua VM per EVAL' },
     { name: 'plain fengari, no Redis layer', opsPerSec: plain, note: 'upper bound' },
   ];
   if (typeof real === 'string') {

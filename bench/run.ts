@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export interface BenchRow {
   readonly name: string;
-  /** Operations per second, or null when the measurement could not be taken. */
+  /** The measured value in the table's unit (usually operations per second), or null when it could not be taken. */
   readonly opsPerSec: number | null;
   /** Why a value is missing, or any remark worth printing. */
   readonly note?: string;

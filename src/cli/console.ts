@@ -29,7 +29,7 @@ export async function runConsole(options: RunConsoleOptions): Promise<number> {
   const interactive = !options.json && (options.input as NodeJS.ReadStream).isTTY === true;
   const output = new LineWriter(options.output);
   const prompt = () => {
-    if (interactive) options.output.write(`lockstep@${session.nowMs}ms> `);
+    if (interactive) options.output.write(`lockstep@${session.nowMs}ms${session.promptTag}> `);
   };
   const error = (message: string) => (options.json ? JSON.stringify({ type: 'error', value: message }) : `(error) ${message}`);
   prompt();

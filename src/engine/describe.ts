@@ -4,6 +4,7 @@
  * its name.
  */
 import { translator, violationText, type Lang, type Translate } from '../i18n';
+import { displayBytes, quoteForDisplay } from './redis/commands/bytes';
 import { formatReplyShort } from './redis/reply';
 import type { Scenario, VariantSpec } from './scenario';
 import type { TraceEvent } from './trace';
@@ -48,7 +49,7 @@ function commandText(argv: readonly string[], scripts: ScriptNames = {}): string
         if (Object.hasOwn(scripts, arg)) return scripts[arg];
         if (text.includes('\n') || text.length > scriptBodyShownMax) text = `${text.split('\n')[0].slice(0, scriptBodyShownMax)}…`;
       }
-      return /\s/.test(text) || text === '' ? JSON.stringify(text) : text;
+      return /\s/.test(text) || text === '' ? quoteForDisplay(text) : displayBytes(text);
     })
     .join(' ');
 }

@@ -1,5 +1,1 @@
-declare module 'ioredis-mock' {
-  const RedisMock: unknown;
-  export default RedisMock;
-}
 declare module 'fengari';

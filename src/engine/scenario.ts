@@ -110,6 +110,12 @@ export interface Scenario {
    * slow script slows it down.
    */
   readonly scriptTiming?: ScriptTiming;
+  /**
+   * The simulated server's Unix time at virtual time 0, in ms (default 2026-01-01T00:00:00Z,
+   * `DEFAULT_UNIX_EPOCH_MS` in redis/time.ts). TIME, EXAT/PXAT, EXPIREAT and EXPIRETIME speak
+   * Unix time = this epoch + the virtual time; traces and views keep showing t from 0.
+   */
+  readonly unixEpochMs?: number;
   /** Commands run at time 0 before any client (e.g. `SET stock 1`). */
   readonly setup?: readonly (readonly string[])[];
   readonly scripts?: Readonly<Record<string, ScriptSpec>>;

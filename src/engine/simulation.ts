@@ -39,7 +39,7 @@ export class Simulation {
     const variant = findVariant(scenario, options.variantId);
     this.ctx = createRunContext(scenario, variant, options.seed ?? defaultSeed);
     this.checkpointEverySteps = options.checkpointEverySteps ?? 32;
-    this.server = new SimRedisServer({ scriptTiming: scenario.scriptTiming });
+    this.server = new SimRedisServer({ scriptTiming: scenario.scriptTiming, unixEpochMs: scenario.unixEpochMs });
     for (const argv of scenario.setup ?? []) {
       const result = this.server.execute(argv, 0);
       if (result.type === 'error') throw new Error(`${scenario.id}: setup ${argv.join(' ')} failed: ${result.value}`);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { diffCase, mismatchReport, near, runCase, simExecutor, useRealRedis, type StepInput } from './harness';
+import { checkCase, diffCase, near, useRealRedis, type StepInput } from './harness';
 
 /**
  * Random sequences of the commands lock protocols are made of give the same replies on the
@@ -73,8 +73,7 @@ describe('differential: random lock command sequences', () => {
   it(`give the same replies on the simulator and redis-server (seed ${SEED}, ${RUN_COUNT} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: SEQUENCE_LENGTH_MAX }), async (steps) => {
-        const outcome = await runCase(real(), simExecutor(), diffCase('random sequence', ...steps));
-        if (!outcome.match) throw new Error(mismatchReport(outcome));
+        await checkCase(real(), diffCase('random sequence', ...steps));
       }),
       { seed: SEED, numRuns: RUN_COUNT },
     );

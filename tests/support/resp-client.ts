@@ -5,17 +5,25 @@ import type { Reply } from '../../src/engine/redis/reply';
 /**
  * A tiny RESP2 client over a TCP socket, for tests only. It keeps what ioredis hides: status
  * (`+OK`) versus bulk (`$2\r\nOK`), integers as exact decimal text, nil bulk and nil array both as
- * nil. Commands are pipelined in order; each `send` resolves with the next reply.
+ * nil. The connection is a stream of replies: `write` sends a command, `read` takes the next reply
+ * in the order the server sent them (a SUBSCRIBE of two channels sends two; a subscriber receives
+ * messages nobody asked for). `send` is write then read, for commands with one reply.
  *
  * Arguments and bulk strings go through the simulator's byte convention (commands/bytes.ts): valid
  * UTF-8 as text, other bytes as escaped lone surrogates, so binary values compare exactly.
  */
 export class RespClient {
   private buffer: Buffer = Buffer.alloc(0);
+  /** Replies received and not read yet. */
+  private readonly received: Reply[] = [];
   private readonly waiting: { resolve: (r: Reply) => void; reject: (e: Error) => void }[] = [];
   private closed = false;
 
-  private constructor(private readonly socket: net.Socket) {
+  private constructor(
+    private readonly socket: net.Socket,
+    /** The server's port, for opening more connections to it. */
+    readonly port: number,
+  ) {
     socket.on('data', (chunk) => this.onData(chunk));
     socket.on('error', (error) => this.failAll(error));
     socket.on('close', () => {
@@ -32,22 +40,49 @@ export class RespClient {
       socket.once('error', onError);
       socket.once('connect', () => {
         socket.off('error', onError);
-        resolve(new RespClient(socket));
+        resolve(new RespClient(socket, port));
       });
     });
   }
 
-  /** Sends one command (argv[0] is the name) and resolves with its reply, errors included as replies. */
+  /** Sends one command (argv[0] is the name) and resolves with the next reply, errors included as replies. */
   send(argv: readonly string[]): Promise<Reply> {
-    if (this.closed) return Promise.reject(new Error('connection closed'));
+    this.write(argv);
+    return this.read();
+  }
+
+  /** Sends one command without waiting for anything. */
+  write(argv: readonly string[]): void {
+    if (this.closed) throw new Error('connection closed');
     const parts: Buffer[] = [Buffer.from(`*${argv.length}\r\n`)];
     for (const arg of argv) {
       const bytes = Buffer.from(encodeString(arg));
       parts.push(Buffer.from(`$${bytes.length}\r\n`), bytes, Buffer.from('\r\n'));
     }
+    this.socket.write(Buffer.concat(parts));
+  }
+
+  /**
+   * The next reply on this connection, in the order the server sent them. With `timeoutMs`, fails
+   * when none arrives in time (a test that expected a reply the server will never send).
+   */
+  read(timeoutMs?: number): Promise<Reply> {
+    const ready = this.received.shift();
+    if (ready !== undefined) return Promise.resolve(ready);
+    if (this.closed) return Promise.reject(new Error('connection closed'));
     return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      this.socket.write(Buffer.concat(parts));
+      const waiter = { resolve, reject };
+      this.waiting.push(waiter);
+      if (timeoutMs === undefined) return;
+      const timer = setTimeout(() => {
+        const at = this.waiting.indexOf(waiter);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(new Error(`no reply within ${timeoutMs} ms`));
+      }, timeoutMs);
+      waiter.resolve = (reply) => {
+        clearTimeout(timer);
+        resolve(reply);
+      };
     });
   }
 
@@ -67,8 +102,8 @@ export class RespClient {
       if (parsed === null) return;
       this.buffer = this.buffer.subarray(parsed.end);
       const next = this.waiting.shift();
-      if (!next) throw new Error('RESP reply without a pending command');
-      next.resolve(parsed.reply);
+      if (next) next.resolve(parsed.reply);
+      else this.received.push(parsed.reply);
     }
   }
 

@@ -133,4 +133,46 @@ describe('ConsoleSession', () => {
     expect(c.runJsonLine('   ')).toBe('');
     expect(JSON.parse(c.runJsonLine('["INCR","n"]'))).toEqual({ type: 'integer', value: '1' });
   });
+
+  it('MULTI queues on the console connection until EXEC; the prompt tag shows (TX)', () => {
+    const c = session();
+    expect(c.runLine('MULTI').text).toBe('OK');
+    expect(c.promptTag).toBe('(TX)');
+    expect(c.runLine('INCR n').text).toBe('QUEUED');
+    expect(c.runLine('EXEC').text).toBe('1) (integer) 1');
+    expect(c.promptTag).toBe('');
+  });
+
+  it('SUBSCRIBE keeps reading lines; messages from another connection print labelled after the reply', () => {
+    const c = session();
+    expect(c.runLine('SUBSCRIBE news alerts').text).toBe(
+      ['1) "subscribe"', '2) "news"', '3) (integer) 1', '1) "subscribe"', '2) "alerts"', '3) (integer) 2'].join('\n'),
+    );
+    expect(c.promptTag).toBe('(subscribed)');
+    expect(c.runLine('.as pub PUBLISH news hi').text).toBe(['(integer) 1', '[console] 1) "message"', '          2) "news"', '          3) "hi"'].join('\n'));
+    expect(c.runLine('GET k').text).toMatch(/^\(error\) ERR Can't execute 'get'/);
+    c.runLine('UNSUBSCRIBE');
+    expect(c.runLine('GET k').text).toBe('(nil)');
+  });
+
+  it('.conn switches and lists connections with their state; names are checked', () => {
+    const c = session();
+    c.runLine('SUBSCRIBE ch');
+    expect(c.runLine('.conn worker').text).toBe('connection: worker');
+    expect(c.promptTag).toBe('[worker]');
+    c.runLine('WATCH stock');
+    expect(c.runLine('.conn').text).toBe('  console  (subscribed to "ch")\n* worker  (watching "stock")');
+    expect(c.runLine('.conn "bad name"').text).toMatch(/^\(error\) ERR a connection name/);
+    expect(c.runLine('.as').text).toBe('(error) ERR usage: .as <name> <command> [arg ...]');
+  });
+
+  it('JSON mode carries pushes on the reply line', () => {
+    const c = session();
+    c.runJsonLine('["SUBSCRIBE","a"]');
+    expect(JSON.parse(c.runJsonLine('[".as","pub","PUBLISH","a","x"]'))).toEqual({
+      type: 'integer',
+      value: '1',
+      pushes: [{ connection: 'console', reply: { type: 'array', value: [{ type: 'bulk', value: 'message' }, { type: 'bulk', value: 'a' }, { type: 'bulk', value: 'x' }] } }],
+    });
+  });
 });

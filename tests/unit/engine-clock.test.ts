@@ -2,6 +2,7 @@
 // (a key with expiry time `when` exists while now <= when), and only the simulation moves it.
 import { describe, expect, it } from 'vitest';
 import { SimRedisServer } from '../../src/engine/redis/server';
+import { DEFAULT_UNIX_EPOCH_MS } from '../../src/engine/redis/time';
 import { Simulation } from '../../src/engine/simulation';
 import { testScenario } from './support/test-scenario';
 
@@ -27,12 +28,12 @@ describe('expiry on the virtual clock', () => {
     expect(server.inspect(10).map((e) => e.key)).toEqual(['k']);
   });
 
-  it('TIME answers virtual time in seconds and microseconds', () => {
+  it('TIME answers the epoch plus the virtual time, in seconds and microseconds', () => {
     const server = new SimRedisServer();
     expect(server.execute(['TIME'], 61_250)).toEqual({
       type: 'array',
       value: [
-        { type: 'bulk', value: '61' },
+        { type: 'bulk', value: String((DEFAULT_UNIX_EPOCH_MS + 61_250 - 250) / 1000) },
         { type: 'bulk', value: '250000' },
       ],
     });

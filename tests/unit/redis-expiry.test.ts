@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Reply } from '../../src/engine/redis/reply';
 import { SimRedisServer } from '../../src/engine/redis/server';
+import { DEFAULT_UNIX_EPOCH_MS } from '../../src/engine/redis/time';
 
 /**
  * The exact expiry boundary on virtual time, against Redis 7.0's documented semantics (db.c
@@ -9,6 +10,8 @@ import { SimRedisServer } from '../../src/engine/redis/server';
  * cannot test these: the real server runs on wall time.
  */
 const T = 1_000_000;
+/** Absolute times are Unix times: the server's epoch plus the virtual time. */
+const U = DEFAULT_UNIX_EPOCH_MS + T;
 
 function at(server: SimRedisServer, nowMs: number, line: string): Reply {
   return server.execute(line.split(' '), nowMs);
@@ -51,8 +54,8 @@ describe('expiry boundary on virtual time', () => {
     at(s, T, 'MSET a 1 b 2 c 3 d 4');
     expect(at(s, T, 'EXPIRE a 0')).toEqual(int(1));
     expect(at(s, T, 'PEXPIRE b -1')).toEqual(int(1));
-    expect(at(s, T, `PEXPIREAT c ${T}`)).toEqual(int(1));
-    expect(at(s, T, `PEXPIREAT d ${T + 1}`)).toEqual(int(1));
+    expect(at(s, T, `PEXPIREAT c ${U}`)).toEqual(int(1));
+    expect(at(s, T, `PEXPIREAT d ${U + 1}`)).toEqual(int(1));
     expect(at(s, T, 'EXISTS a b c d')).toEqual(int(1));
     expect(at(s, T + 1, 'GET d')).toEqual(bulk('4'));
     expect(at(s, T + 2, 'GET d')).toEqual(nil);
@@ -61,9 +64,9 @@ describe('expiry boundary on virtual time', () => {
   it('GETEX PXAT now deletes the key after answering it; SET PXAT now stores a key that is gone 1 ms later', () => {
     const s = new SimRedisServer();
     at(s, T, 'SET g v');
-    expect(at(s, T, `GETEX g PXAT ${T}`)).toEqual(bulk('v'));
+    expect(at(s, T, `GETEX g PXAT ${U}`)).toEqual(bulk('v'));
     expect(at(s, T, 'EXISTS g')).toEqual(int(0));
-    at(s, T, `SET p v PXAT ${T}`);
+    at(s, T, `SET p v PXAT ${U}`);
     expect(at(s, T, 'GET p')).toEqual(bulk('v'));
     expect(at(s, T + 1, 'GET p')).toEqual(nil);
   });
@@ -71,8 +74,8 @@ describe('expiry boundary on virtual time', () => {
   it('EXPIRETIME and PEXPIRETIME report the absolute time, rounded to seconds for EXPIRETIME', () => {
     const s = new SimRedisServer();
     at(s, T, 'SET k v PX 2499');
-    expect(at(s, T, 'PEXPIRETIME k')).toEqual(int(T + 2499));
-    expect(at(s, T, 'EXPIRETIME k')).toEqual(int(Math.floor((T + 2499 + 500) / 1000)));
+    expect(at(s, T, 'PEXPIRETIME k')).toEqual(int(U + 2499));
+    expect(at(s, T, 'EXPIRETIME k')).toEqual(int(Math.floor((U + 2499 + 500) / 1000)));
   });
 
   it('KEEPTTL, INCR and HSET keep the absolute expiry; SET without KEEPTTL drops it', () => {

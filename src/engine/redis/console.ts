@@ -1,7 +1,7 @@
 import { decodeBytes, encodeString, isValidUtf8Text, toHex } from './commands/bytes';
 import type { KeyEntry } from './keyspace';
 import type { Reply } from './reply';
-import type { SimRedisServer } from './server';
+import type { Push, SimRedisServer } from './server';
 
 /**
  * The pure part of the Redis console: redis-cli's argument splitting, redis-cli's reply
@@ -128,6 +128,13 @@ export function formatCli(r: Reply, prefix = ''): string {
   }
 }
 
+/** A push (a message, a further confirmation) as text: labelled with its connection unless it is `own`. */
+function formatPush(push: Push, own: string): string {
+  if (push.connectionId === own) return formatCli(push.reply);
+  const label = `[${push.connectionId}] `;
+  return `${label}${formatCli(push.reply, ' '.repeat(label.length))}`;
+}
+
 /** A reply as JSON data: integers as decimal strings, non-UTF-8 bulk values as hex. */
 export type JsonReply =
   | { type: 'status' | 'integer' | 'error'; value: string }
@@ -154,12 +161,17 @@ export function toJsonReply(r: Reply): JsonReply {
 export const CONSOLE_HELP = [
   'Type Redis commands as in redis-cli, e.g.  SET lock:a token-1 NX PX 30000',
   'Quoting: "double quotes" with \\n \\t \\" \\\\ \\xHH escapes; \'single quotes\' are literal.',
+  'Commands run on the console\'s connection; MULTI queues until EXEC (the prompt shows (TX)),',
+  'SUBSCRIBE keeps reading lines (the prompt shows (subscribed)). A message or reply that reaches',
+  'another connection is printed after the reply, labelled [connection].',
   'Directives:',
-  '  .advance <ms>   move the virtual clock forward by <ms> milliseconds',
-  '  .time           print the virtual time in milliseconds',
-  '  .keys           list every live key with its type, TTL and value',
-  '  .help           this text',
-  'quit or exit ends the session.',
+  '  .advance <ms>         move the virtual clock forward by <ms> milliseconds',
+  '  .time                 print the virtual time in milliseconds',
+  '  .keys                 list every live key with its type, TTL and value',
+  '  .conn [name]          switch to connection <name> (created on first use); alone, list them',
+  '  .as <name> <command>  run one command on connection <name>, e.g. .as pub PUBLISH news hi',
+  '  .help                 this text',
+  'quit or exit ends the session (.as <name> QUIT closes one connection).',
 ].join('\n');
 
 /** One line's result: text mode output (may be multi-line, '' for nothing) and whether to stop. */
@@ -167,6 +179,12 @@ export interface ConsoleOutput {
   readonly text: string;
   readonly exit: boolean;
 }
+
+/** The connection the console runs commands on until `.conn` switches. */
+const CONSOLE_CONNECTION = 'console';
+
+/** Longest connection name `.conn` and `.as` accept. */
+const CONNECTION_NAME_LENGTH_MAX = 64;
 
 export interface ConsoleSessionOptions {
   readonly server: SimRedisServer;
@@ -177,7 +195,7 @@ export interface ConsoleSessionOptions {
 /** Largest single `.advance`: about 300 years, far beyond any lesson, well inside exact doubles. */
 const ADVANCE_MS_MAX = 10_000_000_000_000;
 
-type DirectiveResult = { reply: Reply; text: string };
+type DirectiveResult = { reply: Reply; text: string; pushes?: readonly Push[] };
 
 /**
  * A console over one simulated server and its own virtual clock. Every command runs at the
@@ -186,6 +204,9 @@ type DirectiveResult = { reply: Reply; text: string };
 export class ConsoleSession {
   private readonly server: SimRedisServer;
   private clockMs: number;
+  private current = CONSOLE_CONNECTION;
+  /** Connections this session has named, in first-use order (for `.conn`). */
+  private readonly named: string[] = [CONSOLE_CONNECTION];
 
   constructor(options: ConsoleSessionOptions) {
     this.server = options.server;
@@ -196,15 +217,36 @@ export class ConsoleSession {
     return this.clockMs;
   }
 
+  /** The connection commands run on. */
+  get connection(): string {
+    return this.current;
+  }
+
+  /** The prompt's state: `[name]` off the default connection, `(TX)` in MULTI, `(subscribed)`. */
+  get promptTag(): string {
+    const state = this.server.connection(this.current);
+    const name = this.current === CONSOLE_CONNECTION ? '' : `[${this.current}]`;
+    const tx = state?.multi !== undefined ? '(TX)' : '';
+    const subscribed = (state?.channels?.length ?? 0) + (state?.patterns?.length ?? 0) > 0 ? '(subscribed)' : '';
+    return `${name}${tx}${subscribed}`;
+  }
+
   /** Runs one argv (a command, or a directive when argv[0] starts with '.'). */
   execute(argv: readonly string[]): DirectiveResult {
     if (argv.length > 0 && argv[0].startsWith('.')) return this.directive(argv);
-    const result = this.server.execute(argv, this.clockMs);
+    return this.command(argv, this.current);
+  }
+
+  /** One command on one connection: its reply, then whatever it sent to any connection besides. */
+  private command(argv: readonly string[], connection: string): DirectiveResult {
+    const result = this.server.execute(argv, this.clockMs, connection);
+    const pushes = this.server.takePushes();
     // Rendered only when read: JSON mode never needs redis-cli's text (a 16 MiB value made it slow).
     return {
       reply: result,
+      pushes,
       get text() {
-        return formatCli(result);
+        return [formatCli(result), ...pushes.map((push) => formatPush(push, connection))].join('\n');
       },
     };
   }
@@ -231,7 +273,13 @@ export class ConsoleSession {
     if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((item) => typeof item === 'string')) {
       return jsonError('ERR malformed input: expected a non-empty JSON array of strings');
     }
-    return JSON.stringify(toJsonReply(this.execute(parsed as string[]).reply));
+    const result = this.execute(parsed as string[]);
+    const json = toJsonReply(result.reply);
+    // Pushes ride on the same line, so a reader still gets one line per input line.
+    if (result.pushes !== undefined && result.pushes.length > 0) {
+      return JSON.stringify({ ...json, pushes: result.pushes.map((push) => ({ connection: push.connectionId, reply: toJsonReply(push.reply) })) });
+    }
+    return JSON.stringify(json);
   }
 
   private directive(argv: readonly string[]): DirectiveResult {
@@ -263,11 +311,46 @@ export class ConsoleSession {
         const entries = this.server.inspect(this.clockMs);
         return { reply: { type: 'array', value: entries.map((e) => this.keyReply(e)) }, text: this.keysText(entries) };
       }
+      case '.conn': {
+        if (argv.length > 2) return fail('ERR usage: .conn [name]');
+        if (argv.length === 1) {
+          const lines = this.named.map((name) => `${name === this.current ? '*' : ' '} ${name}${this.stateText(name)}`);
+          return { reply: { type: 'array', value: this.named.map((name) => ({ type: 'bulk', value: name })) }, text: lines.join('\n') };
+        }
+        const invalid = connectionNameError(argv[1]);
+        if (invalid !== null) return fail(invalid);
+        this.remember(argv[1]);
+        this.current = argv[1];
+        return { reply: { type: 'status', value: 'OK' }, text: `connection: ${argv[1]}` };
+      }
+      case '.as': {
+        if (argv.length < 3) return fail('ERR usage: .as <name> <command> [arg ...]');
+        const invalid = connectionNameError(argv[1]);
+        if (invalid !== null) return fail(invalid);
+        this.remember(argv[1]);
+        return this.command(argv.slice(2), argv[1]);
+      }
       case '.help':
         return { reply: { type: 'bulk', value: CONSOLE_HELP }, text: CONSOLE_HELP };
       default:
         return fail(`ERR unknown directive '${argv[0]}' (try .help)`);
     }
+  }
+
+  private remember(name: string): void {
+    if (!this.named.includes(name)) this.named.push(name);
+  }
+
+  /** `.conn`'s line for one connection: its transaction and subscriptions. */
+  private stateText(name: string): string {
+    const state = this.server.connection(name);
+    if (state === null) return '';
+    const parts: string[] = [];
+    if (state.multi !== undefined) parts.push(`in MULTI, ${state.multi.length} queued`);
+    if (state.watched !== undefined) parts.push(`watching ${state.watched.map(quoteBulk).join(' ')}`);
+    const subscriptions = [...(state.channels ?? []), ...(state.patterns ?? [])];
+    if (subscriptions.length > 0) parts.push(`subscribed to ${subscriptions.map(quoteBulk).join(' ')}`);
+    return parts.length > 0 ? `  (${parts.join('; ')})` : '';
   }
 
   /** [key, type, pttl ms (-1: no expiry), value] */
@@ -309,6 +392,13 @@ function valueReply(entry: KeyEntry): Reply {
     case 'zset':
       return { type: 'array', value: entry.value.flatMap(([a, b]) => [bulk(a), bulk(b)]) };
   }
+}
+
+function connectionNameError(name: string): string | null {
+  if (name.length === 0 || name.length > CONNECTION_NAME_LENGTH_MAX || !/^[A-Za-z0-9_.:-]+$/.test(name)) {
+    return `ERR a connection name is 1 to ${CONNECTION_NAME_LENGTH_MAX} letters, digits or _ . : -`;
+  }
+  return null;
 }
 
 function jsonError(message: string): string {

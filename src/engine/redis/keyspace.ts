@@ -1,4 +1,4 @@
-import { callMock, createMockInstance, withPinnedClock, type MockInstance, type MockOutcome } from './mock-bridge';
+import { exactMs, isExpiredAt, msLeft, toBigMs, type ExactMs } from './time';
 
 /** The Redis data types a learner can see (`TYPE key`). */
 export type RedisType = 'string' | 'hash' | 'list' | 'set' | 'zset';
@@ -15,101 +15,119 @@ export type KeyValue =
   | { type: 'set'; value: string[] }
   | { type: 'zset'; value: [member: string, score: string][] };
 
-export type KeyEntry = KeyValue & { key: string; expireAtMs: number | null };
+/**
+ * One key as plain data. `expireAtMs` is on the virtual clock (null: no expiry); an expiry beyond
+ * 2^53 ms, which a double cannot hold exactly, also carries its exact decimal text.
+ */
+export type KeyEntry = KeyValue & { key: string; expireAtMs: number | null; expireAtExact?: string };
 
 /** A whole keyspace as plain data, keys sorted: equal keyspaces give byte-identical JSON. */
-export interface KeyspaceSnapshot {
+export interface KeyspaceData {
   readonly entries: readonly KeyEntry[];
 }
 
 /**
- * A value as stored in ioredis-mock's keyspace. Strings, lists (arrays) and sets (Set) use the
- * mock's own representation. Hashes are a Map of field to value: the mock's plain-object hashes
- * reorder integer-like fields ("10" before "b") and cannot hold a field named `__proto__`, and
- * every hash command is Lockstep's own (commands/hashes.ts). Zsets (Map of member to
- * {score, value}) are only ever restored from snapshots; no zset command is offered.
+ * A stored value. Values are immutable: a command that changes a list, set or hash builds a new
+ * one and writes it back (copy-on-write), so a snapshot can share them with the live keyspace.
+ * Zsets are only ever restored from plain data; no zset command is offered.
  */
 export type StoredValue =
-  | { type: 'string'; value: string }
-  | { type: 'hash'; value: Map<string, string> }
-  | { type: 'list'; value: string[] }
-  | { type: 'set'; value: Set<string> }
-  | { type: 'zset'; value: Map<string, { score: number; value: string }> };
+  | { readonly type: 'string'; readonly value: string }
+  | { readonly type: 'hash'; readonly value: ReadonlyMap<string, string> }
+  | { readonly type: 'list'; readonly value: readonly string[] }
+  | { readonly type: 'set'; readonly value: ReadonlySet<string> }
+  | { readonly type: 'zset'; readonly value: readonly (readonly [member: string, score: string])[] };
 
 /**
- * The mock keeps keys as properties of a plain object: a prefix keeps names such as `__proto__`
- * or `constructor` from meeting Object.prototype, and keeps integer-like keys from being reordered.
+ * A keyspace at one moment: two shallow map copies, O(keys) to take and to restore, sharing the
+ * immutable values. JSON.stringify gives the plain `KeyspaceData` form (`toJSON`), built once.
  */
-const KEY_PREFIX = 'k:';
+export class KeyspaceSnapshot implements KeyspaceData {
+  private plain: KeyEntry[] | null = null;
+
+  constructor(
+    readonly values: ReadonlyMap<string, StoredValue>,
+    readonly expires: ReadonlyMap<string, ExactMs>,
+  ) {}
+
+  /** Every key as plain data, sorted by key. */
+  get entries(): readonly KeyEntry[] {
+    this.plain ??= [...this.values.keys()].sort(compareCodeUnits).map((key) => toEntry(key, this.values.get(key) as StoredValue, this.expires.get(key)));
+    return this.plain;
+  }
+
+  toJSON(): KeyspaceData {
+    return { entries: this.entries };
+  }
+
+  /** A snapshot from plain data (e.g. parsed JSON). */
+  static fromData(data: KeyspaceData): KeyspaceSnapshot {
+    const values = new Map<string, StoredValue>();
+    const expires = new Map<string, ExactMs>();
+    for (const entry of data.entries) {
+      values.set(entry.key, fromKeyValue(entry));
+      if (entry.expireAtMs !== null) expires.set(entry.key, entry.expireAtExact !== undefined ? exactMs(BigInt(entry.expireAtExact)) : entry.expireAtMs);
+    }
+    return new KeyspaceSnapshot(values, expires);
+  }
+}
 
 /**
- * The keyspace of one simulated server, stored in ioredis-mock.
+ * The keyspace of one simulated server: values and expiry times in two Maps.
  *
  * Expiry follows Redis 7 exactly: a key with expiry time `when` exists while `now <= when` and is
- * gone once `now > when` (db.c keyIsExpired). ioredis-mock drops keys at `when <= now`, one
- * millisecond early, so this class removes expired keys itself before every command and then runs
- * the mock with its clock pinned one millisecond behind (its own lazy check then never fires on a
- * live key). Commands that set or read relative expiry must go through `setExpireAt`/`pttl`, not
- * through the mock's relative forms.
+ * gone once `now > when` (db.c keyIsExpired). The server removes expired keys itself before every
+ * command (`expireDue`), so a command never meets one; Redis does the same lazily on access plus
+ * an active cycle, which only DBSIZE can tell apart (see docs/REDIS-FIDELITY.md).
+ *
+ * Every change goes through `write`, `delete`, `setExpireAt` or `clear`, which report the key to
+ * `onTouch` (Redis's signalModifiedKey: what makes a WATCHed key dirty). A command calls them only
+ * when Redis would signal: SADD of an existing member writes nothing.
  */
 export class Keyspace {
-  readonly mock: MockInstance = createMockInstance(KEY_PREFIX);
+  private values = new Map<string, StoredValue>();
+  private expires = new Map<string, ExactMs>();
+  /** No key expires before this virtual time: lets `expireDue` skip the scan. A lower bound. */
+  private expiresNotBeforeMs = Number.POSITIVE_INFINITY;
+  /** Called with every key a command changes, deletes or expires. */
+  onTouch: ((key: string) => void) | null = null;
 
   /** Drops every key whose expiry time has passed at `nowMs`. */
   expireDue(nowMs: number): void {
-    for (const key of this.keysUnsorted()) {
-      const when = this.mock.expires.get(key);
-      if (when !== undefined && nowMs > when) this.mock.data.delete(key);
+    if (nowMs <= this.expiresNotBeforeMs) return;
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const [key, at] of this.expires) {
+      if (isExpiredAt(at, nowMs)) {
+        this.values.delete(key);
+        this.expires.delete(key);
+        this.onTouch?.(key);
+      } else if (typeof at === 'number' && at < earliest) earliest = at;
     }
-  }
-
-  /**
-   * The mock's own data accessors expire keys lazily against the wall clock (`Date.now`). Expiry is ours
-   * (expireDue), so every direct access runs with its clock pinned before any expiry time.
-   */
-  private quiet<T>(fn: () => T): T {
-    return withPinnedClock(Number.MIN_SAFE_INTEGER, fn);
-  }
-
-  private keysUnsorted(): string[] {
-    // The mock lists keys with its prefix; every other accessor adds it itself.
-    return this.quiet(() => this.mock.data.keys()).map((key) => key.slice(KEY_PREFIX.length));
-  }
-
-  /** Runs an ioredis-mock command. Call `expireDue(nowMs)` first (the server does). */
-  call(nowMs: number, command: string, args: readonly string[]): MockOutcome {
-    return callMock(this.mock, nowMs - 1, command, args);
-  }
-
-  private raw(key: string): unknown {
-    // The mock's get() copies values and may expire lazily: pin its clock behind, as in call().
-    return this.quiet(() => this.mock.data.get(key));
+    this.expiresNotBeforeMs = earliest;
   }
 
   has(key: string): boolean {
-    return this.quiet(() => this.mock.data.has(key));
+    return this.values.has(key);
   }
 
-  /** Number of live keys (after expireDue). */
+  /** Number of keys (after expireDue: the live ones). */
   size(): number {
-    return this.keysUnsorted().length;
+    return this.values.size;
   }
 
   typeOf(key: string): RedisType | null {
-    if (!this.has(key)) return null;
-    return typeOfRaw(this.raw(key));
+    return this.values.get(key)?.type ?? null;
   }
 
-  /** The value of `key` (a copy: change it, then `write` it back), or null when absent. */
+  /** The value of `key` (immutable: build a new one to change it), or null when absent. */
   get(key: string): StoredValue | null {
-    if (!this.has(key)) return null;
-    return toStored(this.raw(key));
+    return this.values.get(key) ?? null;
   }
 
   /** The string value of `key`, or null when absent. Throws on a non-string: check typeOf first. */
   getString(key: string): string | null {
-    const stored = this.get(key);
-    if (stored === null) return null;
+    const stored = this.values.get(key);
+    if (stored === undefined) return null;
     if (stored.type !== 'string') throw new Error(`key ${key} holds a ${stored.type}, not a string`);
     return stored.value;
   }
@@ -124,83 +142,93 @@ export class Keyspace {
       this.delete(key);
       return;
     }
-    const expireAtMs = options.keepTtl ? this.expireAtMs(key) : null;
-    this.quiet(() => this.mock.data.set(key, stored.value));
-    this.setExpireAt(key, expireAtMs);
+    this.values.set(key, stored);
+    if (!options.keepTtl) this.expires.delete(key);
+    this.onTouch?.(key);
   }
 
   delete(key: string): boolean {
-    if (!this.has(key)) return false;
-    this.quiet(() => this.mock.data.delete(key));
+    if (!this.values.delete(key)) return false;
+    this.expires.delete(key);
+    this.onTouch?.(key);
     return true;
   }
 
+  /** FLUSHALL: every key goes, and each one counts as changed. */
   clear(): void {
-    this.mock.data.clear();
-    this.mock.expires.clear();
+    const keys = [...this.values.keys()];
+    this.values.clear();
+    this.expires.clear();
+    this.expiresNotBeforeMs = Number.POSITIVE_INFINITY;
+    if (this.onTouch) for (const key of keys) this.onTouch(key);
   }
 
+  /** The exact expiry time of a live key, or null (no expiry, or no key). */
+  expireAt(key: string): ExactMs | null {
+    return this.expires.get(key) ?? null;
+  }
+
+  /** The expiry time as a number (rounded beyond 2^53), for views. */
   expireAtMs(key: string): number | null {
-    if (!this.has(key)) return null;
-    return this.mock.expires.has(key) ? (this.mock.expires.get(key) as number) : null;
+    const at = this.expires.get(key);
+    return at === undefined ? null : Number(at);
   }
 
-  setExpireAt(key: string, atMs: number | null): void {
-    if (atMs === null) this.mock.expires.delete(key);
-    else this.mock.expires.set(key, atMs);
+  /** Sets (or with null removes) the expiry of an existing key. */
+  setExpireAt(key: string, at: ExactMs | null): void {
+    if (!this.values.has(key)) return;
+    if (at === null) this.expires.delete(key);
+    else {
+      this.expires.set(key, at);
+      if (typeof at === 'number' && at < this.expiresNotBeforeMs) this.expiresNotBeforeMs = at;
+    }
+    this.onTouch?.(key);
   }
 
-  /** The earliest expiry time of any key, or null when no key has one. */
+  /**
+   * The earliest expiry time of any key, or null when no key has one. An expiry beyond 2^53 ms
+   * (285,000 years) is never due on the virtual clock, whose times are safe integers: left out.
+   */
   nextExpiryAtMs(): number | null {
     let next: number | null = null;
-    for (const key of this.keysUnsorted()) {
-      const when = this.mock.expires.get(key);
-      if (when !== undefined && (next === null || when < next)) next = when;
-    }
+    for (const at of this.expires.values()) if (typeof at === 'number' && (next === null || at < next)) next = at;
     return next;
   }
 
   /** Keys whose expiry time has passed at `nowMs` (now > when), earliest first, then by name. */
   expiredKeys(nowMs: number): string[] {
-    const out: [string, number][] = [];
-    for (const key of this.keysUnsorted()) {
-      const when = this.mock.expires.get(key);
-      if (when !== undefined && nowMs > when) out.push([key, when]);
-    }
-    return out.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([key]) => key);
+    const due: [string, ExactMs][] = [];
+    for (const [key, at] of this.expires) if (isExpiredAt(at, nowMs)) due.push([key, at]);
+    return due.sort(([ka, a], [kb, b]) => compareMs(a, b) || compareCodeUnits(ka, kb)).map(([key]) => key);
   }
 
   /** Milliseconds to live as PTTL reports them: -2 absent, -1 no expiry. */
   pttl(key: string, nowMs: number): number {
-    if (!this.has(key)) return -2;
-    const when = this.expireAtMs(key);
-    return when === null ? -1 : Math.max(0, when - nowMs);
+    if (!this.values.has(key)) return -2;
+    const at = this.expires.get(key);
+    return at === undefined ? -1 : Number(msLeft(at, nowMs));
   }
 
   keys(): string[] {
-    return this.keysUnsorted().sort();
+    return [...this.values.keys()].sort(compareCodeUnits);
   }
 
   entry(key: string): KeyEntry | null {
-    if (!this.has(key)) return null;
-    return { key, expireAtMs: this.expireAtMs(key), ...toKeyValue(this.raw(key)) };
+    const stored = this.values.get(key);
+    return stored === undefined ? null : toEntry(key, stored, this.expires.get(key));
   }
 
+  /** The keyspace now: O(keys), shares the immutable values. */
   snapshot(): KeyspaceSnapshot {
-    const entries: KeyEntry[] = [];
-    for (const key of this.keys()) {
-      const entry = this.entry(key);
-      if (entry) entries.push(entry);
-    }
-    return { entries };
+    return new KeyspaceSnapshot(new Map(this.values), new Map(this.expires));
   }
 
-  restore(snapshot: KeyspaceSnapshot): void {
-    this.clear();
-    for (const entry of snapshot.entries) {
-      this.quiet(() => this.mock.data.set(entry.key, fromKeyValue(entry)));
-      if (entry.expireAtMs !== null) this.mock.expires.set(entry.key, entry.expireAtMs);
-    }
+  /** Back to a snapshot (or plain data); the snapshot stays usable for later restores. */
+  restore(snapshot: KeyspaceSnapshot | KeyspaceData): void {
+    const from = snapshot instanceof KeyspaceSnapshot ? snapshot : KeyspaceSnapshot.fromData(snapshot);
+    this.values = new Map(from.values);
+    this.expires = new Map(from.expires);
+    this.expiresNotBeforeMs = Number.NEGATIVE_INFINITY;
   }
 }
 
@@ -209,73 +237,68 @@ function isEmptyAggregate(stored: StoredValue): boolean {
     case 'string':
       return false;
     case 'list':
+    case 'zset':
       return stored.value.length === 0;
     default:
       return stored.value.size === 0;
   }
 }
 
-function typeOfRaw(value: unknown): RedisType {
-  if (typeof value === 'string' || value instanceof Uint8Array) return 'string';
-  if (Array.isArray(value)) return 'list';
-  if (value instanceof Set) return 'set';
-  if (value instanceof Map) {
-    // Never empty (empty aggregates are deleted): the first value tells hash from zset.
-    const first = value.values().next().value;
-    return typeof first === 'string' ? 'hash' : 'zset';
-  }
-  if (value && typeof value === 'object') return 'hash';
-  throw new Error(`unknown ioredis-mock value: ${String(value)}`);
+/** Key, expiry, type, value: the property order the trace and state-key JSON have always had. */
+function toEntry(key: string, stored: StoredValue, at: ExactMs | undefined): KeyEntry {
+  // Assigned one by one (no spread): this runs for every key of every state key.
+  const entry: Record<string, unknown> = { key, expireAtMs: at === undefined ? null : Number(at) };
+  if (typeof at === 'bigint') entry.expireAtExact = at.toString();
+  entry.type = stored.type;
+  entry.value = plainValue(stored);
+  return entry as KeyEntry;
 }
 
-function toStored(value: unknown): StoredValue {
-  switch (typeOfRaw(value)) {
-    case 'string':
-      return { type: 'string', value: typeof value === 'string' ? value : new TextDecoder().decode(value as Uint8Array) };
-    case 'list':
-      return { type: 'list', value: (value as unknown[]).map(String) };
-    case 'set':
-      return { type: 'set', value: new Set([...(value as Set<unknown>)].map(String)) };
-    case 'zset':
-      return { type: 'zset', value: new Map(value as Map<string, { score: number; value: string }>) };
-    case 'hash':
-      // A plain object only if someone wrote one through the mock's own hash commands.
-      return {
-        type: 'hash',
-        value: value instanceof Map ? new Map(value as Map<string, string>) : new Map(Object.entries(value as Record<string, unknown>).map(([f, v]) => [f, String(v)])),
-      };
+/** Plain forms of stored values, built once per value: values are immutable, so are these. */
+const plainValues = new WeakMap<StoredValue, KeyValue['value']>();
+
+function plainValue(stored: StoredValue): KeyValue['value'] {
+  if (stored.type === 'string') return stored.value;
+  let plain = plainValues.get(stored);
+  if (plain === undefined) {
+    plain = Object.freeze(toPlain(stored)) as KeyValue['value'];
+    plainValues.set(stored, plain);
   }
+  return plain;
 }
 
-function toKeyValue(value: unknown): KeyValue {
-  const stored = toStored(value);
+function toPlain(stored: Exclude<StoredValue, { type: 'string' }>): KeyValue['value'] {
   switch (stored.type) {
-    case 'string':
-      return stored;
     case 'list':
-      return { type: 'list', value: stored.value };
+      return stored.value.slice();
     case 'set':
-      return { type: 'set', value: [...stored.value].sort(compareCodeUnits) };
+      return [...stored.value].sort(compareCodeUnits);
     case 'zset':
-      return { type: 'zset', value: [...stored.value].map(([member, v]) => [member, String(v.score)] as [string, string]) };
+      return stored.value.map(([member, score]) => [member, score] as [string, string]);
     case 'hash':
-      return { type: 'hash', value: [...stored.value] };
+      return [...stored.value];
   }
 }
 
-function fromKeyValue(entry: KeyValue): unknown {
+function fromKeyValue(entry: KeyValue): StoredValue {
   switch (entry.type) {
     case 'string':
-      return entry.value;
+      return { type: 'string', value: entry.value };
     case 'list':
-      return entry.value.slice();
+      return { type: 'list', value: entry.value.slice() };
     case 'set':
-      return new Set(entry.value);
+      return { type: 'set', value: new Set(entry.value) };
     case 'zset':
-      return new Map(entry.value.map(([member, score]) => [member, { score: Number(score), value: member }]));
+      return { type: 'zset', value: entry.value.map(([member, score]) => [member, score] as const) };
     case 'hash':
-      return new Map(entry.value);
+      return { type: 'hash', value: new Map(entry.value) };
   }
+}
+
+function compareMs(a: ExactMs, b: ExactMs): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const big = toBigMs(a) - toBigMs(b);
+  return big < 0n ? -1 : big > 0n ? 1 : 0;
 }
 
 function compareCodeUnits(a: string, b: string): number {

@@ -1,3 +1,5 @@
+import { displayBytes, quoteForDisplay } from './commands/bytes';
+
 /**
  * A Redis reply, typed like RESP2 so a learner can tell `+OK` (status) from `$2 OK` (bulk).
  * Integers are decimal strings: Redis integers are 64-bit and must stay exact in JSON traces.
@@ -54,19 +56,22 @@ export function replyText(r: Reply): string | null {
   }
 }
 
-/** One-line compact rendering for timelines: `OK`, `"tok"`, `1`, `nil`, `[1, "a"]`, `ERR ...`. */
+/**
+ * One-line compact rendering for timelines: `OK`, `"tok"`, `1`, `nil`, `[1, "a"]`, `ERR ...`.
+ * Bytes that are not valid UTF-8 show as `\xHH` (commands/bytes.ts displayBytes).
+ */
 export function formatReplyShort(r: Reply): string {
   switch (r.type) {
     case 'status':
-      return r.value;
+      return displayBytes(r.value);
     case 'bulk':
-      return JSON.stringify(r.value);
+      return quoteForDisplay(r.value);
     case 'integer':
       return r.value;
     case 'nil':
       return 'nil';
     case 'error':
-      return r.value;
+      return displayBytes(r.value);
     case 'array':
       return `[${r.value.map(formatReplyShort).join(', ')}]`;
   }

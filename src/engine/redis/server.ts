@@ -1,18 +1,31 @@
-import { COMMANDS, errors, type CommandContext } from './commands';
-import { Keyspace, type KeyEntry, type KeyspaceSnapshot } from './keyspace';
-import { reply, type Reply } from './reply';
+import { Clients, subscriptionCount, type ClientData, type ClientState } from './clients';
+import { COMMANDS, errors, type CommandContext, type CommandSpec } from './commands';
+import { ALLOWED_WHILE_SUBSCRIBED } from './commands/pubsub';
+import { RUN_INSIDE_MULTI } from './commands/transactions';
+import { Keyspace, type KeyEntry, type KeyspaceData, type KeyspaceSnapshot } from './keyspace';
 import { createLuaScriptEngine } from './lua';
 import { ScriptBusyTracker, type RunningScript, type ScriptTiming } from './lua/busy';
+import { PubSub, type PubSubData } from './pubsub';
+import { reply, type Reply } from './reply';
 import { SCRIPT_COMMANDS, type ScriptCommandInfo, type ScriptEngine } from './script-engine';
+import type { Session } from './session';
+import { DEFAULT_UNIX_EPOCH_MS } from './time';
 
 export interface ServerSnapshot {
-  readonly keyspace: KeyspaceSnapshot;
+  /** A KeyspaceSnapshot (cheap, shares values); JSON.stringify gives its plain, sorted form. */
+  readonly keyspace: KeyspaceSnapshot | KeyspaceData;
   /** sha1 -> source of cached scripts. */
   readonly scripts: Record<string, string>;
   /** The scripts' math.random generator state (engine-defined text). */
   readonly scriptRandomState?: string;
   /** A slow script still occupying the server on the virtual clock (lua/busy.ts). */
   readonly runningScript?: RunningScript | null;
+  /** Connections with a transaction, watches or subscriptions (absent when none has any). */
+  readonly clients?: readonly ClientData[];
+  /** Who subscribes to what, in delivery order (absent when nobody subscribes). */
+  readonly pubsub?: PubSubData;
+  /** Pushes written and not taken yet (absent when none). */
+  readonly pushes?: readonly Push[];
 }
 
 export interface ServerOptions {
@@ -20,23 +33,68 @@ export interface ServerOptions {
   readonly createScriptEngine?: () => ScriptEngine;
   /** How script instructions map to virtual time, and when others get BUSY (lua/busy.ts). */
   readonly scriptTiming?: ScriptTiming;
+  /**
+   * The server's Unix time at virtual time 0, in ms (default 2026-01-01T00:00:00Z,
+   * `DEFAULT_UNIX_EPOCH_MS`). TIME, EXAT, PXAT, EXPIREAT and EXPIRETIME speak Unix time = this
+   * epoch + the virtual time; keys keep their expiry on the virtual clock.
+   */
+  readonly unixEpochMs?: number;
 }
 
+/** A value written to a connection outside the reply to its own command: a message, a further confirmation. */
+export interface Push {
+  readonly connectionId: string;
+  readonly reply: Reply;
+}
+
+/** The connection `execute` uses when the caller names none. */
+const DEFAULT_CONNECTION = 'default';
+
+/** Commands a busy script does not hold up (Redis's allow-busy flag); SCRIPT KILL is busy.ts's. */
+const ALLOW_BUSY: ReadonlySet<string> = new Set(['multi', 'discard', 'watch', 'unwatch', 'quit', 'reset']);
+
+const SUBSCRIBED_ONLY =
+  "only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context";
+
 /**
- * One simulated Redis server: a keyspace (in ioredis-mock) plus Lockstep's command layer, which
- * makes what a learner observes behave like Redis 7 (typed replies, option parsing, WRONGTYPE,
- * arity, exact expiry). Every call is synchronous and takes the virtual time as an argument: the
- * server has no clock of its own.
+ * One simulated Redis server: a keyspace plus Lockstep's command layer, which makes what a learner
+ * observes behave like Redis 7 (typed replies, option parsing, WRONGTYPE, arity, exact expiry),
+ * connections with transactions and Pub/Sub, and Lua scripting. Every call is synchronous and takes
+ * the virtual time as an argument: the server has no clock of its own.
  */
 export class SimRedisServer {
   readonly keyspace = new Keyspace();
+  readonly unixEpochMs: number;
   private readonly scripts: ScriptEngine | null;
   /** The script occupying the server on the virtual clock, if any: see lua/busy.ts. */
   readonly scriptBusy: ScriptBusyTracker;
-  /** What scripts call back into; one object, its time set per EVAL (no closure per call). */
+  private readonly clients = new Clients();
+  private readonly pubsub = new PubSub();
+  private pushes: Push[] = [];
+  private readonly session: Session & { client: ClientState; nowMs: number } = {
+    client: null as unknown as ClientState,
+    nowMs: 0,
+    clients: this.clients,
+    pubsub: this.pubsub,
+    send: (clientId, value) => this.send(clientId, value),
+    runQueued: (queue) => this.runQueued(this.session.client, this.session.nowMs, queue),
+    close: () => {
+      this.clients.discardTransaction(this.session.client);
+      this.pubsub.forget(this.session.client);
+    },
+  };
+  /** The connection whose output is being collected (the caller of `execute`, or EXEC's). */
+  private capture: { readonly clientId: string; readonly values: Reply[] } | null = null;
+  /** What scripts call back into; one object, its time and caller set per EVAL (no closure per call). */
   private readonly scriptHost = {
     nowMs: 0,
-    call: (inner: readonly string[]): Reply => this.dispatch(inner, this.scriptHost.nowMs, true),
+    client: null as ClientState | null,
+    call: (inner: readonly string[]): Reply => {
+      const result = this.dispatch(inner, this.scriptHost.nowMs, true, this.scriptHost.client as ClientState);
+      // Commands that write their own replies are noscript: a script never reaches one.
+      if (result === null) throw new Error(`'${inner[0]}' wrote its replies itself inside a script`);
+      return result;
+    },
     commandInfo: scriptCommandInfo,
     keyCount: (): number => this.keyspace.size(),
   };
@@ -44,36 +102,129 @@ export class SimRedisServer {
   constructor(options: ServerOptions = {}) {
     this.scripts = (options.createScriptEngine ?? createLuaScriptEngine)();
     this.scriptBusy = new ScriptBusyTracker(options.scriptTiming);
+    this.unixEpochMs = options.unixEpochMs ?? DEFAULT_UNIX_EPOCH_MS;
+    this.keyspace.onTouch = (key) => this.clients.touch(key);
   }
 
-  /** Executes one command (argv[0] is its name, any case) at virtual time `nowMs`. */
-  execute(argv: readonly string[], nowMs: number): Reply {
-    const busy = this.scriptBusy.intercept(argv, nowMs);
-    if (busy !== null) return busy;
+  /**
+   * Executes one command (argv[0] is its name, any case) at virtual time `nowMs` on the connection
+   * `connectionId`, and returns its reply. Anything else the command wrote (further confirmations
+   * to this connection, messages to subscribers) is queued for `takePushes`.
+   */
+  execute(argv: readonly string[], nowMs: number, connectionId: string = DEFAULT_CONNECTION): Reply {
+    const client = this.clients.get(connectionId);
+    const outer = this.capture;
+    const capture = { clientId: connectionId, values: [] as Reply[] };
+    this.capture = capture;
+    try {
+      this.process(client, argv, nowMs);
+    } finally {
+      this.capture = outer;
+      this.clients.release(client);
+    }
+    for (let i = 1; i < capture.values.length; i++) this.pushes.push({ connectionId, reply: capture.values[i] });
+    return capture.values[0];
+  }
+
+  /** A connection's transaction, watches and subscriptions as plain data; null when it has none. */
+  connection(connectionId: string): ClientData | null {
+    return this.clients.data(connectionId);
+  }
+
+  /** Every push written since the last call, in the order written; the queue is then empty. */
+  takePushes(): Push[] {
+    const taken = this.pushes;
+    this.pushes = [];
+    return taken;
+  }
+
+  /** processCommand: existence, arity, the Pub/Sub context, a busy script, MULTI queueing, then the call. */
+  private process(client: ClientState, argv: readonly string[], nowMs: number): void {
+    if (argv.length === 0) return this.send(client.id, reply.error('ERR empty command'));
+    const name = argv[0].toLowerCase();
+    const spec = commandSpec(name);
+    if (spec === null) return this.refuse(client, name, errorText(errors.unknown(argv[0], argv.slice(1))));
+    if ((spec.arity > 0 && argv.length !== spec.arity) || (spec.arity < 0 && argv.length < -spec.arity)) {
+      return this.refuse(client, name, errorText(errors.arity(name)));
+    }
+    if (subscriptionCount(client) > 0 && !ALLOWED_WHILE_SUBSCRIBED.has(name)) {
+      return this.refuse(client, name, `ERR Can't execute '${name}': ${SUBSCRIBED_ONLY}`);
+    }
+    const scriptKill = name === 'script' && argv[1]?.toLowerCase() === 'kill';
+    if (!ALLOW_BUSY.has(name) && !(scriptKill && client.multi !== null)) {
+      const busy = this.scriptBusy.intercept(argv, nowMs);
+      if (busy !== null) return busy.type === 'error' ? this.refuse(client, name, busy.value) : this.send(client.id, busy);
+    }
+    if (client.multi !== null && !RUN_INSIDE_MULTI.has(name)) {
+      client.multi.push(argv.slice());
+      return this.send(client.id, reply.status('QUEUED'));
+    }
     this.keyspace.expireDue(nowMs);
-    return this.dispatch(argv, nowMs, false);
+    const result = this.run(spec, name, argv, nowMs, false, client);
+    if (result !== null) this.send(client.id, result);
   }
 
-  private dispatch(argv: readonly string[], nowMs: number, inScript: boolean): Reply {
+  /**
+   * A command refused before it runs (rejectCommand): inside MULTI it dooms the transaction, and
+   * a refused EXEC discards it with EXECABORT and the reason.
+   */
+  private refuse(client: ClientState, name: string, error: string): void {
+    if (client.multi !== null) client.execAborted = true;
+    if (name !== 'exec') return this.send(client.id, reply.error(error));
+    this.clients.discardTransaction(client);
+    this.send(client.id, reply.error(`EXECABORT Transaction discarded because of: ${error.replace(/^ERR /, '')}`));
+  }
+
+  /** Writes a value to a connection: into the capture when it is the one being collected, else a push. */
+  private send(clientId: string, value: Reply): void {
+    if (this.capture !== null && this.capture.clientId === clientId) this.capture.values.push(value);
+    else this.pushes.push({ connectionId: clientId, reply: value });
+  }
+
+  /** A command from a script (redis.call) or from EXEC: looked up and run, no queueing or context checks. */
+  private dispatch(argv: readonly string[], nowMs: number, inScript: boolean, client: ClientState): Reply | null {
     if (argv.length === 0) return reply.error('ERR empty command');
     const name = argv[0].toLowerCase();
-    if (SCRIPT_COMMANDS.has(name)) {
+    const spec = commandSpec(name);
+    if (spec === null) return errors.unknown(argv[0], argv.slice(1));
+    if ((spec.arity > 0 && argv.length !== spec.arity) || (spec.arity < 0 && argv.length < -spec.arity)) {
+      return errors.arity(name);
+    }
+    return this.run(spec, name, argv, nowMs, inScript, client);
+  }
+
+  private run(spec: CommandSpec | ScriptingSpec, name: string, argv: readonly string[], nowMs: number, inScript: boolean, client: ClientState): Reply | null {
+    if ('scripting' in spec) {
       if (inScript) return reply.error('ERR This Redis command is not allowed from script');
       if (!this.scripts) return reply.error('ERR scripting is not available on this server');
       this.scriptHost.nowMs = nowMs;
+      this.scriptHost.client = client;
       const result = this.scripts.execute(argv, this.scriptHost);
       const run = name === 'script' ? null : (this.scripts.lastRun?.() ?? null);
       if (run !== null) this.scriptBusy.record(nowMs, run, result);
       return result;
     }
-    // hasOwn: a learner typing `constructor` or `__proto__` must get Redis's unknown-command error.
-    const spec = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-    if (!spec) return errors.unknown(argv[0], argv.slice(1));
-    if ((spec.arity > 0 && argv.length !== spec.arity) || (spec.arity < 0 && argv.length < -spec.arity)) {
-      return errors.arity(name);
-    }
-    const ctx: CommandContext = { keyspace: this.keyspace, nowMs, inScript };
+    // One session object, pointed at this command's connection (a command never runs another connection's).
+    this.session.client = client;
+    this.session.nowMs = nowMs;
+    const ctx: CommandContext = { keyspace: this.keyspace, nowMs, unixEpochMs: this.unixEpochMs, inScript, session: this.session };
     return spec.run(ctx, argv);
+  }
+
+  /** EXEC's body: every queued command runs as the caller, and what it writes to the caller is collected. */
+  private runQueued(client: ClientState, nowMs: number, queue: readonly (readonly string[])[]): Reply[] {
+    const outer = this.capture;
+    const capture = { clientId: client.id, values: [] as Reply[] };
+    this.capture = capture;
+    try {
+      for (const argv of queue) {
+        const result = this.dispatch(argv, nowMs, false, client);
+        if (result !== null) this.send(client.id, result);
+      }
+    } finally {
+      this.capture = outer;
+    }
+    return capture.values;
   }
 
   /** Every live key at `nowMs`, sorted, with type, value and absolute expiry. */
@@ -83,12 +234,18 @@ export class SimRedisServer {
   }
 
   snapshot(): ServerSnapshot {
-    return {
+    const snapshot: { -readonly [K in keyof ServerSnapshot]: ServerSnapshot[K] } = {
       keyspace: this.keyspace.snapshot(),
       scripts: this.scripts ? this.scripts.cachedScripts() : {},
       scriptRandomState: this.scripts?.randomState?.(),
       runningScript: this.scriptBusy.snapshot(),
     };
+    // Only when present: a server that never used them snapshots (and hashes) as it always did.
+    const clients = this.clients.snapshot();
+    if (clients.length > 0) snapshot.clients = clients;
+    if (!this.pubsub.isEmpty()) snapshot.pubsub = this.pubsub.snapshot();
+    if (this.pushes.length > 0) snapshot.pushes = this.pushes.slice();
+    return snapshot;
   }
 
   restore(snapshot: ServerSnapshot): void {
@@ -96,7 +253,33 @@ export class SimRedisServer {
     this.scripts?.restoreCache(snapshot.scripts);
     if (snapshot.scriptRandomState !== undefined) this.scripts?.restoreRandomState?.(snapshot.scriptRandomState);
     this.scriptBusy.restore(snapshot.runningScript ?? null);
+    this.clients.restore(snapshot.clients ?? []);
+    this.pubsub.restore(snapshot.pubsub);
+    this.pushes = (snapshot.pushes ?? []).slice();
   }
+}
+
+function errorText(r: Reply): string {
+  return r.type === 'error' ? r.value : '';
+}
+
+/** EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT: run by the script engine; their arity is Redis's. */
+interface ScriptingSpec {
+  readonly scripting: true;
+  readonly arity: number;
+}
+const SCRIPTING_SPECS: Record<string, ScriptingSpec> = {
+  eval: { scripting: true, arity: -3 },
+  eval_ro: { scripting: true, arity: -3 },
+  evalsha: { scripting: true, arity: -3 },
+  evalsha_ro: { scripting: true, arity: -3 },
+  script: { scripting: true, arity: -2 },
+};
+
+function commandSpec(name: string): CommandSpec | ScriptingSpec | null {
+  if (SCRIPT_COMMANDS.has(name)) return SCRIPTING_SPECS[name];
+  // hasOwn: a learner typing `constructor` or `__proto__` must get Redis's unknown-command error.
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : null;
 }
 
 /**

@@ -2,6 +2,7 @@
  * Plain data the store publishes, derived from the engine after each action. Each function keeps
  * the previous object when nothing it shows changed, so components selecting it do not re-render.
  */
+import { displayBytes } from '../../engine/redis/commands/bytes';
 import type { KeyEntry } from '../../engine/redis/keyspace';
 import { formatSchedule, type Choice } from '../../engine/schedule';
 import type { TraceEvent } from '../../engine/trace';
@@ -56,23 +57,24 @@ function sameClient(a: ClientView, b: ClientView): boolean {
 
 const valueTextLengthMax = 240;
 
-function keyValueText(entry: KeyEntry): string {
+/** A value for the inspector; bytes that are not UTF-8 show as `\xHH`, as redis-cli shows them. */
+export function keyValueText(entry: KeyEntry): string {
   let text: string;
   switch (entry.type) {
     case 'string':
-      text = entry.value;
+      text = displayBytes(entry.value);
       break;
     case 'hash':
-      text = entry.value.map(([f, v]) => `${f}=${v}`).join(', ');
+      text = entry.value.map(([f, v]) => `${displayBytes(f)}=${displayBytes(v)}`).join(', ');
       break;
     case 'list':
-      text = `[${entry.value.join(', ')}]`;
+      text = `[${entry.value.map(displayBytes).join(', ')}]`;
       break;
     case 'set':
-      text = `{${entry.value.join(', ')}}`;
+      text = `{${entry.value.map(displayBytes).join(', ')}}`;
       break;
     case 'zset':
-      text = entry.value.map(([m, s]) => `${m}:${s}`).join(', ');
+      text = entry.value.map(([m, s]) => `${displayBytes(m)}:${s}`).join(', ');
       break;
   }
   return text.length > valueTextLengthMax ? `${text.slice(0, valueTextLengthMax)}…` : text;

@@ -1,8 +1,8 @@
 /// <reference lib="webworker" />
 /**
  * The engine in a Web Worker: replays the current schedule under every variant so the variant
- * toggle can say what each would do, without blocking the page. ioredis-mock and the Lua engine
- * load here through the same Vite patch as on the page (vite.config.ts, worker.plugins).
+ * toggle can say what each would do, without blocking the page. The simulated Redis server and its
+ * Lua engine (fengari) load here as on the page; nothing in them needs a browser global.
  */
 import type { OutcomeRequest } from './protocol';
 import { computeOutcomes } from './outcomes';

@@ -22,4 +22,15 @@ export const HASH_CASES = [
   diffCase('HSET repeated field in one call', 'HSET h a 1 a 2', 'HGETALL h', 'HLEN h', 'HMSET h b 1 b 2', 'HGET h b'),
   diffCase('hash with empty field and value', 'HSET h "" ""', 'HGET h ""', 'HEXISTS h ""', 'HSTRLEN h ""', 'HGETALL h'),
   diffCase('hash field named __proto__', 'HSET h __proto__ v constructor w', 'HGET h __proto__', 'HGETALL h', 'HEXISTS h toString', 'HLEN h'),
+  // Translated (in our own words) from Redis 7.0's tests/unit/type/hash.tcl.
+  diffCase('HSET in update and insert mode', 'HSET smallhash k1 v1 k2 v2', 'HSET smallhash k1 updated', 'HGET smallhash k1', 'HSET smallhash k3 new', 'HLEN smallhash'),
+  diffCase('HSET and HMSET with a wrong number of arguments', 'HSET smallhash key1 val1 key2', 'HMSET smallhash key1 val1 key2', 'HSET smallhash', 'HMSET smallhash', 'EXISTS smallhash'),
+  diffCase('HMGET of missing key and fields, and of a wrong type', 'HMGET doesntexist __123123123__ __456456456__', 'SET wrongtype somevalue', 'HMGET wrongtype field1 field2'),
+  diffCase('HDEL of several fields, and of more fields than the hash has', 'HSET myhash a 1 b 2 c 3', 'HDEL myhash x y', 'HDEL myhash a c', 'HGETALL myhash', 'HSET h2 a 1 b 2', 'HDEL h2 b a b c', 'EXISTS h2'),
+  diffCase('HINCRBY on missing keys and fields, its own fields and HSET fields', 'HINCRBY htest foo 2', 'HINCRBY smallhash tmp 2', 'HINCRBY smallhash tmp 2', 'HSET smallhash tmp 100', 'HINCRBY smallhash tmp 2', 'HGET smallhash tmp'),
+  diffCase('HINCRBY beyond 32 bits and with spaces', 'HSET h tmp 17179869184', 'HINCRBY h tmp 1', 'HINCRBY h tmp 17179869184', 'HSET h s " 11"', 'HINCRBY h s 1', 'HSET h s "11 "', 'HINCRBY h s 1', 'HSET h big -9223372036854775484', 'HINCRBY h big -1000'),
+  diffCase('HINCRBYFLOAT on missing keys and fields and beyond 32 bits', 'HINCRBYFLOAT htest foo 2.5', 'HINCRBYFLOAT smallhash tmp 2.5', 'HINCRBYFLOAT smallhash tmp 3.5', 'HSET smallhash tmp 17179869184', 'HINCRBYFLOAT smallhash tmp 1', 'HINCRBYFLOAT smallhash tmp 17179869184', 'HSET smallhash s " 11"', 'HINCRBYFLOAT smallhash s 1', 'HSET smallhash s "11 "', 'HINCRBYFLOAT smallhash s 1'),
+  diffCase('HINCRBYFLOAT refuses a value with a NUL byte in it', 'HSET h f "1\\x002"', 'HINCRBYFLOAT h f 1', 'HGET h f', 'HINCRBYFLOAT h g "1\\x00"', 'HEXISTS h g'),
+  diffCase('HINCRBYFLOAT keeps the float form of an integer result', 'HSET h f 10', 'HINCRBYFLOAT h f 0.1', 'HINCRBYFLOAT h f 0.9', 'HSET h n 2.5', 'HINCRBYFLOAT h n 0.5'),
+  diffCase('HSTRLEN of missing fields and of numbers', 'HSET h a 100 b -100 c 9223372036854775807 d "1e3"', 'HSTRLEN h a', 'HSTRLEN h b', 'HSTRLEN h c', 'HSTRLEN h d', 'HSTRLEN h nofield', 'HSTRLEN nokey a'),
 ];

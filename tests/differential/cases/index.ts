@@ -1,11 +1,14 @@
 import type { DiffCase } from '../harness';
+import { EPOCH_CASES } from './epoch';
 import { EXPIRY_CASES } from './expiry';
 import { HASH_CASES } from './hashes';
 import { INTEGER_CASES } from './integers';
 import { KEY_CASES } from './keys';
 import { LIST_SET_CASES } from './lists-sets';
+import { PUBSUB_CASES } from './pubsub';
 import { SCRIPTING_CASES } from './scripting';
 import { STRING_CASES } from './strings';
+import { TRANSACTION_CASES } from './transactions';
 import { UNKNOWN_CASES } from './unknown';
 import { WRONGTYPE_CASES } from './wrongtype';
 
@@ -20,4 +23,7 @@ export const CASES_BY_AREA: Record<string, readonly DiffCase[]> = {
   wrongtype: WRONGTYPE_CASES,
   unknown: UNKNOWN_CASES,
   scripting: SCRIPTING_CASES,
+  transactions: TRANSACTION_CASES,
+  pubsub: PUBSUB_CASES,
+  epoch: EPOCH_CASES,
 };

@@ -21,4 +21,12 @@ export const INTEGER_CASES = [
   diffCase('INCRBYFLOAT number syntax', 'INCRBYFLOAT a 0x10', 'INCRBYFLOAT a 0x1.8p1', 'INCRBYFLOAT a .5', 'INCRBYFLOAT a 5.', 'INCRBYFLOAT a +2', 'INCRBYFLOAT a 1e', 'INCRBYFLOAT a -inf', 'INCRBYFLOAT a Infinity', 'INCRBYFLOAT a 1e5000', 'INCRBYFLOAT a 1e-5000', 'INCRBYFLOAT a 1e-4940', 'INCRBYFLOAT a "1 "', 'GET a'),
   diffCase('INCRBYFLOAT huge and tiny values', 'SET a 1e300', 'INCRBYFLOAT a 1', 'SET b 1.18e4932', 'INCRBYFLOAT b 1e4932', 'SET c 5e-4951', 'INCRBYFLOAT c 0', 'INCRBYFLOAT d 99999999999999999999.5'),
   diffCase('INCR result is an integer, GET is bulk', 'INCRBY k 42', 'GET k', 'APPEND k 0', 'INCR k'),
+  // Translated (in our own words) from Redis 7.0's tests/unit/type/incr.tcl.
+  diffCase('INCR against a key INCR created, and one SET created', 'INCR novar', 'INCR novar', 'SET novar 100', 'INCR novar', 'GET novar'),
+  diffCase('INCR and INCRBY beyond 32 bits', 'SET novar 17179869184', 'INCR novar', 'INCRBY novar 17179869184', 'DECRBY novar 17179869185', 'DECRBY novar 34359738368'),
+  diffCase('INCR and INCRBYFLOAT refuse values with spaces', 'SET novar "    11"', 'INCR novar', 'SET novar "11    "', 'INCR novar', 'SET novar "    11    "', 'INCRBYFLOAT novar 1', 'SET novar "11 "', 'INCRBYFLOAT novar 1', 'GET novar'),
+  diffCase('INCR, INCRBYFLOAT on a list', 'RPUSH mylist 1', 'INCR mylist', 'INCRBYFLOAT mylist 1.0', 'LRANGE mylist 0 -1'),
+  diffCase('INCRBYFLOAT on new, SET and big values', 'INCRBYFLOAT novar 1', 'INCRBYFLOAT novar 0.25', 'SET novar 1.5', 'INCRBYFLOAT novar 1.5', 'SET novar 17179869184', 'INCRBYFLOAT novar 1.5', 'INCRBYFLOAT novar 17179869184', 'INCRBYFLOAT novar -1.1'),
+  diffCase('INCRBYFLOAT refuses a value with a NUL byte in it', 'SET foo 1', 'SETRANGE foo 2 2', 'INCRBYFLOAT foo 1', 'GET foo', 'INCRBYFLOAT bar "1\\x00"', 'INCRBYFLOAT bar "\\x001"', 'EXISTS bar'),
+  diffCase('INCRBYFLOAT never answers negative zero', 'INCRBYFLOAT foo 0.024390243902439025', 'INCRBYFLOAT foo -0.024390243902439025', 'GET foo', 'INCRBYFLOAT z -0', 'INCRBYFLOAT z 0'),
 ];

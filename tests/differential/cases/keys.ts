@@ -1,4 +1,4 @@
-import { diffCase, sorted } from '../harness';
+import { diffCase, sleep, sorted } from '../harness';
 
 /** Generic key commands and the few server commands a learner types. */
 export const KEY_CASES = [
@@ -21,4 +21,17 @@ export const KEY_CASES = [
   diffCase('PING and ECHO', 'PING', 'PING hello', 'PING a b', 'ECHO hi', 'ECHO ""', 'ECHO a b'),
   diffCase('PING is status, PING msg is bulk', 'PING', 'PING PONG'),
   diffCase('command names are case-insensitive', 'set k v', 'Get k', 'gEtDeL k', 'exists k'),
+  // Translated (in our own words) from Redis 7.0's tests/unit/keyspace.tcl.
+  diffCase('DEL one key, then several', 'SET x foo', 'GET x', 'DEL x', 'GET x', 'SET foo1{t} a', 'SET foo2{t} b', 'SET foo3{t} c', 'DEL foo1{t} foo2{t} foo3{t} foo4{t}', 'MGET foo1{t} foo2{t} foo3{t}'),
+  diffCase('KEYS with a pattern, all keys, then DBSIZE and DEL of them all', 'MSET key_x 1 key_y 2 key_z 3 foo_a 4 foo_b 5 foo_c 6', sorted('KEYS foo*'), sorted('KEYS *'), 'DBSIZE', 'DEL key_x key_y key_z foo_a foo_b foo_c', sorted('KEYS *'), 'DBSIZE'),
+  diffCase('DEL of an expired key', 'SET foo1 a PX 100', 'SET foo2 b', sleep(250), 'DEL foo1 foo2', 'EXISTS foo1 foo2'),
+  diffCase('EXISTS before and after DEL', 'SET newkey test', 'EXISTS newkey', 'DEL newkey', 'EXISTS newkey'),
+  diffCase('zero-length value', 'SET emptykey ""', 'GET emptykey', 'EXISTS emptykey', 'DEL emptykey', 'EXISTS emptykey'),
+  diffCase('a command that does not exist', 'foobaredcommand', 'FOOBARED x y'),
+  diffCase('RENAME moves the value, and overwrites a target', 'SET mykey{t} hello', 'RENAME mykey{t} mykey1{t}', 'RENAME mykey1{t} mykey2{t}', 'GET mykey2{t}', 'EXISTS mykey{t} mykey1{t}', 'SET mykey{t} a', 'SET mykey2{t} b', 'RENAME mykey2{t} mykey{t}', 'GET mykey{t}', 'EXISTS mykey2{t}'),
+  diffCase('RENAMENX on new, existing and missing names', 'SET mykey{t} foobar', 'RENAMENX mykey{t} mykey2{t}', 'GET mykey2{t}', 'SET mykey{t} a', 'SET mykey2{t} b', 'RENAMENX mykey{t} mykey2{t}', 'GET mykey2{t}', 'RENAMENX nokey{t} foobar{t}', 'RENAME nokey{t} foobar{t}'),
+  diffCase('RENAME and RENAMENX onto the same key', 'SET mykey a', 'RENAME mykey mykey', 'RENAMENX mykey mykey', 'RENAME nokey nokey'),
+  diffCase('RENAME moves the TTL, and does not keep the target\'s', 'RPUSH mylist{t} a b c', 'EXPIRE mylist{t} 100', 'RENAME mylist{t} mynewlist{t}', 'TTL mynewlist{t}', 'RPUSH mylist{t} a', 'SET mynewlist{t} v EX 100', 'RENAME mylist{t} mynewlist{t}', 'TTL mynewlist{t}'),
+  diffCase('KEYS with a long key asked twice', `SET ${'a'.repeat(80)} 1`, sorted('KEYS *'), sorted('KEYS *')),
+  diffCase('KEYS with an abusive nested pattern ends and matches nothing', `SET ${'a'.repeat(50)} 1`, sorted(`KEYS "${'a*'.repeat(40)}b"`)),
 ];

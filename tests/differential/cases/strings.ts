@@ -1,4 +1,4 @@
-import { diffCase, near } from '../harness';
+import { diffCase, near, sleep } from '../harness';
 
 /** Strings and SET's options: the heart of every lock protocol (SET key token NX PX ttl). */
 export const STRING_CASES = [
@@ -61,4 +61,22 @@ export const STRING_CASES = [
   diffCase('MGET with duplicates and missing keys', 'SET a 1', 'MGET a a missing a'),
   diffCase('ECHO and PING with binary', 'ECHO "\x00\xff"', 'PING "\r\n"'),
   diffCase('SETRANGE errors', 'SETRANGE k -1 x', 'SETRANGE k abc x', 'SETRANGE k 0 ""', 'EXISTS k', 'SETRANGE k 536870912 x'),
+  // Translated (in our own words) from Redis 7.0's tests/unit/type/string.tcl.
+  diffCase('SETNX on a key with a TTL that has not expired', 'SET x 10 EX 10000', 'SETNX x 20', 'GET x', 'TTL x'),
+  diffCase('SETNX on a key that expired', 'SET x 10 PX 100', sleep(250), 'SETNX x 20', 'GET x', 'TTL x'),
+  diffCase('GETEX options one by one', 'SET foo bar', 'GETEX foo EX 100', 'TTL foo', 'GETEX foo PX 100000', 'TTL foo', 'GETEX foo', 'TTL foo', 'GETEX foo PERSIST', 'TTL foo', 'GETEX'),
+  diffCase('GETEX syntax errors', 'SET foo bar', 'GETEX foo non-existent-option', 'GETEX foo EX', 'GETEX foo EX 1 PX 1', 'GETEX foo PERSIST KEEPTTL'),
+  diffCase('GETEX with expiry out of range', 'SET foo bar', 'GETEX foo EX 10000000000000000', 'GETEX foo EX -9999999999999999', 'GETEX foo PX 0', 'TTL foo'),
+  diffCase('GETDEL on a key with a TTL', 'SET foo bar EX 100', 'GETDEL foo', 'TTL foo', 'GETDEL foo'),
+  diffCase('MGET of missing and non-string keys', 'MSET foo BAR bar FOO', 'SADD myset ciao', 'SADD myset bau', 'MGET foo baazz bar myset'),
+  diffCase('GETSET new and old values', 'DEL foo', 'GETSET foo xyz', 'GET foo', 'GETSET foo bar', 'GET foo'),
+  diffCase('MSET and MSETNX with a wrong number of arguments', 'MSET x{t} 10 y{t} "foo bar" z{t}', 'MSETNX x{t} 20 y{t} "foo bar" z{t}', 'MGET x{t} y{t}'),
+  diffCase('MSETNX with an existing key, with new keys, with the same key twice', 'SET x1{t} xxx', 'MSETNX x1{t} aaa y2{t} yyy', 'MGET x1{t} y2{t}', 'MSETNX x2{t} aaa y2{t} yyy', 'MGET x2{t} y2{t}', 'DEL x3{t}', 'MSETNX x3{t} xxx x3{t} yyy', 'GET x3{t}', 'MSETNX x1{t} xxx x1{t} yyy'),
+  diffCase('STRLEN of a number, a string and nothing', 'STRLEN notakey', 'SET myinteger -555', 'STRLEN myinteger', 'SET mystring "foozzz0123456789 baz"', 'STRLEN mystring'),
+  diffCase('SETRANGE against new, string and number values', 'SETRANGE mykey 0 foo', 'GET mykey', 'SETRANGE mykey2 1 foo', 'GET mykey2', 'SET mykey foo', 'SETRANGE mykey 1 b', 'GET mykey', 'SETRANGE mykey 4 bar', 'GET mykey', 'SET num 1234', 'SETRANGE num 2 "\x00\x01"', 'GET num', 'SETRANGE num -1 x'),
+  diffCase('SETRANGE and GETRANGE on a list', 'LPUSH mylist 1', 'SETRANGE mylist 0 bar', 'SETRANGE mylist 0 ""', 'GETRANGE mylist 0 -1'),
+  diffCase('GETRANGE of a number and of huge ranges', 'SET mykey 1234', 'GETRANGE mykey 0 2', 'GETRANGE mykey 0 -1', 'GETRANGE mykey -3 -1', 'GETRANGE mykey 5 3', 'GETRANGE mykey 3 5000', 'GETRANGE mykey -5000 10000', 'GETRANGE mykey 0 -100', 'SET big 1234567890', 'GETRANGE big 0 4294967297'),
+  diffCase('SET detects syntax errors', 'SET foo bar non-existing-option', 'SET foo bar EX 10 PX 10', 'SET foo bar NX XX', 'SET foo bar PXAT 10 EXAT 10', 'SET foo bar EX 10000000000000000', 'SET foo bar EX -9999999999999999', 'EXISTS foo'),
+  diffCase('SET NX, XX and GET together', 'SET foo bar NX', 'SET foo baz NX', 'GET foo', 'SET foo baz XX', 'GET foo', 'SET foo qux GET', 'SET foo bar XX GET', 'SET none x XX GET', 'EXISTS none', 'SET foo new NX GET', 'SET fresh v NX GET'),
+  diffCase('SET with several options at once', 'SET foo val', 'SET foo bar XX PX 10000', near('PTTL foo'), 'SET foo bar XX EX 10000 GET', 'TTL foo', 'SET foo bar KEEPTTL XX GET', 'TTL foo'),
 ];

@@ -129,6 +129,42 @@ export function byteLength(text: string): number {
 
 const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
+/**
+ * A value as text views show it, byte-exact: valid UTF-8 reads as itself; otherwise each byte
+ * that is not part of valid UTF-8 shows as `\xHH`, as redis-cli writes it (never U+FFFD), and a
+ * backslash as `\\`, so the text still says which bytes the value holds.
+ */
+export function displayBytes(text: string): string {
+  if (isValidUtf8Text(text)) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
+      out += text.slice(i, i + 2);
+      i += 1;
+    } else if (unit >= ESCAPE_BASE + 0x80 && unit <= ESCAPE_BASE + 0xff) out += `\\x${(unit - ESCAPE_BASE).toString(16).padStart(2, '0')}`;
+    else if (unit >= 0xd800 && unit <= 0xdfff) out += '\ufffd';
+    else if (unit === 0x5c) out += '\\\\';
+    else out += text[i];
+  }
+  return out;
+}
+
+/**
+ * A value in double quotes for one-line views (timelines, event text): JSON.stringify's escapes,
+ * except that a byte that is not valid UTF-8 shows as `\xHH` rather than `\udcHH`.
+ */
+export function quoteForDisplay(text: string): string {
+  const json = JSON.stringify(text);
+  if (isValidUtf8Text(text)) return json;
+  // JSON escapes a lone surrogate as \udcHH; an escaped backslash before it is `\\`, so count them.
+  return json.replace(/(\\+)udc([89a-f][0-9a-f])/g, (all, slashes: string, hex: string) => (slashes.length % 2 === 1 ? `${slashes}x${hex}` : all));
+}
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
 export function toHex(bytes: Uint8Array): string {
   const parts: string[] = [];
   // Built in slices: one string per 64 KiB keeps the work linear.

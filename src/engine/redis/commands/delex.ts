@@ -1,7 +1,6 @@
 import { reply, type Reply } from '../reply';
-import type { CommandContext, CommandSpec } from '../commands';
-import { encodeString } from './bytes';
-import { xxh3 } from './xxh3';
+import { digestOf, parseDigest } from './digest';
+import { errors, type CommandContext, type CommandSpec } from './shared';
 
 /**
  * DELEX key [IFEQ value | IFNE value | IFDEQ digest | IFDNE digest]: Redis 8.4's conditional delete,
@@ -29,12 +28,12 @@ export const delex: CommandSpec = {
     const operand = args[3];
     const byDigest = condition === 'IFDEQ' || condition === 'IFDNE';
     if (!byDigest && condition !== 'IFEQ' && condition !== 'IFNE') return reply.error('ERR syntax error');
-    if (byDigest && !/^[0-9a-fA-F]{16}$/.test(operand)) return reply.error('ERR must be exactly 16 hexadecimal characters');
+    if (byDigest && parseDigest(operand) === null) return errors.badDigest();
     const type = ctx.keyspace.typeOf(key);
     if (type === null) return reply.integer(0);
-    if (type !== 'string') return wrongType();
+    if (type !== 'string') return errors.wrongType();
     const value = ctx.keyspace.getString(key) ?? '';
-    const equal = byDigest ? digestOf(value) === operand.toLowerCase() : value === operand;
+    const equal = byDigest ? digestOf(value) === parseDigest(operand) : value === operand;
     const matches = condition === 'IFEQ' || condition === 'IFDEQ' ? equal : !equal;
     if (!matches) return reply.integer(0);
     return reply.integer(deleteKey(ctx, key) ? 1 : 0);
@@ -42,9 +41,7 @@ export const delex: CommandSpec = {
 };
 
 function deleteKey(ctx: CommandContext, key: string): boolean {
-  if (ctx.keyspace.typeOf(key) === null) return false;
-  ctx.keyspace.call(ctx.nowMs, 'del', [key]);
-  return true;
+  return ctx.keyspace.delete(key);
 }
 
 /** DIGEST key (Redis 8.4): the XXH3-64 digest of a string value as 16 lower-case hex characters; nil when absent. */
@@ -54,17 +51,7 @@ export const digest: CommandSpec = {
   run(ctx: CommandContext, [, key]: readonly string[]): Reply {
     const type = ctx.keyspace.typeOf(key);
     if (type === null) return reply.nil();
-    if (type !== 'string') return wrongType();
+    if (type !== 'string') return errors.wrongType();
     return reply.bulk(digestOf(ctx.keyspace.getString(key) ?? ''));
   },
 };
-
-/** The digest of the bytes Redis would store for this value. */
-function digestOf(value: string): string {
-  return xxh3(encodeString(value)).toString(16).padStart(16, '0');
-}
-
-/** Same text as Redis's shared.wrongtypeerr. */
-function wrongType(): Reply {
-  return reply.error('WRONGTYPE Operation against a key holding the wrong kind of value');
-}

@@ -4,12 +4,17 @@ import { addLongDouble, formatLongDouble, parseLongDouble } from './long-double'
 import { bulkOrNil, command, errors, inInt64Range, lookup, parseInteger, type CommandContext, type CommandSpec } from './shared';
 
 /**
- * t_hash.c, Redis 7.0. Every hash command is Lockstep's own: a hash is stored as a Map, which keeps
- * fields in insertion order as a small (listpack) Redis hash does, updates in place, and moves a
- * deleted and re-added field to the end.
+ * t_hash.c, Redis 7.0. A hash is stored as a Map, which keeps fields in insertion order as a small
+ * (listpack) Redis hash does, updates in place, and moves a deleted and re-added field to the end.
+ * Stored maps are immutable: a change copies the map and writes the copy (copy-on-write).
  */
 
-type HashLookup = { ok: true; hash: Map<string, string> | null } | { ok: false; error: ReturnType<typeof errors.wrongType> };
+type HashLookup = { ok: true; hash: ReadonlyMap<string, string> | null } | { ok: false; error: ReturnType<typeof errors.wrongType> };
+
+/** A copy of the hash to change (an empty one for an absent key). */
+function mutableCopy(hash: ReadonlyMap<string, string> | null): Map<string, string> {
+  return new Map(hash ?? []);
+}
 
 function hashOf(ctx: CommandContext, key: string): HashLookup {
   const found = lookup(ctx, key, 'hash');
@@ -21,7 +26,7 @@ function hsetCommand(status: boolean, name: string): CommandSpec {
     if (args.length % 2 === 1) return errors.arity(name);
     const found = hashOf(ctx, args[1]);
     if (!found.ok) return found.error;
-    const hash = found.hash ?? new Map<string, string>();
+    const hash = mutableCopy(found.hash);
     let created = 0;
     for (let i = 2; i < args.length; i += 2) {
       if (!hash.has(args[i])) created += 1;
@@ -47,9 +52,10 @@ const hdel = command(-3, true, (ctx, args) => {
   const found = hashOf(ctx, args[1]);
   if (!found.ok) return found.error;
   if (found.hash === null) return reply.integer(0);
+  const hash = mutableCopy(found.hash);
   let deleted = 0;
-  for (const field of args.slice(2)) if (found.hash.delete(field)) deleted += 1;
-  if (deleted > 0) ctx.keyspace.write(args[1], { type: 'hash', value: found.hash }, { keepTtl: true });
+  for (const field of args.slice(2)) if (hash.delete(field)) deleted += 1;
+  if (deleted > 0) ctx.keyspace.write(args[1], { type: 'hash', value: hash }, { keepTtl: true });
   return reply.integer(deleted);
 });
 
@@ -63,7 +69,7 @@ const hincrby = command(4, true, (ctx, [, key, field, amount]) => {
   if (by === null) return errors.notInteger();
   const found = hashOf(ctx, key);
   if (!found.ok) return found.error;
-  const hash = found.hash ?? new Map<string, string>();
+  const hash = mutableCopy(found.hash);
   const currentText = hash.get(field);
   const current = currentText === undefined ? 0n : parseInteger(currentText);
   if (current === null) return reply.error('ERR hash value is not an integer');
@@ -80,7 +86,7 @@ const hincrbyfloat = command(4, true, (ctx, [, key, field, amount]) => {
   if (by.kind !== 'finite') return reply.error('ERR value is NaN or Infinity');
   const found = hashOf(ctx, key);
   if (!found.ok) return found.error;
-  const hash = found.hash ?? new Map<string, string>();
+  const hash = mutableCopy(found.hash);
   const currentText = hash.get(field);
   const current = currentText === undefined ? parseLongDouble('0') : parseLongDouble(currentText);
   if (current === null) return reply.error('ERR hash value is not a float');
@@ -108,8 +114,8 @@ function hashListing(pick: (field: string, value: string) => string[]): CommandS
 const hsetnx = command(4, true, (ctx, [, key, field, value]) => {
   const found = hashOf(ctx, key);
   if (!found.ok) return found.error;
-  const hash = found.hash ?? new Map<string, string>();
-  if (hash.has(field)) return reply.integer(0);
+  if (found.hash?.has(field)) return reply.integer(0);
+  const hash = mutableCopy(found.hash);
   hash.set(field, value);
   ctx.keyspace.write(key, { type: 'hash', value: hash }, { keepTtl: true });
   return reply.integer(1);

@@ -3,9 +3,11 @@ import { delex, digest } from './delex';
 import { HASH_COMMANDS } from './hashes';
 import { KEY_COMMANDS } from './keys';
 import { LIST_COMMANDS } from './lists';
+import { PUBSUB_COMMANDS } from './pubsub';
 import { SET_COMMANDS } from './sets';
 import type { CommandSpec } from './shared';
 import { STRING_COMMANDS } from './strings';
+import { TRANSACTION_COMMANDS } from './transactions';
 
 /**
  * Every command Lockstep offers, by lower-case name. Scripting commands (EVAL, EVALSHA, SCRIPT)
@@ -18,6 +20,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...LIST_COMMANDS,
   ...SET_COMMANDS,
   ...CONNECTION_COMMANDS,
+  ...TRANSACTION_COMMANDS,
+  ...PUBSUB_COMMANDS,
   // Redis 8.4's conditional delete and the digest its IFDEQ/IFDNE compare (scenario get-then-del, variant delex).
   delex,
   digest,
@@ -25,6 +29,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
 
 /**
  * Commands newer than the Redis 7.0 the simulated server otherwise follows: the differential suite
- * has no real counterpart to compare them with, so it leaves them out (their own tests cover them).
+ * has no real counterpart to compare them with, so it leaves them out; they are tested against
+ * their redis.io pages' examples instead (tests/unit/redis-8-4.test.ts). SET's IFEQ, IFNE, IFDEQ
+ * and IFDNE options are 8.4 too, on a command 7.0 has.
  */
-export const COMMANDS_NEWER_THAN_7_0: ReadonlySet<string> = new Set(['delex', 'digest']);
+export const COMMANDS_NEWER_THAN_7_0: ReadonlySet<string> = new Set(['delex', 'digest', 'msetex']);

@@ -1,6 +1,7 @@
 import { reply, type Reply } from '../reply';
+import { exactMs, msLeft, toBigMs } from '../time';
 import { encodeString } from './bytes';
-import { INT64_MAX, INT64_MIN, command, errors, parseInteger, type CommandContext, type CommandSpec } from './shared';
+import { INT64_MAX, INT64_MIN, command, errors, parseInteger, unixNowMs, type CommandContext, type CommandSpec } from './shared';
 
 /** db.c and expire.c, Redis 7.0: generic key commands and expiry. */
 
@@ -20,7 +21,7 @@ function renameCommand(nx: boolean): CommandSpec {
     if (stored === null) return errors.noSuchKey();
     if (from === to) return nx ? reply.integer(0) : reply.ok();
     if (nx && ctx.keyspace.has(to)) return reply.integer(0);
-    const expireAt = ctx.keyspace.expireAtMs(from);
+    const expireAt = ctx.keyspace.expireAt(from);
     ctx.keyspace.delete(to);
     ctx.keyspace.write(to, stored, { keepTtl: false });
     ctx.keyspace.setExpireAt(to, expireAt);
@@ -150,19 +151,22 @@ function expireCommand(name: string, unitMs: 1 | 1000, relative: boolean): Comma
       if (when > INT64_MAX / 1000n || when < INT64_MIN / 1000n) return errors.invalidExpire(name);
       when *= 1000n;
     }
-    const base = relative ? BigInt(ctx.nowMs) : 0n;
+    // Redis's checks are in Unix time: a relative amount is added to the server's Unix clock.
+    const base = relative ? unixNowMs(ctx) : 0n;
     if (when > INT64_MAX - base) return errors.invalidExpire(name);
     when += base;
     if (!ctx.keyspace.has(key)) return reply.integer(0);
-    const currentMs = ctx.keyspace.expireAtMs(key);
-    const current = currentMs === null ? null : BigInt(currentMs);
+    // The keyspace keeps virtual time: compare there, exactly.
+    const whenMs = when - BigInt(ctx.unixEpochMs);
+    const currentAt = ctx.keyspace.expireAt(key);
+    const current = currentAt === null ? null : toBigMs(currentAt);
     if (flags.nx && current !== null) return reply.integer(0);
     if (flags.xx && current === null) return reply.integer(0);
     // No TTL counts as an infinite one: GT always fails on it, LT always succeeds.
-    if (flags.gt && (current === null || when <= current)) return reply.integer(0);
-    if (flags.lt && current !== null && when >= current) return reply.integer(0);
-    if (when <= BigInt(ctx.nowMs)) ctx.keyspace.delete(key);
-    else ctx.keyspace.setExpireAt(key, Number(when));
+    if (flags.gt && (current === null || whenMs <= current)) return reply.integer(0);
+    if (flags.lt && current !== null && whenMs >= current) return reply.integer(0);
+    if (whenMs <= BigInt(ctx.nowMs)) ctx.keyspace.delete(key);
+    else ctx.keyspace.setExpireAt(key, exactMs(whenMs));
     return reply.integer(1);
   });
 }
@@ -188,10 +192,10 @@ function parseExpireFlags(options: readonly string[]): { nx: boolean; xx: boolea
 function ttlCommand(outputMs: boolean, absolute: boolean): CommandSpec {
   return command(2, false, (ctx: CommandContext, [, key]) => {
     if (!ctx.keyspace.has(key)) return reply.integer(-2);
-    const when = ctx.keyspace.expireAtMs(key);
-    if (when === null) return reply.integer(-1);
-    // BigInt: an expiry set far in the future (EXPIREAT near 2^63) is beyond exact doubles.
-    let ms = BigInt(when) - (absolute ? 0n : BigInt(ctx.nowMs));
+    const at = ctx.keyspace.expireAt(key);
+    if (at === null) return reply.integer(-1);
+    // EXPIRETIME answers Unix time; TTL the time left. BigInt: an expiry near 2^63 is exact.
+    let ms = absolute ? toBigMs(at) + BigInt(ctx.unixEpochMs) : msLeft(at, ctx.nowMs);
     if (ms < 0n) ms = 0n;
     // Seconds are rounded to the nearest: (ms + 500) / 1000 in integer arithmetic.
     return reply.integer(outputMs ? ms : (ms + 500n) / 1000n);
@@ -199,7 +203,7 @@ function ttlCommand(outputMs: boolean, absolute: boolean): CommandSpec {
 }
 
 const persist = command(2, true, (ctx, [, key]) => {
-  if (ctx.keyspace.expireAtMs(key) === null) return reply.integer(0);
+  if (ctx.keyspace.expireAt(key) === null) return reply.integer(0);
   ctx.keyspace.setExpireAt(key, null);
   return reply.integer(1);
 });

@@ -1,23 +1,20 @@
 import { reply } from '../reply';
-import { command, delegated, errors, lookup, parseInteger, type CommandSpec } from './shared';
+import { command, errors, lookup, parseInteger, type CommandSpec } from './shared';
 
 /**
- * t_list.c, Redis 7.0. LPUSH, RPUSH and LLEN are ioredis-mock's own (right once the type is
- * checked); the commands with count or index arguments are Lockstep's, since the mock parses
- * those with parseInt and answers the wrong errors.
+ * t_list.c, Redis 7.0. A list is an immutable array: every change writes a new one (the
+ * keyspace's copy-on-write), which costs O(n) per push on lists that lock code keeps short.
  */
 
-/** LPUSHX/RPUSHX: push only onto an existing list. */
-function pushxCommand(left: boolean): CommandSpec {
+/** LPUSH/RPUSH, and with `existingOnly` LPUSHX/RPUSHX (push only onto an existing list). */
+function pushCommand(left: boolean, existingOnly: boolean): CommandSpec {
   return command(-3, true, (ctx, args) => {
     const found = lookup(ctx, args[1], 'list');
     if (!found.ok) return found.error;
-    if (found.value === null) return reply.integer(0);
-    const list = found.value;
-    for (const value of args.slice(2)) {
-      if (left) list.unshift(value);
-      else list.push(value);
-    }
+    if (found.value === null && existingOnly) return reply.integer(0);
+    const pushed = args.slice(2);
+    // LPUSH a b c leaves c at the head: each value goes in front of the previous one.
+    const list = left ? [...pushed.reverse(), ...(found.value ?? [])] : [...(found.value ?? []), ...pushed];
     ctx.keyspace.write(args[1], { type: 'list', value: list }, { keepTtl: true });
     return reply.integer(list.length);
   });
@@ -40,8 +37,9 @@ function popCommand(left: boolean, name: string): CommandSpec {
     if (hasCount && count === 0n) return reply.array([]);
     const list = found.value;
     const taken = Number(count > BigInt(list.length) ? BigInt(list.length) : count);
-    const popped = left ? list.splice(0, taken) : list.splice(list.length - taken, taken).reverse();
-    ctx.keyspace.write(args[1], { type: 'list', value: list }, { keepTtl: true });
+    const popped = left ? list.slice(0, taken) : list.slice(list.length - taken).reverse();
+    const rest = left ? list.slice(taken) : list.slice(0, list.length - taken);
+    ctx.keyspace.write(args[1], { type: 'list', value: rest }, { keepTtl: true });
     return hasCount ? reply.array(popped.map((v) => reply.bulk(v))) : reply.bulk(popped[0]);
   });
 }
@@ -74,14 +72,19 @@ const lindex = command(3, false, (ctx, [, key, indexText]) => {
   return reply.bulk(found.value[Number(at)]);
 });
 
+const llen = command(2, false, (ctx, [, key]) => {
+  const found = lookup(ctx, key, 'list');
+  return found.ok ? reply.integer(found.value?.length ?? 0) : found.error;
+});
+
 export const LIST_COMMANDS: Record<string, CommandSpec> = {
-  lpush: delegated(-3, true, { keyType: 'list' }),
-  rpush: delegated(-3, true, { keyType: 'list' }),
-  lpushx: pushxCommand(true),
-  rpushx: pushxCommand(false),
+  lpush: pushCommand(true, false),
+  rpush: pushCommand(false, false),
+  lpushx: pushCommand(true, true),
+  rpushx: pushCommand(false, true),
   lpop: popCommand(true, 'lpop'),
   rpop: popCommand(false, 'rpop'),
   lrange,
-  llen: delegated(2, false, { keyType: 'list' }),
+  llen,
   lindex,
 };

@@ -57,9 +57,10 @@ function bitLength(n: bigint): number {
  */
 export function parseLongDouble(text: string): LongDouble | null {
   if (text.length === 0 || text.length >= TEXT_LENGTH_MAX) return null;
-  // strtold reads a C string: it stops at a NUL byte, and Redis only checks it stopped there.
-  const nul = text.indexOf('\0');
-  const body = nul >= 0 ? text.slice(0, nul) : text;
+  // strtold reads a C string and stops at a NUL byte; Redis then checks that it read all `slen`
+  // bytes, so a value with a NUL inside ("1\0" + "2", from SETRANGE) is not a float.
+  if (text.includes('\0')) return null;
+  const body = text;
   if (/^\s/.test(body)) return null;
   const sign = body.startsWith('-') ? -1 : 1;
   const unsigned = body.startsWith('-') || body.startsWith('+') ? body.slice(1) : body;

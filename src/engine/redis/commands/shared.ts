@@ -1,14 +1,19 @@
 import { reply, type Reply } from '../reply';
 import type { Keyspace, StoredValue } from '../keyspace';
-import type { MockOutcome } from '../mock-bridge';
+import type { Session } from '../session';
 import { decodeBytes, encodeString } from './bytes';
 
 /** What a command implementation may touch. `nowMs` is frozen for the whole command (and script). */
 export interface CommandContext {
   readonly keyspace: Keyspace;
+  /** Virtual time in ms (the engine's clock, from 0). */
   readonly nowMs: number;
+  /** Unix ms at virtual time 0: the server's Unix time is `unixEpochMs + nowMs` (time.ts). */
+  readonly unixEpochMs: number;
   /** True while a Lua script runs the command through redis.call / redis.pcall. */
   readonly inScript: boolean;
+  /** The connection that sent the command, and the server state beyond the keyspace it may change. */
+  readonly session: Session;
 }
 
 export interface CommandSpec {
@@ -16,10 +21,19 @@ export interface CommandSpec {
   readonly arity: number;
   /** Mutates the keyspace: refused in a read-only context, and marks a script as having written. */
   readonly write: boolean;
-  run(ctx: CommandContext, args: readonly string[]): Reply;
+  /**
+   * The command's reply, or null when the command wrote its replies itself through
+   * `ctx.session.send` (SUBSCRIBE answers one confirmation per channel; EXEC writes its array).
+   */
+  run(ctx: CommandContext, args: readonly string[]): Reply | null;
 }
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
+
+/** The Unix time of the command, exact: what Redis's commandTimeSnapshot() answers. */
+export function unixNowMs(ctx: CommandContext): bigint {
+  return BigInt(ctx.unixEpochMs) + BigInt(ctx.nowMs);
+}
 
 /** Redis's error texts (server.c shared objects and the commands' own addReplyError calls). */
 export const errors = {
@@ -33,6 +47,8 @@ export const errors = {
   invalidExpire: (name: string) => reply.error(`ERR invalid expire time in '${name}' command`),
   arity: (name: string) => reply.error(`ERR wrong number of arguments for '${name}' command`),
   stringTooLong: () => reply.error('ERR string exceeds maximum allowed size (proto-max-bulk-len)'),
+  /** Redis 8.4: an IFDEQ/IFDNE digest that is not 16 hex characters (PR #14502). */
+  badDigest: () => reply.error('ERR must be exactly 16 hexadecimal characters'),
   /**
    * server.c processCommand: the name and the arguments are quoted while the argument text stays
    * under 128 bytes, each argument cut to what is left of the 128; newlines become spaces.
@@ -105,45 +121,7 @@ export function bulkOrNil(value: string | null | undefined): Reply {
   return value === null || value === undefined ? reply.nil() : reply.bulk(value);
 }
 
-/** A command that changes nothing and has no options (arity checked by the server). */
-export function command(arity: number, write: boolean, run: (ctx: CommandContext, args: readonly string[]) => Reply): CommandSpec {
+/** A command table entry (arity checked by the server before `run`). */
+export function command(arity: number, write: boolean, run: (ctx: CommandContext, args: readonly string[]) => Reply | null): CommandSpec {
   return { arity, write, run };
-}
-
-/** Converts an ioredis-mock result into a typed reply. `statusReplies` lists string results that are status (+OK). */
-export function fromMock(outcome: MockOutcome, statusReplies: readonly string[] = []): Reply {
-  if (!outcome.ok) {
-    const message = outcome.error.message;
-    return reply.error(/^[A-Z]+ /.test(message) ? message : `ERR ${message}`);
-  }
-  return fromMockValue(outcome.value, statusReplies);
-}
-
-function fromMockValue(value: unknown, statusReplies: readonly string[]): Reply {
-  if (value === null || value === undefined) return reply.nil();
-  if (typeof value === 'number') return Number.isInteger(value) ? reply.integer(value) : reply.bulk(String(value));
-  if (typeof value === 'string') return statusReplies.includes(value) ? reply.status(value) : reply.bulk(value);
-  if (value instanceof Uint8Array) return reply.bulk(decodeBytes(value));
-  if (Array.isArray(value)) return reply.array(value.map((v) => fromMockValue(v, [])));
-  if (value instanceof Error) return reply.error(value.message);
-  return reply.bulk(String(value));
-}
-
-/**
- * A command whose ioredis-mock implementation is right once arity and type are checked: check
- * them, then delegate. The differential suite is what shows a delegated command is right.
- */
-export function delegated(arity: number, write: boolean, options: { statusReplies?: string[]; keyType?: string } = {}): CommandSpec {
-  return {
-    arity,
-    write,
-    run(ctx, args) {
-      const [name, ...rest] = args;
-      if (options.keyType && rest.length > 0) {
-        const type = ctx.keyspace.typeOf(rest[0]);
-        if (type !== null && type !== options.keyType) return errors.wrongType();
-      }
-      return fromMock(ctx.keyspace.call(ctx.nowMs, name.toLowerCase(), rest), options.statusReplies);
-    },
-  };
 }

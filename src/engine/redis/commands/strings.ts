@@ -1,5 +1,7 @@
 import { reply, type Reply } from '../reply';
+import { exactMs, toBigMs, type ExactMs } from '../time';
 import { byteLength, decodeBytes, encodeString } from './bytes';
+import { digestOf, parseDigest } from './digest';
 import { formatLongDouble, parseLongDouble, addLongDouble } from './long-double';
 import {
   INT64_MAX,
@@ -11,6 +13,7 @@ import {
   inInt64Range,
   lookup,
   parseInteger,
+  unixNowMs,
   type CommandContext,
   type CommandSpec,
 } from './shared';
@@ -19,21 +22,37 @@ import {
 
 type ExpireUnit = 'EX' | 'PX' | 'EXAT' | 'PXAT';
 
-/** getExpireMillisecondsOrReply: the absolute expiry in ms, or the error Redis gives. */
-export function expireAtMs(ctx: CommandContext, commandName: string, unit: ExpireUnit, text: string): { ok: true; atMs: number } | { ok: false; error: Reply } {
+/**
+ * getExpireMillisecondsOrReply: the expiry as a virtual time, or the error Redis gives. The checks
+ * are Redis's, in Unix time (a relative expiry is added to the server's Unix clock, and an
+ * overflow of that addition is an invalid expire time); the result is then moved to the virtual
+ * clock the keyspace keeps.
+ */
+export function expireAtMs(ctx: CommandContext, commandName: string, unit: ExpireUnit, text: string): { ok: true; atMs: ExactMs } | { ok: false; error: Reply } {
   const amount = parseInteger(text);
   if (amount === null) return { ok: false, error: errors.notInteger() };
   const seconds = unit === 'EX' || unit === 'EXAT';
   if (amount <= 0n || (seconds && amount > INT64_MAX / 1000n)) return { ok: false, error: errors.invalidExpire(commandName) };
-  let atMs = seconds ? amount * 1000n : amount;
-  if (unit === 'EX' || unit === 'PX') atMs += BigInt(ctx.nowMs);
+  let unixAtMs = seconds ? amount * 1000n : amount;
+  if (unit === 'EX' || unit === 'PX') unixAtMs += unixNowMs(ctx);
   // Redis detects the overflow of the addition as a wrapped, non-positive result.
-  if (atMs > INT64_MAX) return { ok: false, error: errors.invalidExpire(commandName) };
-  return { ok: true, atMs: Number(atMs) };
+  if (unixAtMs > INT64_MAX) return { ok: false, error: errors.invalidExpire(commandName) };
+  return { ok: true, atMs: exactMs(unixAtMs - BigInt(ctx.unixEpochMs)) };
 }
+
+/** The expiry an option list asks for (null: none), or the error Redis gives for it. */
+function optionalExpiry(ctx: CommandContext, commandName: string, options: StringOptions): { ok: true; atMs: ExactMs | null } | { ok: false; error: Reply } {
+  return options.expire ? expireAtMs(ctx, commandName, options.expire.unit, options.expire.text) : { ok: true, atMs: null };
+}
+
+/** Redis 8.4's compare-and-set conditions: by value (IFEQ, IFNE) or by the value's digest (IFDEQ, IFDNE). */
+type IfCondition = 'IFEQ' | 'IFNE' | 'IFDEQ' | 'IFDNE';
+const IF_CONDITIONS: ReadonlySet<string> = new Set<IfCondition>(['IFEQ', 'IFNE', 'IFDEQ', 'IFDNE']);
 
 interface StringOptions {
   condition: 'NX' | 'XX' | null;
+  /** SET's IFEQ/IFNE/IFDEQ/IFDNE and its operand (Redis 8.4). */
+  compare: { condition: IfCondition; operand: string } | null;
   get: boolean;
   keepTtl: boolean;
   persist: boolean;
@@ -41,18 +60,23 @@ interface StringOptions {
 }
 
 /**
- * parseExtendedStringArgumentsOrReply for SET (from argv[3]) and GETEX (from argv[2]). Repeating
- * an option is allowed (the last EX wins); only conflicting ones are a syntax error.
+ * parseExtendedStringArgumentsOrReply for SET (from argv[3]), GETEX (from argv[2]) and MSETEX
+ * (after its key-value pairs). Repeating NX, XX, GET or one expiry unit is allowed (the last EX
+ * wins); conflicting options are a syntax error. The 8.4 conditions are exclusive with NX, XX
+ * and each other, and take one operand.
  */
-function parseStringOptions(args: readonly string[], forSet: boolean): StringOptions | null {
-  const options: StringOptions = { condition: null, get: false, keepTtl: false, persist: false, expire: null };
-  for (let i = forSet ? 3 : 2; i < args.length; i++) {
+function parseStringOptions(args: readonly string[], from: number, command: 'set' | 'getex' | 'msetex'): StringOptions | null {
+  const options: StringOptions = { condition: null, compare: null, get: false, keepTtl: false, persist: false, expire: null };
+  const forSet = command !== 'getex';
+  for (let i = from; i < args.length; i++) {
     const option = args[i].toUpperCase();
     const hasNext = i + 1 < args.length;
     const expireUnit = options.expire?.unit ?? null;
-    if (option === 'NX' && forSet && options.condition !== 'XX') options.condition = 'NX';
-    else if (option === 'XX' && forSet && options.condition !== 'NX') options.condition = 'XX';
-    else if (option === 'GET' && forSet) options.get = true;
+    if (option === 'NX' && forSet && options.condition !== 'XX' && options.compare === null) options.condition = 'NX';
+    else if (option === 'XX' && forSet && options.condition !== 'NX' && options.compare === null) options.condition = 'XX';
+    else if (IF_CONDITIONS.has(option) && command === 'set' && options.condition === null && options.compare === null && hasNext) {
+      options.compare = { condition: option as IfCondition, operand: args[++i] };
+    } else if (option === 'GET' && command === 'set') options.get = true;
     else if (option === 'KEEPTTL' && forSet && !options.persist && expireUnit === null) options.keepTtl = true;
     else if (option === 'PERSIST' && !forSet && expireUnit === null && !options.keepTtl) options.persist = true;
     else if (
@@ -68,31 +92,53 @@ function parseStringOptions(args: readonly string[], forSet: boolean): StringOpt
   return options;
 }
 
-/** SET key value [NX|XX] [GET] [EX s|PX ms|EXAT s|PXAT ms|KEEPTTL] */
+/**
+ * SET key value [NX|XX|IFEQ v|IFNE v|IFDEQ d|IFDNE d] [GET] [EX s|PX ms|EXAT s|PXAT ms|KEEPTTL]
+ *
+ * The IF* conditions are Redis 8.4's (redis.io/commands/set, tested against that page: Redis 7.0
+ * cannot run them). IFEQ and IFDEQ never create a key; IFNE and IFDNE do; a key that holds
+ * another type is WRONGTYPE. Like any SET that stores, a met condition drops the old TTL unless
+ * KEEPTTL (or an expiry option) is given: `SET lock new IFEQ old` leaves a lock with no expiry.
+ */
 const set: CommandSpec = command(-3, true, (ctx, args) => {
   const [, key, value] = args;
-  const options = parseStringOptions(args, true);
+  const options = parseStringOptions(args, 3, 'set');
   if (options === null) return errors.syntax();
-  let atMs: number | null = null;
-  if (options.expire) {
-    const expire = expireAtMs(ctx, 'set', options.expire.unit, options.expire.text);
-    if (!expire.ok) return expire.error;
-    atMs = expire.atMs;
-  }
+  const expire = optionalExpiry(ctx, 'set', options);
+  if (!expire.ok) return expire.error;
+  const atMs = expire.atMs;
+  const byDigest = options.compare?.condition === 'IFDEQ' || options.compare?.condition === 'IFDNE';
+  if (options.compare && byDigest && parseDigest(options.compare.operand) === null) return errors.badDigest();
   let previous: string | null = null;
-  if (options.get) {
+  if (options.get || options.compare) {
     const current = lookup(ctx, key, 'string');
     if (!current.ok) return current.error;
     previous = current.value;
   }
   const found = ctx.keyspace.has(key);
-  if ((options.condition === 'NX' && found) || (options.condition === 'XX' && !found)) {
-    return options.get ? bulkOrNil(previous) : reply.nil();
-  }
+  const stores =
+    options.compare !== null
+      ? compareAllows(options.compare.condition, options.compare.operand, previous)
+      : !((options.condition === 'NX' && found) || (options.condition === 'XX' && !found));
+  if (!stores) return options.get ? bulkOrNil(previous) : reply.nil();
   ctx.keyspace.write(key, { type: 'string', value }, { keepTtl: options.keepTtl });
   if (atMs !== null) ctx.keyspace.setExpireAt(key, atMs);
   return options.get ? bulkOrNil(previous) : reply.ok();
 });
+
+/** Whether an 8.4 condition lets SET store, given the key's current string value (null: no key). */
+function compareAllows(condition: IfCondition, operand: string, current: string | null): boolean {
+  switch (condition) {
+    case 'IFEQ':
+      return current !== null && current === operand;
+    case 'IFNE':
+      return current === null || current !== operand;
+    case 'IFDEQ':
+      return current !== null && digestOf(current) === parseDigest(operand);
+    case 'IFDNE':
+      return current === null || digestOf(current) !== parseDigest(operand);
+  }
+}
 
 const get: CommandSpec = command(2, false, (ctx, [, key]) => {
   const current = lookup(ctx, key, 'string');
@@ -133,7 +179,7 @@ const getdel: CommandSpec = command(2, true, (ctx, [, key]) => {
 /** GETEX key [EX s|PX ms|EXAT s|PXAT ms|PERSIST] */
 const getex: CommandSpec = command(-2, true, (ctx, args) => {
   const key = args[1];
-  const options = parseStringOptions(args, false);
+  const options = parseStringOptions(args, 2, 'getex');
   if (options === null) return errors.syntax();
   const current = lookup(ctx, key, 'string');
   if (!current.ok) return current.error;
@@ -143,9 +189,9 @@ const getex: CommandSpec = command(-2, true, (ctx, args) => {
     if (!expire.ok) return expire.error;
     const absolute = options.expire.unit === 'EXAT' || options.expire.unit === 'PXAT';
     // checkAlreadyExpired: an absolute time already reached deletes the key.
-    if (absolute && expire.atMs <= ctx.nowMs) ctx.keyspace.delete(key);
+    if (absolute && toBigMs(expire.atMs) <= BigInt(ctx.nowMs)) ctx.keyspace.delete(key);
     else ctx.keyspace.setExpireAt(key, expire.atMs);
-  } else if (options.persist) ctx.keyspace.setExpireAt(key, null);
+  } else if (options.persist && ctx.keyspace.expireAt(key) !== null) ctx.keyspace.setExpireAt(key, null);
   return reply.bulk(current.value);
 });
 
@@ -159,6 +205,34 @@ const msetnx: CommandSpec = command(-3, true, (ctx, args) => {
   if (args.length % 2 === 0) return errors.arity('msetnx');
   for (let i = 1; i < args.length; i += 2) if (ctx.keyspace.has(args[i])) return reply.integer(0);
   for (let i = 1; i < args.length; i += 2) ctx.keyspace.write(args[i], { type: 'string', value: args[i + 1] }, { keepTtl: false });
+  return reply.integer(1);
+});
+
+/**
+ * MSETEX numkeys key value [key value ...] [NX|XX] [EX s|PX ms|EXAT s|PXAT ms|KEEPTTL]: Redis 8.4
+ * (redis.io/commands/msetex; Redis 7.0 cannot run it). Sets every pair with one shared expiry,
+ * atomically: with NX only if none of the keys exists, with XX only if all exist. Answers 1 when
+ * the keys were set, 0 when not. The two numkeys error texts are not documented; Lockstep's are
+ * listed in docs/REDIS-FIDELITY.md.
+ */
+const msetex: CommandSpec = command(-4, true, (ctx, args) => {
+  const count = parseInteger(args[1]);
+  if (count === null || count < 1n) return reply.error('ERR invalid numkeys value');
+  if (2n + count * 2n > BigInt(args.length)) return reply.error('ERR wrong number of key-value pairs');
+  const pairsEnd = 2 + Number(count) * 2;
+  const options = parseStringOptions(args, pairsEnd, 'msetex');
+  if (options === null) return errors.syntax();
+  const expire = optionalExpiry(ctx, 'msetex', options);
+  if (!expire.ok) return expire.error;
+  const atMs = expire.atMs;
+  for (let i = 2; i < pairsEnd; i += 2) {
+    const found = ctx.keyspace.has(args[i]);
+    if ((options.condition === 'NX' && found) || (options.condition === 'XX' && !found)) return reply.integer(0);
+  }
+  for (let i = 2; i < pairsEnd; i += 2) {
+    ctx.keyspace.write(args[i], { type: 'string', value: args[i + 1] }, { keepTtl: options.keepTtl });
+    if (atMs !== null) ctx.keyspace.setExpireAt(args[i], atMs);
+  }
   return reply.integer(1);
 });
 
@@ -277,6 +351,7 @@ export const STRING_COMMANDS: Record<string, CommandSpec> = {
   getex,
   mset,
   msetnx,
+  msetex,
   mget,
   append,
   strlen,

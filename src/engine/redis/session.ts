@@ -1,0 +1,27 @@
+import type { ClientState, Clients } from './clients';
+import type { PubSub } from './pubsub';
+import type { Reply } from './reply';
+
+/**
+ * What a command sees of the connection that sent it and of the server beyond the keyspace. The
+ * server builds one per command; commands that answer more than one reply (SUBSCRIBE of several
+ * channels) or write to other connections (PUBLISH) do it through `send`.
+ *
+ * A connection's output is a stream, as on a real RESP2 connection: `execute` returns the first
+ * value written to the caller during the command, and every other value (to the caller or to
+ * anyone else) becomes a push the engine takes with `takePushes()`.
+ */
+export interface Session {
+  readonly client: ClientState;
+  readonly clients: Clients;
+  readonly pubsub: PubSub;
+  /** Writes one value to a connection's output, in order. */
+  send(clientId: string, value: Reply): void;
+  /**
+   * EXEC: runs the queued commands as Redis's call() does (no queueing, no Pub/Sub context check)
+   * and returns every value they wrote to this connection, in order.
+   */
+  runQueued(queue: readonly (readonly string[])[]): Reply[];
+  /** QUIT: the connection closes once the reply is written; its state goes. */
+  close(): void;
+}

@@ -1,0 +1,50 @@
+import { diffCase, sleep } from '../harness';
+
+/**
+ * MULTI, EXEC, DISCARD, WATCH, UNWATCH: optimistic locking, the other classic answer to the stock
+ * race. Many cases follow what Redis 7.0's own tests/unit/multi.tcl checks, written anew for the
+ * commands Lockstep offers. `@b` lines run on a second connection.
+ */
+export const TRANSACTION_CASES = [
+  diffCase('queued replies, then EXEC answers them in order', 'RPUSH l a b c', 'MULTI', 'LRANGE l 0 -1', 'PING', 'EXEC', 'PING'),
+  diffCase('DISCARD drops the queue', 'RPUSH l a b c', 'MULTI', 'DEL l', 'DISCARD', 'LRANGE l 0 -1', 'EXEC'),
+  diffCase('an empty transaction answers an empty array', 'MULTI', 'EXEC'),
+  diffCase('nested MULTI is an error that does not abort', 'MULTI', 'SET a 1', 'MULTI', 'INCR a', 'EXEC', 'GET a'),
+  diffCase('WATCH inside MULTI is an error that does not abort', 'MULTI', 'SET a 1', 'WATCH a', 'EXEC', 'GET a'),
+  diffCase('EXEC and DISCARD without MULTI', 'EXEC', 'DISCARD', 'MULTI', 'EXEC', 'EXEC'),
+  diffCase('an unknown command while queueing aborts EXEC', 'MULTI', 'SET a 1', 'NOSUCHCOMMAND x', 'SET b 2', 'EXEC', 'EXISTS a b', 'PING'),
+  diffCase('a wrong arity while queueing aborts EXEC', 'MULTI', 'SET a 1', 'GET', 'EXEC', 'EXISTS a'),
+  diffCase('an error while running does not stop the others', 'SET a x', 'MULTI', 'SET b 1', 'INCR a', 'RPUSH a y', 'GET a', 'EXEC', 'GET b'),
+  diffCase('EXEC with arguments is refused with EXECABORT, even outside MULTI', 'EXEC x', 'MULTI', 'SET a 1', 'EXEC x', 'EXEC', 'EXISTS a'),
+  diffCase('MULTI, DISCARD and UNWATCH arity', 'MULTI x', 'DISCARD x', 'UNWATCH x', 'WATCH', 'MULTI', 'DISCARD x', 'UNWATCH x', 'EXEC'),
+  diffCase('UNWATCH inside MULTI is queued', 'MULTI', 'UNWATCH', 'EXEC'),
+  diffCase('RESET leaves MULTI', 'MULTI', 'SET a 1', 'RESET', 'EXEC', 'EXISTS a'),
+  diffCase('scripts inside a transaction', 'MULTI', `EVAL "return redis.call('incr', KEYS[1])" 1 n`, 'EVAL "return {1, 2}" 0', 'EVAL "return redis.error_reply(\'boom\')" 0', 'EXEC', 'GET n'),
+  diffCase('a transaction with every reply type', 'SET s v', 'MULTI', 'GET s', 'GET missing', 'INCR n', 'SET t v', 'MGET s missing', 'HGETALL nothing', 'EXEC'),
+  diffCase('WATCH, nothing changes, EXEC runs', 'WATCH x y z', 'WATCH k', 'MULTI', 'PING', 'EXEC'),
+  diffCase('WATCH, the same connection changes the key, EXEC answers nil', 'SET x 30', 'WATCH x', 'SET x 40', 'MULTI', 'PING', 'EXEC', 'GET x'),
+  diffCase('WATCH, another connection changes the key, EXEC answers nil', 'SET x 30', 'WATCH a b x k z', '@b SET x 40', 'MULTI', 'SET x 50', 'EXEC', 'GET x'),
+  diffCase('optimistic stock decrement: the second EXEC loses', 'SET stock 1', 'WATCH stock', 'GET stock', '@b WATCH stock', '@b GET stock', 'MULTI', 'DECR stock', 'EXEC', '@b MULTI', '@b DECR stock', '@b EXEC', 'GET stock'),
+  diffCase('after EXEC, a key is no longer watched', 'SET x 30', 'WATCH x', 'MULTI', 'PING', 'EXEC', 'SET x 40', 'MULTI', 'PING', 'EXEC'),
+  diffCase('after a failed EXEC, a key is no longer watched', 'SET x 30', 'WATCH x', 'SET x 40', 'MULTI', 'PING', 'EXEC', 'SET x 50', 'MULTI', 'PING', 'EXEC'),
+  diffCase('UNWATCH forgets a change', 'SET x 30', 'WATCH x', 'SET x 40', 'UNWATCH', 'MULTI', 'PING', 'EXEC', 'UNWATCH'),
+  diffCase('DISCARD unwatches and clears the change', 'WATCH x', 'SET x 10', 'MULTI', 'DISCARD', 'MULTI', 'INCR x', 'EXEC', 'SET x 10', 'MULTI', 'INCR x', 'EXEC'),
+  diffCase('FLUSHALL touches a watched key that exists', 'SET x 30', 'WATCH x', 'FLUSHALL', 'MULTI', 'PING', 'EXEC'),
+  diffCase('FLUSHALL does not touch a watched key that does not exist', 'DEL x', 'WATCH x', 'FLUSHDB', 'MULTI', 'PING', 'EXEC'),
+  diffCase('EXPIRE on a watched key touches it', 'SET x foo', 'WATCH x', 'EXPIRE x 1000', 'MULTI', 'PING', 'EXEC'),
+  diffCase('a watched key that expires before EXEC fails it', 'SET x 1 PX 100', 'WATCH x', sleep(250), 'MULTI', 'INCR x', 'EXEC', 'EXISTS x'),
+  diffCase('a key already expired when watched does not fail EXEC', 'SET x foo PX 50', sleep(150), 'WATCH x', 'MULTI', 'PING', 'EXEC'),
+  diffCase('a watched key that expired and is then read by another connection still fails EXEC', 'SET x 1 PX 100', 'WATCH x', sleep(250), '@b GET x', 'MULTI', 'PING', 'EXEC'),
+  diffCase('writes that change nothing do not touch a watched key', 'SADD s a', 'HSET h f v', 'WATCH s h missing', 'SADD s a', 'SREM s zz', 'DEL missing', 'EXPIRE missing 100', 'HDEL h zz', 'GETEX s PERSIST', 'SET missing v XX', 'MULTI', 'PING', 'EXEC'),
+  diffCase('writes that store the same value still touch a watched key', 'SET k v', 'WATCH k', 'SET k v', 'MULTI', 'PING', 'EXEC', 'HSET h f v', 'WATCH h', 'HSET h f v', 'MULTI', 'PING', 'EXEC'),
+  diffCase('a script that writes touches a watched key', 'SET k v', 'WATCH k', `@b EVAL "return redis.call('set', KEYS[1], 'w')" 1 k`, 'MULTI', 'GET k', 'EXEC'),
+  diffCase('a read-only script does not touch a watched key', 'SET k v', 'WATCH k', `@b EVAL "return redis.call('get', KEYS[1])" 1 k`, 'MULTI', 'GET k', 'EXEC'),
+  diffCase('WATCH after the key changed does not see the earlier change', 'SET k 1', '@b SET k 2', 'WATCH k', 'MULTI', 'GET k', 'EXEC'),
+  diffCase('a WATCH on an already doomed transaction changes nothing', 'SET k 1', 'WATCH k', 'SET k 2', 'WATCH other', 'MULTI', 'PING', 'EXEC'),
+  diffCase('RENAME touches both keys', 'MSET a 1 b 2', 'WATCH b', 'RENAME a b', 'MULTI', 'PING', 'EXEC', 'SET c 3', 'WATCH c', 'RENAME c d', 'MULTI', 'PING', 'EXEC'),
+  diffCase('list and set writes touch a watched key', 'WATCH l s', 'RPUSH l a', 'MULTI', 'PING', 'EXEC', 'WATCH s', 'SADD s m', 'MULTI', 'PING', 'EXEC'),
+  diffCase('commands run at EXEC see the keys as they are then', 'SET k 1', 'MULTI', 'GET k', '@b SET k 2', 'GET k', 'EXEC'),
+  diffCase('two connections queue independently', 'MULTI', 'SET a 1', '@b MULTI', '@b SET a 2', '@b EXEC', 'EXEC', 'GET a'),
+  diffCase('a connection in MULTI does not block another', 'MULTI', 'SET a 1', '@b GET a', '@b SET a 2', 'EXEC', '@b GET a'),
+  diffCase('EVAL is not refused inside MULTI but WATCH in a script is', 'MULTI', `EVAL "return redis.pcall('watch', KEYS[1])" 1 k`, 'EXEC'),
+];

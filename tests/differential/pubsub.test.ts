@@ -1,0 +1,4 @@
+import { differentialSuite } from './harness';
+import { PUBSUB_CASES } from './cases/pubsub';
+
+differentialSuite('pubsub', PUBSUB_CASES);
