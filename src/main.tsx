@@ -6,7 +6,7 @@ import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { detectLang } from './i18n';
 import { App } from './ui/App';
-import { browserStorage, loadPrefs, loadSessionHash } from './ui/share/persist';
+import { browserStorage, keepUnrestoredRun, loadPrefs, loadSavedRun } from './ui/share/persist';
 import { connectBrowser } from './ui/share/sync';
 import { createSimStore } from './ui/store/createSimStore';
 import { SimStoreProvider } from './ui/store/context';
@@ -23,13 +23,16 @@ const prefersDark = typeof window.matchMedia === 'function' && window.matchMedia
 const store = createSimStore({
   // The run to show: the link's, else (outside embeds) the last one this browser saved.
   link: window.location.hash,
-  savedLink: embed ? null : loadSessionHash(storage),
+  savedRun: embed ? { kind: 'none' } : loadSavedRun(storage),
   lang: prefs.lang ?? detectLang(navigator.languages),
   theme: prefs.theme ?? (prefersDark ? 'dark' : 'light'),
   presentation: prefs.presentation ?? false,
   embed,
   outcomes: typeof Worker === 'function' ? createWorkerOutcomeService() : createInlineOutcomeService(),
 });
+// A saved run that could not be restored moves aside before the current run is saved over it.
+const unrestored = store.getState().linkError?.savedText;
+if (unrestored !== undefined) keepUnrestoredRun(storage, unrestored);
 connectBrowser(store, window, storage);
 const { markReady } = installTestApi(store, window);
 

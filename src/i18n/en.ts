@@ -146,6 +146,12 @@ export const en = {
   // Refused links and actions
   linkErrorTitle: 'This link could not be loaded',
   linkErrorLoadedDefault: 'Lockstep loaded the default scenario instead. Your saved work was not changed.',
+  savedRunErrorTitle: 'Your last run could not be restored',
+  savedRunUnreadable: 'The saved text is not a Lockstep run ({detail}).',
+  savedRunKept: 'Lockstep loaded the default scenario instead. The saved text is kept in this browser; copy it to keep it elsewhere.',
+  savedRunCopy: 'Copy saved text',
+  savedRunCopied: 'Saved text copied',
+  savedRunCopyFailed: 'Could not copy the saved text',
   linkTooLong: 'The link is too long ({length} characters; at most {max}).',
   linkBadFormat: 'The link is not a Lockstep link ({detail}).',
   linkBadVersion: 'The link has version “{detail}”; this Lockstep reads v1.',

@@ -141,6 +141,12 @@ export const zhCN: Catalog = {
   // 被拒绝的链接与操作
   linkErrorTitle: '无法加载此链接',
   linkErrorLoadedDefault: 'Lockstep 已改为加载默认场景，你保存的内容没有改动。',
+  savedRunErrorTitle: '无法恢复上次的运行',
+  savedRunUnreadable: '保存的文本不是 Lockstep 的运行（{detail}）。',
+  savedRunKept: 'Lockstep 已改为加载默认场景。保存的文本仍留在此浏览器中，可复制到别处保留。',
+  savedRunCopy: '复制保存的文本',
+  savedRunCopied: '已复制保存的文本',
+  savedRunCopyFailed: '无法复制保存的文本',
   linkTooLong: '链接太长（{length} 个字符，最多 {max} 个）。',
   linkBadFormat: '这不是 Lockstep 的链接（{detail}）。',
   linkBadVersion: '链接版本为“{detail}”，当前 Lockstep 只能读取 v1。',

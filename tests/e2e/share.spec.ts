@@ -82,6 +82,40 @@ test('broken and hostile links are refused with a message; the default loads; sa
   });
 });
 
+test('a refused link never stays in the address bar, also the second one typed over the first', async ({ app, page }) => {
+  await app.open('#/v1/get-then-del/get-then-del?seed=1&s=A.A.A.A.A.A.A.A');
+  await expect(app.linkError).toContainText('does not fit');
+  const shown = await app.state();
+  const runHash = new URL(page.url()).hash;
+  expect(runHash).toContain(shown.scenario);
+
+  // A second broken link typed into the address bar: refused, and the bar goes back to the run.
+  await page.evaluate(() => {
+    window.location.hash = '#/v1/no-such-lesson/x?seed=1&s=A';
+  });
+  await expect(app.linkError).toContainText('no-such-lesson');
+  await expect.poll(() => new URL(page.url()).hash).toBe(runHash);
+});
+
+test('a saved run that cannot be restored is reported in words and its text is kept', async ({ app, page }) => {
+  const garbage = '{"scenario":"get-then-del", cut short';
+  await page.addInitScript((text) => {
+    if (!sessionStorage.getItem('seeded')) {
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('lockstep.session.v1', text);
+    }
+  }, garbage);
+  await app.open();
+  await expect(app.linkError).toContainText('Your last run could not be restored');
+  await expect(app.linkError).toContainText('not a Lockstep run');
+  expect(await page.evaluate(() => localStorage.getItem('lockstep.session.unrestored.v1'))).toBe(garbage);
+
+  // Working on: the new run is saved, and the unrestorable text is still there to copy.
+  await app.stepClient('A');
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('lockstep.session.v1'))).toMatch(/^#\/v1\//);
+  expect(await page.evaluate(() => localStorage.getItem('lockstep.session.unrestored.v1'))).toBe(garbage);
+});
+
 test('embed mode is chrome-less and fits an iframe', async ({ app, page }) => {
   await page.setViewportSize({ width: 800, height: 560 });
   await app.open(HEADLINE, '?embed=1');

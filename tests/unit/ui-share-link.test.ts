@@ -121,24 +121,25 @@ describe('saved preferences and runs', () => {
     return { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), data };
   };
 
-  it('reads back what it saved, and ignores what it did not write', async () => {
-    const { loadPrefs, savePrefs, loadSessionHash, saveSessionHash } = await import('../../src/ui/share/persist');
+  it('reads back what it saved, and reports (never drops) a saved run it cannot read', async () => {
+    const { loadPrefs, savePrefs, loadSavedRun, saveSessionHash } = await import('../../src/ui/share/persist');
     const storage = memory();
     savePrefs(storage, { lang: 'zh', theme: 'dark', presentation: true });
     expect(loadPrefs(storage)).toEqual({ lang: 'zh', theme: 'dark', presentation: true });
     saveSessionHash(storage, '#/v1/get-then-del/lua?seed=1&s=A');
-    expect(loadSessionHash(storage)).toBe('#/v1/get-then-del/lua?seed=1&s=A');
+    expect(loadSavedRun(storage)).toEqual({ kind: 'hash', hash: '#/v1/get-then-del/lua?seed=1&s=A' });
     expect(loadPrefs(memory({ 'lockstep.prefs.v1': '{not json' }))).toEqual({});
     expect(loadPrefs(memory({ 'lockstep.prefs.v1': '{"lang":"fr","theme":"neon","presentation":"yes"}' }))).toEqual({
       lang: undefined,
       theme: undefined,
       presentation: undefined,
     });
-    expect(loadSessionHash(memory({ 'lockstep.session.v1': 'javascript:alert(1)' }))).toBeNull();
+    expect(loadSavedRun(memory({ 'lockstep.session.v1': 'javascript:alert(1)' }))).toEqual({ kind: 'unreadable', text: 'javascript:alert(1)' });
+    expect(loadSavedRun(memory())).toEqual({ kind: 'none' });
   });
 
   it('survives storage that throws (private mode, sandboxed iframes)', async () => {
-    const { loadPrefs, savePrefs, loadSessionHash, saveSessionHash } = await import('../../src/ui/share/persist');
+    const { loadPrefs, savePrefs, loadSavedRun, saveSessionHash, keepUnrestoredRun } = await import('../../src/ui/share/persist');
     const hostile = {
       getItem: () => {
         throw new Error('SecurityError');
@@ -148,7 +149,8 @@ describe('saved preferences and runs', () => {
       },
     };
     expect(loadPrefs(hostile)).toEqual({});
-    expect(loadSessionHash(hostile)).toBeNull();
+    expect(loadSavedRun(hostile)).toEqual({ kind: 'none' });
+    expect(() => keepUnrestoredRun(hostile, 'x')).not.toThrow();
     expect(() => savePrefs(hostile, { lang: 'en' })).not.toThrow();
     expect(() => saveSessionHash(hostile, '#/v1/x/y')).not.toThrow();
   });

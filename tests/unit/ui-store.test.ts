@@ -116,6 +116,32 @@ describe('sim store', () => {
     expect(s.scenarioId).toBe(createSimStore().getState().scenarioId);
   });
 
+  it('reports a saved run it cannot restore as saved work, keeping its whole text', () => {
+    const garbage = 'not a run at all';
+    const unreadable = createSimStore({ link: '', savedRun: { kind: 'unreadable', text: garbage } }).getState();
+    expect(unreadable.linkError).toMatchObject({ reason: 'bad-format', savedText: garbage });
+    expect(unreadable.persistRun).toBe(false);
+
+    const unfitting = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A.A.A.A.A.A';
+    const doesNotFit = createSimStore({ link: '', savedRun: { kind: 'hash', hash: unfitting } }).getState();
+    expect(doesNotFit.linkError).toMatchObject({ reason: 'schedule-does-not-fit', savedText: unfitting });
+
+    const unknown = '#/v1/no-such-lesson/x?seed=1&s=A';
+    expect(createSimStore({ link: '', savedRun: { kind: 'hash', hash: unknown } }).getState().linkError).toMatchObject({
+      reason: 'unknown-scenario',
+      savedText: unknown,
+    });
+
+    // A link someone opened is a link error, not saved work, and the saved run is not touched.
+    const fromLink = createSimStore({ link: unfitting, savedRun: { kind: 'hash', hash: '#/v1/get-then-del/lua?seed=1&s=A' } }).getState();
+    expect(fromLink.linkError?.reason).toBe('schedule-does-not-fit');
+    expect(fromLink.linkError?.savedText).toBeUndefined();
+
+    const restored = createSimStore({ link: '', savedRun: { kind: 'hash', hash: '#/v1/get-then-del/lua?seed=1&s=A' } }).getState();
+    expect(restored.linkError).toBeNull();
+    expect([restored.scenarioId, restored.variantId, restored.schedule]).toEqual(['get-then-del', 'lua', 'A']);
+  });
+
   it('autoplay replays the recorded future, then continues with a seeded random policy, bounded', () => {
     const runOnce = () => {
       const timers = manualTimers();

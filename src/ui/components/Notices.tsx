@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { translateRef, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { linkLengthMax } from '../store/run-link';
@@ -20,23 +20,29 @@ const LINK_MESSAGES = {
 
 function linkErrorText(error: LinkError, t: Translate): string {
   if (error.reason === 'too-long') return t('linkTooLong', { length: Number(error.detail), max: linkLengthMax });
+  if (error.reason === 'bad-format' && error.savedText !== undefined) return t('savedRunUnreadable', { detail: error.detail });
   return t(LINK_MESSAGES[error.reason], { detail: error.detail });
 }
 
-/** A refused share link: what was wrong, and that the default scenario loaded instead. */
+/**
+ * A refused share link or saved run: what was wrong, and that the default scenario loaded
+ * instead. A saved run's text is kept (and can be copied): nothing the reader made is lost.
+ */
 export function LinkErrorNotice() {
   const t = useT();
   const store = useSimStoreApi();
   const error = useSimStore(selectLinkError);
   if (!error) return null;
+  const saved = error.savedText;
   return (
     <div className="link-error" role="alert" data-testid="link-error">
       <Icon name="warning" />
       <div className="link-error__text">
-        <strong>{t('linkErrorTitle')}</strong>
+        <strong>{t(saved === undefined ? 'linkErrorTitle' : 'savedRunErrorTitle')}</strong>
         <span>{linkErrorText(error, t)}</span>
-        <span className="link-error__after">{t('linkErrorLoadedDefault')}</span>
+        <span className="link-error__after">{t(saved === undefined ? 'linkErrorLoadedDefault' : 'savedRunKept')}</span>
       </div>
+      {saved !== undefined && <CopyTextButton text={saved} />}
       <button type="button" className="button" onClick={() => store.getState().dismissLinkError()}>
         {t('dismiss')}
       </button>
@@ -71,5 +77,24 @@ export function NoticeLine() {
         </>
       )}
     </div>
+  );
+}
+
+/** Copies the kept text of a saved run that could not be restored, and says whether it worked. */
+function CopyTextButton({ text }: { readonly text: string }) {
+  const t = useT();
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <button type="button" className="button" onClick={() => void copy()} data-testid="copy-saved-run">
+      {t(copied === null ? 'savedRunCopy' : copied ? 'savedRunCopied' : 'savedRunCopyFailed')}
+    </button>
   );
 }

@@ -4,7 +4,7 @@
  * Storage can be missing or full (private mode, embeds): every access is guarded.
  */
 import { isLang, type Lang } from '../../i18n';
-import type { Theme } from '../store/types';
+import type { SavedRun, Theme } from '../store/types';
 
 export interface Prefs {
   readonly lang?: Lang;
@@ -14,6 +14,7 @@ export interface Prefs {
 
 const PREFS_KEY = 'lockstep.prefs.v1';
 const SESSION_KEY = 'lockstep.session.v1';
+const UNRESTORED_KEY = 'lockstep.session.unrestored.v1';
 const storedLengthMax = 140_000;
 
 export interface KeyValueStorage {
@@ -67,10 +68,26 @@ export function savePrefs(storage: KeyValueStorage | null, prefs: Prefs): void {
   write(storage, PREFS_KEY, JSON.stringify({ lang: prefs.lang, theme: prefs.theme, presentation: prefs.presentation }));
 }
 
-/** The last run's share hash, or null. The caller validates it like any link. */
-export function loadSessionHash(storage: KeyValueStorage | null): string | null {
-  const text = read(storage, SESSION_KEY);
-  return text !== null && text.startsWith('#/') ? text : null;
+/** The last run this browser saved (see `SavedRun`), its text whole so the page can report and keep it. */
+export function loadSavedRun(storage: KeyValueStorage | null): SavedRun {
+  let text: string | null;
+  try {
+    text = storage?.getItem(SESSION_KEY) ?? null;
+  } catch {
+    return { kind: 'none' };
+  }
+  if (text === null || text === '') return { kind: 'none' };
+  // A text too long to be a link is refused by the link parser with its length: report it, keep it.
+  return text.startsWith('#/') ? { kind: 'hash', hash: text } : { kind: 'unreadable', text };
+}
+
+/**
+ * Keeps a saved run that could not be restored under its own key, so the next save of the
+ * current run does not destroy it: the notice offers to copy it, and it stays until replaced by
+ * the next unrestorable one.
+ */
+export function keepUnrestoredRun(storage: KeyValueStorage | null, text: string): void {
+  write(storage, UNRESTORED_KEY, text);
 }
 
 export function saveSessionHash(storage: KeyValueStorage | null, hash: string): void {

@@ -12,12 +12,13 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
   let lastHash = '';
   const syncRun = (state: SimState) => {
     const hash = selectRunHash(state);
-    if (hash === lastHash) return;
-    lastHash = hash;
+    // The address bar always shows the run, also after a refused link typed over the same run.
     if (win.location.hash !== hash) {
       const url = `${win.location.pathname}${win.location.search}${hash}`;
       win.history.replaceState(win.history.state, '', url);
     }
+    if (hash === lastHash) return;
+    lastHash = hash;
     // Embeds never write: an iframe must not replace the reader's own saved run.
     if (state.persistRun && !embed) saveSessionHash(storage, hash);
   };
@@ -36,7 +37,8 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
       state.seed !== previous.seed ||
       state.schedule !== previous.schedule ||
       state.cursor !== previous.cursor ||
-      state.persistRun !== previous.persistRun
+      state.persistRun !== previous.persistRun ||
+      state.linkError !== previous.linkError
     ) {
       syncRun(state);
     }

@@ -12,13 +12,13 @@ import { Simulation } from '../../engine/simulation';
 import type { LockView, TraceEvent, ViolationEvent } from '../../engine/trace';
 import { SCENARIOS } from '../../scenarios';
 import type { OutcomeReport, OutcomeService } from '../worker/protocol';
-import { parseRunLink } from './run-link';
+import { clip, parseRunLink } from './run-link';
 import type { Runtime } from './runtime';
 import { createLinkSlice } from './slices/links';
 import { createPlaybackSlice } from './slices/playback';
 import { createSimulationSlice } from './slices/simulation';
 import { createUiSlice } from './slices/ui';
-import type { ClientView, KeyView, LinkError, Notice, PlaybackTimers, RunInfo, ScenarioSummary, Theme } from './types';
+import type { ClientView, KeyView, LinkError, Notice, PlaybackTimers, RunInfo, SavedRun, ScenarioSummary, Theme } from './types';
 
 export interface RunSpec {
   readonly scenarioId: string;
@@ -141,8 +141,8 @@ export type SimStore = StoreApi<SimState> & {
 export interface SimStoreInit {
   /** The page's link (location hash): its run, or a refusal shown over the default run. */
   readonly link?: string;
-  /** The last run this browser saved (a link hash), loaded when `link` is empty. */
-  readonly savedLink?: string | null;
+  /** The last run this browser saved, loaded when `link` is empty; refused in words if it cannot be. */
+  readonly savedRun?: SavedRun;
   readonly run?: RunSpec;
   readonly lang?: Lang;
   readonly theme?: Theme;
@@ -156,14 +156,26 @@ export interface SimStoreInit {
   readonly scenarios?: readonly Scenario[];
 }
 
+interface InitialRun extends SimStoreInit {
+  /** The saved run's text when `run` came from it: a run that no longer fits is reported as saved work. */
+  readonly savedText?: string;
+}
+
 /** The run to show first: the link's, else the saved one, else `init.run`. */
-function initialRun(init: SimStoreInit, scenarios: readonly Scenario[]): SimStoreInit {
+function initialRun(init: SimStoreInit, scenarios: readonly Scenario[]): InitialRun {
   if (init.link === undefined) return init;
   const fromLink = parseRunLink(init.link, scenarios);
   if (fromLink.kind === 'ok') return { ...init, run: fromLink.link };
   if (fromLink.kind === 'error') return { ...init, linkError: fromLink.error };
-  const saved = parseRunLink(init.savedLink ?? '', scenarios);
-  return saved.kind === 'ok' ? { ...init, run: saved.link } : init;
+  const saved = init.savedRun ?? { kind: 'none' };
+  if (saved.kind === 'none') return init;
+  if (saved.kind === 'unreadable') {
+    return { ...init, linkError: { reason: 'bad-format', detail: clip(saved.text), savedText: saved.text } };
+  }
+  const fromSaved = parseRunLink(saved.hash, scenarios);
+  if (fromSaved.kind === 'ok') return { ...init, run: fromSaved.link, savedText: saved.hash };
+  if (fromSaved.kind === 'error') return { ...init, linkError: { ...fromSaved.error, savedText: saved.hash } };
+  return init;
 }
 
 export function createSimStore(options: SimStoreInit = {}): SimStore {
@@ -202,7 +214,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
   }));
   // Load the requested run; if its schedule does not fit, show why and load the default instead.
   const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });
-  if (!result.ok) api.getState().refuseLink(result.error);
+  if (!result.ok) api.getState().refuseLink(init.savedText === undefined ? result.error : { ...result.error, savedText: init.savedText });
   return Object.assign(api, {
     simulation: () => rt.engine.sim,
     dispose: () => {

@@ -35,7 +35,7 @@ export interface RunLink {
 export type LinkParse = { readonly kind: 'none' } | { readonly kind: 'ok'; readonly link: RunLink } | { readonly kind: 'error'; readonly error: LinkError };
 
 /** Cuts untrusted text for display. */
-function clip(text: string, lengthMax = 80): string {
+export function clip(text: string, lengthMax = 80): string {
   return text.length > lengthMax ? `${text.slice(0, lengthMax)}…` : text;
 }
 

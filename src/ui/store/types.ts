@@ -61,9 +61,23 @@ export interface LinkError {
   readonly reason: LinkErrorReason;
   /** The offending piece, already cut to a safe length; shown as text, never as markup. */
   readonly detail: string;
+  /**
+   * Set when the refused run is the one this browser saved (not a link someone opened): its whole
+   * text, kept so the reader can copy it; nothing saved is lost silently.
+   */
+  readonly savedText?: string;
 }
 
 export type Theme = 'light' | 'dark';
+
+/**
+ * The last run this browser saved: nothing, its share hash (validated like any link), or text
+ * that cannot be a run (edited by hand, cut short, written by something else).
+ */
+export type SavedRun =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'hash'; readonly hash: string }
+  | { readonly kind: 'unreadable'; readonly text: string };
 
 /** A scenario as the picker lists it. */
 export interface ScenarioSummary {
