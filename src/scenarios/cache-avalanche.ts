@@ -77,8 +77,8 @@ export const cacheAvalanche: Scenario = {
       'once and four rebuild queries reach the database in the same instant, more than the 2 per 100 ms it takes here (on a real ' +
       'site: thousands of keys, and a database that falls over: a cache avalanche). And because they are rebuilt together with ' +
       'the same TTL again, they stay in step and do it again at every expiry. The fix is to add a random jitter to each TTL ' +
-      '(TTL + random(0..2000 ms) here; minutes on hours in practice): the keys now expire at different times, each rebuild comes ' +
-      'alone, and since every rebuild draws a new jitter, two keys that happen to expire together once are unlikely to do so again. The jitter in this run is drawn from its ' +
+      '(TTL + random(0..2000 ms) here; minutes on hours in practice): the keys now expire at different times, their rebuilds ' +
+      'spread out (in this run, at most two at once), and since every rebuild draws a new jitter, two keys that happen to expire together once are unlikely to do so again. The jitter in this run is drawn from its ' +
       'seed, so the run replays exactly; change the seed and the expiry times move. Other defences work with it: keep the ' +
       'hottest keys from expiring (refresh them in the background before a logical expiry), let one request per key rebuild ' +
       '(the mutex of cache-breakdown), and limit or degrade the traffic that reaches the database. The same word also names ' +
@@ -88,7 +88,7 @@ export const cacheAvalanche: Scenario = {
       '同一时刻写入、TTL 相同的键会在同一时刻过期，于是每个键的下一个请求同时未命中，四条重建查询在同一瞬间到达数据库，' +
       '超过了这里数据库能承受的每 100 毫秒 2 次（真实网站上是成千上万个键，外加一个被压垮的数据库：这就是缓存雪崩）。' +
       '而且它们又以相同的 TTL 一起重建，于是始终步调一致，每次过期都会重演一遍。修复方法是给每个 TTL 加上随机抖动' +
-      '（这里是 TTL + random(0..2000 毫秒)；实践中是在几小时上加几分钟）：键在不同的时刻过期，每次重建都单独到来；' +
+      '（这里是 TTL + random(0..2000 毫秒)；实践中是在几小时上加几分钟）：键在不同的时刻过期，重建也随之分散开来（本次运行中最多两个同时发生）；' +
       '而且每次重建都会重新抽取抖动，偶然一起过期过一次的两个键，下一次就不太可能再碰到一起。本次运行的抖动取自种子，因此可以精确重放；换一个种子，过期时刻就会变。' +
       '还有一些防御手段可以配合使用：让最热的键不过期（在逻辑过期之前由后台刷新）、每个键只让一个请求去重建（见 cache-breakdown 的互斥锁）、' +
       '对到达数据库的流量限流或降级。这个词也指缓存本身宕机、所有请求同时涌向数据库的情况：那要靠副本与故障转移、前置的本地缓存和限流来应对，而不是靠 TTL。',
