@@ -81,14 +81,15 @@ export const cacheBreakdown: Scenario = {
     'The product page is served from the cache key product:42, which has just expired. Three requests arrive together, all miss, ' +
       'and all run the same slow database query to rebuild it: three database reads for one value, and on a real hot key thousands, ' +
       'enough to take the database down (cache breakdown). The usual fix is a mutex: on a miss, SET mutex token NX PX 3000; the one ' +
-      'request that gets it rebuilds, writes the cache and releases the mutex with the compare-and-delete script; the others sleep ' +
-      'briefly and read the cache again. One database read. The mutex is a lease like any lock here: if the rebuild takes longer ' +
+      'request that gets it reads the cache once more (another request may have rebuilt it meanwhile: the double-check), rebuilds, ' +
+      'writes the cache and releases the mutex with the compare-and-delete script; the others sleep briefly and read the cache ' +
+      'again. One database read. The mutex is a lease like any lock here: if the rebuild takes longer ' +
       'than its TTL (500 ms against a 1 s query), it expires mid-rebuild and the next request starts a second rebuild. Give the ' +
       'mutex a lease longer than the slowest rebuild, or avoid expiry for hot keys altogether (a logical expiry field rebuilt in the ' +
       'background, or no TTL on keys that must stay hot).',
     '商品页从缓存键 product:42 读取数据，而这个键刚刚过期。三个请求同时到达，全部未命中，全部执行同一条耗时的数据库查询来重建缓存：' +
       '同一个值读了三次数据库；在真正的热点键上会是成千上万次，足以压垮数据库，这就是缓存击穿。常见的修复是互斥锁：' +
-      '未命中时执行 SET mutex token NX PX 3000，拿到锁的那个请求负责重建、写回缓存，再用比较并删除脚本释放互斥锁；' +
+      '未命中时执行 SET mutex token NX PX 3000，拿到锁的那个请求先再读一次缓存（在此期间可能已有别的请求重建了它：这就是二次检查），再负责重建、写回缓存，然后用比较并删除脚本释放互斥锁；' +
       '其他请求稍睡片刻后重新读缓存。只读一次数据库。互斥锁和这里所有的锁一样也是一份租约：如果重建时间比它的 TTL 还长' +
       '（1 秒的查询配 500 毫秒的锁），锁会在重建中途过期，下一个请求就会开始第二次重建。要么让互斥锁的租期长于最慢的一次重建，' +
       '要么干脆不让热点键过期（用逻辑过期字段在后台重建，或者对必须常驻的热点键不设 TTL）。',

@@ -50,6 +50,41 @@ export function lockedJob(options: RetryOptions & { workMs: number; release: Ste
   ];
 }
 
+/**
+ * The acquire command, labelled `acquire`: `SET lock token NX PX ttl` (reply saved as `acquired`),
+ * or with fencing the ACQUIRE_WITH_FENCING_TOKEN script (the scenario must list it as
+ * `acquireWithFencingToken` and have a `fencingKey` param; reply saved as `fencingToken`).
+ */
+export function acquireCommand(fencing: boolean): Step {
+  return fencing
+    ? {
+        op: 'eval',
+        label: 'acquire',
+        script: 'acquireWithFencingToken',
+        keys: ['${lockKey}', '${fencingKey}'],
+        args: ['${token}', '${ttlMs}'],
+        saveAs: 'fencingToken',
+        note: text('take the lock and the next fencing token in one atomic step', '在一个原子步骤里加锁并领取下一个防护令牌'),
+      }
+    : {
+        op: 'command',
+        label: 'acquire',
+        argv: ['SET', '${lockKey}', '${token}', 'NX', 'PX', '${ttlMs}'],
+        saveAs: 'acquired',
+        note: text('take the lock with a lease of ttlMs', '加锁，租期 ttlMs'),
+      };
+}
+
+/** The variable `acquireCommand` saves its reply in: not nil means the lock was taken. */
+export const acquiredVar = (fencing: boolean): string => (fencing ? 'fencingToken' : 'acquired');
+
+/** A write to the protected resource `db`, showing the fencing token when the lock hands one out. */
+export function writeToDb(fencing: boolean, value: string): Step {
+  return fencing
+    ? { op: 'write', resource: 'db', value, fencingToken: '${fencingToken}', note: text('write, showing the fencing token', '写入，并出示防护令牌') }
+    : { op: 'write', resource: 'db', value, note: text('write to the protected storage', '写入受保护的存储') };
+}
+
 /** The safe release: the compare-and-delete script (the scenario must list COMPARE_AND_DELETE as `compareAndDelete`). */
 export function releaseWithLua(note?: LocalizedText): Step {
   return {

@@ -70,13 +70,17 @@ export const getThenDel: Scenario = {
       'The compare is right when it runs, but GET and DEL are two separate commands: if A stalls between them (a GC pause, a slow network) ' +
       'for longer than the lease, Redis expires A\'s lock, B acquires it, and A\'s late DEL deletes B\'s lock. Now nobody is protected. ' +
       'The fix makes the check and the delete one atomic step: a Lua script that deletes only if the value is still the caller\'s token ' +
-      '(Redis runs a script with no other command in between), or, from Redis 8.4, DELEX key IFEQ token.',
+      '(Redis runs a script with no other command in between), or, from Redis 8.4, DELEX key IFEQ token. ' +
+      'The script is the release redis-py\'s Lock runs. Like every lock in these lessons, redis-py\'s Lock lives on one Redis ' +
+      'server: it is not Redlock, the multi-server algorithm described on the same Redis docs page, which redis-py does not implement.',
     zh:
       '每个客户端用 SET key token NX PX 5000 加锁，完成后先 GET、与自己的 token 比较、再 DEL 来释放锁。' +
       '比较在执行时是对的，但 GET 和 DEL 是两条独立的命令：如果 A 在两者之间停顿（GC 停顿、网络变慢）超过租期，' +
       'Redis 会让 A 的锁过期，B 随即加锁成功，而 A 迟到的 DEL 删掉的是 B 的锁。此后谁都不再受保护。' +
       '修复方法是把检查和删除变成一个原子步骤：用 Lua 脚本仅在值仍是调用者的 token 时才删除' +
-      '（Redis 执行脚本期间不会插入其他命令），或者在 Redis 8.4 及以上使用 DELEX key IFEQ token。',
+      '（Redis 执行脚本期间不会插入其他命令），或者在 Redis 8.4 及以上使用 DELEX key IFEQ token。' +
+      'redis-py 的 Lock 释放锁时运行的就是这个脚本。和这些课程里所有的锁一样，redis-py 的 Lock 只依赖一台 Redis 服务器：' +
+      '它不是 Redlock（Redis 文档同一页里介绍的多服务器算法），redis-py 也没有实现 Redlock。',
   },
   params: { lockKey: 'lock', ttlMs: '5000' },
   lockKey: 'lock',
@@ -158,6 +162,13 @@ export const getThenDel: Scenario = {
           },
         },
         {
+          step: 3,
+          text: {
+            en: 'Four seconds pass (t=6000). The lock has been free since A released it at t=2000.',
+            zh: '时间过去 4 秒（t=6000）。自从 A 在 t=2000 释放以来，锁一直是空闲的。',
+          },
+        },
+        {
           step: 5,
           text: {
             en: 'At t=7000 A has nothing left to send: B keeps its lock. (A pause before the release, inside the critical section, is another story: see lease-expires-mid-work.)',
@@ -189,6 +200,13 @@ export const getThenDel: Scenario = {
           text: {
             en: 'The same 5 s pause hits A, but A is done with the lock: one command leaves no gap for a pause.',
             zh: '同样的 5 秒停顿落到了 A 身上，但 A 已经用完了锁：一条命令不留任何可供停顿插入的空隙。',
+          },
+        },
+        {
+          step: 3,
+          text: {
+            en: 'Four seconds pass (t=6000). The lock has been free since A released it at t=2000.',
+            zh: '时间过去 4 秒（t=6000）。自从 A 在 t=2000 释放以来，锁一直是空闲的。',
           },
         },
         {

@@ -9,14 +9,17 @@ import { watchdogScenario } from './watchdog';
 import { reentrant } from './reentrant';
 import { stockOversell } from './stock-oversell';
 import { cacheBreakdown } from './cache-breakdown';
+import { cachePenetration } from './cache-penetration';
+import { cacheAvalanche } from './cache-avalanche';
 import { retryAndBackoff } from './retry-and-backoff';
 import { scriptCache } from './script-cache';
 import { longScript } from './long-script';
 import { subSecondLease } from './sub-second-lease';
 import { leaseSizing } from './lease-sizing';
+import { releaseResult } from './release-result';
 
 /** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
-export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, subSecondLease, plainDel, getThenDel, leaseExpiresMidWork, leaseSizing, watchdogScenario, reentrant, stockOversell, cacheBreakdown, retryAndBackoff, scriptCache, longScript];
+export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, subSecondLease, plainDel, getThenDel, leaseExpiresMidWork, leaseSizing, releaseResult, watchdogScenario, reentrant, stockOversell, cacheBreakdown, cachePenetration, cacheAvalanche, retryAndBackoff, scriptCache, longScript];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);

@@ -1,7 +1,7 @@
 import type { ClientSpec, Scenario } from '../engine/scenario';
 import type { Step } from '../engine/program';
 import { ACQUIRE_WITH_FENCING_TOKEN, COMPARE_AND_DELETE, COMPARE_AND_PEXPIRE } from './scripts';
-import { releaseWithLua, text, timerLoop } from './common';
+import { acquireCommand, acquiredVar, releaseWithLua, text, timerLoop, writeToDb } from './common';
 
 /*
  * Martin Kleppmann's objection to lease-based locks ("How to do distributed locking", 2016): a
@@ -16,27 +16,10 @@ type Variant = 'lua-release' | 'fencing' | 'watchdog';
 const renewEveryMs = 2000;
 
 function acquire(variant: Variant, startsWatchdog: boolean): Step[] {
-  const head: Step =
-    variant === 'fencing'
-      ? {
-          op: 'eval',
-          label: 'acquire',
-          script: 'acquireWithFencingToken',
-          keys: ['${lockKey}', '${fencingKey}'],
-          args: ['${token}', '${ttlMs}'],
-          saveAs: 'fencingToken',
-          note: text('take the lock and the next fencing token in one atomic step', '在一个原子步骤里加锁并领取下一个防护令牌'),
-        }
-      : {
-          op: 'command',
-          label: 'acquire',
-          argv: ['SET', '${lockKey}', '${token}', 'NX', 'PX', '${ttlMs}'],
-          saveAs: 'acquired',
-          note: text('take the lock with a lease of ttlMs', '加锁，租期 ttlMs'),
-        };
+  const fencing = variant === 'fencing';
   return [
-    head,
-    { op: 'if', when: { test: 'notNil', reply: variant === 'fencing' ? 'fencingToken' : 'acquired' }, goto: 'locked' },
+    acquireCommand(fencing),
+    { op: 'if', when: { test: 'notNil', reply: acquiredVar(fencing) }, goto: 'locked' },
     { op: 'retry', goto: 'acquire', afterMs: 1000, attemptCountMax: 10, note: text('taken: wait and retry', '锁被占用：等待后重试') },
     { op: 'end', note: text('give up', '放弃') },
     ...(startsWatchdog
@@ -48,11 +31,7 @@ function acquire(variant: Variant, startsWatchdog: boolean): Step[] {
   ];
 }
 
-function write(variant: Variant, value: string): Step {
-  return variant === 'fencing'
-    ? { op: 'write', resource: 'db', value, fencingToken: '${fencingToken}', note: text('write, showing the fencing token', '写入，并出示防护令牌') }
-    : { op: 'write', resource: 'db', value, note: text('write to the protected storage', '写入受保护的存储') };
-}
+const write = (variant: Variant, value: string): Step => writeToDb(variant === 'fencing', value);
 
 function holder(variant: Variant): Step[] {
   return [
@@ -116,7 +95,7 @@ export const leaseExpiresMidWork: Scenario = {
       'share a hash slot for one script to touch both (hash tags, {order:42}:lock and {order:42}:fence). A watchdog (lane W, Redisson-style renewal every ttl/3, see the watchdog scenario) does not save this run: ' +
       'it lives in A\'s process, so the same pause freezes it and the lease lapses anyway. Renewal helps a holder that is slow but ' +
       'running, not one that is frozen.',
-    'A 已经用正确的方式加了锁（SET NX PX、token、Lua 释放），正准备写入结果时，一次 STW GC 停顿把它冻结了 7 秒，比 6 秒的租期还长。' +
+    'A 已经用正确的方式加了锁（SET NX PX、token、Lua 释放），正在计算要写入的结果时，一次 STW GC 停顿把它冻结了 7 秒，比 6 秒的租期还长。' +
       'Redis 让锁过期，B 拿到锁并写入；随后 A 醒来，仍然以为锁在自己手里，也写入了，覆盖了 B 的数据：没有任何东西通知它锁已易主，' +
       '而它若要检查，又会引入新的竞态。这正是 Martin Kleppmann 在《How to do distributed locking》中的论点：' +
       '只要停顿（GC、缺页、虚拟机被挂起、网络变慢）可能比租期更长，单靠租约就无法保证互斥。真正可靠的修复是防护令牌（fencing token）：' +

@@ -112,7 +112,13 @@ export const retryAndBackoff: Scenario = {
       narration: [
         { step: 2, text: text('B and C arrive together; each waits 100 ms plus a random 0-100 ms drawn from the seed.', 'B 和 C 同时到达；每个等待 100 毫秒再加 0 到 100 毫秒的随机量（取自种子）。') },
         { step: 3, text: text('Their retries land at different times, and each next wait doubles: fewer commands, spread out.', '它们的重试落在不同的时刻，而且每次等待都翻倍：命令更少，也更分散。') },
-        { step: 5, text: text('After D, one waiter gets the lock; the other\'s next retry would pass its 2.5 s deadline, so it gives up and reports an error instead of waiting on.', '在 D 之后，一个等待者拿到了锁；另一个的下一次重试会超过 2.5 秒的截止时间，于是它放弃并报错，而不是继续等下去。') },
+        {
+          step: 5,
+          text: text(
+            'D releases at t=1600; B\'s retry at t=1618 takes the lock. C is refused at t=1739, and its next retry would land past its 2.5 s deadline, so it gives up and reports an error instead of waiting on.',
+            'D 在 t=1600 释放锁；B 在 t=1618 的重试拿到了锁。C 在 t=1739 被拒绝，它的下一次重试会落在 2.5 秒的截止时间之后，于是它放弃并报错，而不是继续等下去。',
+          ),
+        },
       ],
       expect: { violations: [], absent: ['mutual-exclusion', 'foreign-release', 'lock-never-released'] },
     },

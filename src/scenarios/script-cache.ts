@@ -100,13 +100,13 @@ export const scriptCache: Scenario = {
       'works only while the server has the script cached, and the cache is volatile: a restart empties it, and a failover ' +
       'promotes a replica that may never have seen the script. EVALSHA then answers NOSCRIPT. A client that only ever sends ' +
       'EVALSHA, having loaded its scripts once at startup with SCRIPT LOAD, now fails every release: the lock stays until its ' +
-      'lease runs out and everyone else waits (with a watchdog renewing it, forever). Retrying the same EVALSHA does not help. ' +
+      'lease runs out and everyone else waits (longer still if a watchdog keeps renewing it). Retrying the same EVALSHA does not help. ' +
       'Client libraries handle this for you: ioredis\'s defineCommand sends EVALSHA and, on NOSCRIPT, resends with EVAL (which ' +
       'caches the script again); redis-py\'s Script object reloads it and retries. Write your own client code the same way.',
     '锁的释放脚本在每次解锁时都要发送，所以客户端用脚本的 SHA1 发送 EVALSHA，而不是发送源码。但这只有在服务器缓存了该脚本时才有效，' +
       '而脚本缓存是易失的：重启会清空它，故障转移提升的副本可能从没见过这个脚本。此时 EVALSHA 返回 NOSCRIPT。' +
       '如果客户端只在启动时用 SCRIPT LOAD 加载一次脚本、此后只发 EVALSHA，那么之后每一次释放都会失败：锁会一直留到租期结束，' +
-      '其他人只能等待（如果有看门狗在续期，就是永远等待）。重发同样的 EVALSHA 无济于事。客户端库会替你处理：' +
+      '其他人只能等待（如果还有看门狗在续期，就要等得更久）。重发同样的 EVALSHA 无济于事。客户端库会替你处理：' +
       'ioredis 的 defineCommand 先发 EVALSHA，遇到 NOSCRIPT 就改用 EVAL 重发（同时重新缓存脚本）；redis-py 的 Script 对象会重新加载后再试。' +
       '自己写客户端代码时也要这样做。',
   ),

@@ -98,7 +98,7 @@ export const setnxNoTtl: Scenario = {
     },
     {
       step: 5,
-      text: text('Nine seconds in, B has used its 5 retries and gives up: the dead A holds the lock forever.', '到第 9 秒，B 用完了 5 次重试，只能放弃：已经死掉的 A 永远占着这把锁。'),
+      text: text('At t=7500 B has used its 5 retries and gives up: the dead A holds the lock forever.', 't=7500 时 B 用完了 5 次重试，只能放弃：已经死掉的 A 永远占着这把锁。'),
     },
   ],
   variants: [
@@ -115,6 +115,14 @@ export const setnxNoTtl: Scenario = {
       summary: text('The dead holder\'s lease runs out and B gets the lock.', '死去持有者的租期到期，B 拿到了锁。'),
       clients: clients('set-nx-px'),
       narration: [
+        {
+          step: 0,
+          text: text('A takes the lock and its 5 s lease in one command (SET NX PX answers OK) and starts 2 s of work.', 'A 用一条命令加锁并设置 5 秒租期（SET NX PX 返回 OK），开始 2 秒的业务处理。'),
+        },
+        {
+          step: 2,
+          text: text('B arrives: SET NX PX answers nil, the lock is taken.', 'B 到来：SET NX PX 返回 nil，锁已被占用。'),
+        },
         {
           step: 3,
           text: text('B asks how long the lease has left: PTTL shows A\'s lease running out. B retries every 1.5 s; the lock is still A\'s.', 'B 查询租期还剩多久：PTTL 显示 A 的租期正在倒数。B 每隔 1.5 秒重试一次；锁仍然是 A 的。'),

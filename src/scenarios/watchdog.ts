@@ -159,7 +159,7 @@ export const watchdogScenario: Scenario = {
         { step: 3, text: text('No renewal yet: the first is due at t=5000.', '还没有续期：第一次续期要到 t=5000。') },
         { step: 5, text: text('The renewal due at t=5000 cannot run: W is frozen. The lease lapses after t=6000, and B\'s retry at t=7000 takes the lock and enters while A, frozen, is still inside.', '本应在 t=5000 进行的续期无法执行：W 被冻结了。租期在 t=6000 之后失效，B 在 t=7000 的重试拿到了锁，并在 A（冻结中）仍在临界区时进入。') },
         { step: 6, text: text('At t=8000 W wakes 3 s late: the lock is B\'s, its renewal answers 0 and W stops. A resumes believing it still holds the lock; its release at t=9000 deletes nothing.', 't=8000 W 晚了 3 秒才醒来：锁已是 B 的，续期返回 0，W 停止。A 恢复运行，仍以为锁在自己手里；它在 t=9000 的释放什么也没删。') },
-        { step: 7, text: text('Renew every lease/3: then a pause must outlast two thirds of the lease to starve the watchdog.', '每隔租期的三分之一续期：这样停顿必须超过租期的三分之二才会饿死看门狗。') },
+        { step: 7, text: text('Renew every lease/3: then a pause must outlast two thirds of the lease to starve the watchdog.', '每隔租期的三分之一续期：这样停顿必须超过租期的三分之二，才会让看门狗陷入饥饿。') },
       ],
       expect: { violations: ['mutual-exclusion'], absent: ['lock-held-too-long', 'foreign-release'] },
     },

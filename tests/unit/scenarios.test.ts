@@ -125,6 +125,29 @@ describe('the stories, from their traces', () => {
     expect(sim.lock().pttlMs).toBe(-1);
   });
 
+  it('sub-second-lease: EXPIRE lock 0 deletes A\'s lock at once and B\'s retry at t=100 gets in; EX 0 is refused every time; PX 500 makes B wait for A\'s release', () => {
+    const zero = run('sub-second-lease', 'expire-zero');
+    const expire = commands(zero, 'A').find((e) => e.argv[0] === 'EXPIRE')!;
+    expect([expire.argv[2], expire.atMs, replyOf(expire), expire.lockAfter.value]).toEqual(['0', 0, 'integer:1', null]);
+    const bGot = commands(zero, 'B').find((e) => e.argv[0] === 'SETNX' && replyOf(e) === 'integer:1');
+    expect(bGot?.atMs).toBe(100);
+    expect(zero.trace().violations.map((v) => v.clients.join())).toEqual(['B,A']);
+
+    const ex = run('sub-second-lease', 'set-ex-zero');
+    const sets = commands(ex).filter((e) => e.argv[0] === 'SET');
+    expect(sets.length).toBe(12);
+    expect(sets.every((e) => e.reply?.type === 'error' && e.reply.value === "ERR invalid expire time in 'set' command")).toBe(true);
+    expect(ex.allEvents().filter((e) => e.kind === 'give-up').map((e) => e.clientId)).toEqual(['A', 'B']);
+    expect(ex.allEvents().some((e) => e.kind === 'enter')).toBe(false);
+
+    const px = run('sub-second-lease', 'px');
+    const aRelease = commands(px, 'A').find((e) => e.releases)!;
+    const bGotPx = commands(px, 'B').find((e) => replyOf(e) === 'status:OK')!;
+    expect([aRelease.atMs, replyOf(aRelease)]).toEqual([300, 'integer:1']);
+    expect(bGotPx.atMs).toBe(300);
+    expect(bGotPx.seq).toBeGreaterThan(aRelease.seq);
+  });
+
   it('plain-del: A\'s DEL deletes B\'s lock and C gets in; with Lua A\'s release answers 0 and C waits its turn', () => {
     const broken = run('plain-del', 'plain-del');
     const aDel = commands(broken, 'A').find((e) => e.argv[0] === 'DEL')!;
@@ -154,6 +177,8 @@ describe('the stories, from their traces', () => {
       expect([release.atMs, replyOf(release), release.lockBefore.holder]).toEqual([2000, 'integer:1', 'A']);
       expect(sim.lock().holder).toBe('B');
       expect(sim.lock().value).toBe(sim.clients.find((c) => c.id === 'B')?.vars.token);
+      const bSet = commands(sim, 'B')[0];
+      expect([bSet.atMs, bSet.lockBefore.value, replyOf(bSet)]).toEqual([6000, null, 'status:OK']);
     }
   });
 
@@ -173,6 +198,55 @@ describe('the stories, from their traces', () => {
       [2000, 'integer:1'],
       [10_000, 'integer:0'],
     ]);
+  });
+
+  it('lease-sizing: the 150 ms lease lapses on A\'s one 2 s job (from t=600), B gets in at t=800 and A\'s release at t=2600 answers 0; the 4 s lease never lapses', () => {
+    const average = run('lease-sizing', 'average');
+    const jobs = average.allEvents().filter((e) => e.kind === 'block' && e.clientId === 'A' && e.reason === 'work');
+    expect(jobs.filter((e) => e.kind === 'block' && e.untilMs !== null && e.untilMs - e.atMs === 2000).map((e) => e.atMs)).toEqual([600]);
+    const aReleases = commands(average, 'A').filter((e) => e.releases);
+    expect(aReleases.length).toBe(8);
+    expect(aReleases.filter((e) => replyOf(e) === 'integer:0').map((e) => e.atMs)).toEqual([2600]);
+    const firstOverlap = average.trace().violations[0];
+    expect([firstOverlap.violation, firstOverlap.atMs, firstOverlap.clients.join()]).toEqual(['mutual-exclusion', 800, 'B,A']);
+
+    const tail = run('lease-sizing', 'tail');
+    expect(commands(tail, 'A').filter((e) => e.releases).map(replyOf)).toEqual(Array(8).fill('integer:1'));
+  });
+
+  it('release-result: A stores its result after its lease passed to B, and its release answers 0; ignored, A reports success; checked, an alert is recorded and the stale result stays; fenced, the storage keeps B\'s result', () => {
+    const writes = (sim: Simulation) =>
+      sim.allEvents().flatMap((e) => (e.kind === 'write' ? [[e.atMs, e.clientId, e.value, e.accepted] as const] : []));
+    const alerts = (sim: Simulation) => sim.inspect().find((k) => k.key === 'alerts');
+    const outcome = (sim: Simulation) => sim.clients.find((c) => c.id === 'A')?.vars.outcome;
+    for (const variant of ['ignored', 'checked', 'fenced']) {
+      const sim = run('release-result', variant);
+      const release = commands(sim, 'A').find((e) => e.releases)!;
+      expect([release.atMs, replyOf(release), release.lockBefore.holder], variant).toEqual([5000, 'integer:0', 'B']);
+      expect(commands(sim, 'B').find((e) => e.lockAfter.holder === 'B' && e.lockBefore.holder !== 'B')?.atMs, variant).toBe(4000);
+    }
+    const ignored = run('release-result', 'ignored');
+    expect(outcome(ignored)).toBe('success');
+    expect(alerts(ignored)).toBeUndefined();
+    expect(writes(ignored)).toEqual([
+      [4000, 'B', "B's result", true],
+      [5000, 'A', "A's result", true],
+    ]);
+    expect(ignored.state.resources.db.value).toBe("A's result");
+
+    const checked = run('release-result', 'checked');
+    expect(outcome(checked)).toBe('failed: lock lost');
+    expect(alerts(checked)).toMatchObject({ type: 'list', value: ['A: lock lost before its release; the job ran past its lease'] });
+    // Checking tells; it does not undo: the stale result is still what the storage holds.
+    expect(checked.state.resources.db.value).toBe("A's result");
+
+    const fenced = run('release-result', 'fenced');
+    expect(writes(fenced)).toEqual([
+      [4000, 'B', "B's result", true],
+      [5000, 'A', "A's result", false],
+    ]);
+    expect(fenced.state.resources.db.value).toBe("B's result");
+    expect(outcome(fenced)).toBe('failed: lock lost');
   });
 
   it('watchdog: renewals keep the TTL from reaching 0 through the pause; renewing every 5 s starves; the zombie outlives B; the cap stops after 3', () => {
@@ -242,6 +316,58 @@ describe('the stories, from their traces', () => {
     expect(hits.length).toBeGreaterThan(0);
   });
 
+  it('cache-penetration: six queries for the missing product without a cache of the miss; one with the miss cached as a marker for 60 s; none behind the id filter', () => {
+    const queries = (variant: string) => run('cache-penetration', variant).state.counters.queries.sold;
+    expect(queries('no-cache')).toBe(6);
+    expect(queries('cache-null')).toBe(1);
+    expect(queries('filter')).toBe(0);
+    const noCache = run('cache-penetration', 'no-cache');
+    expect(commands(noCache).map(replyOf)).toEqual(Array(6).fill('nil'));
+    const cacheNull = run('cache-penetration', 'cache-null');
+    expect(commands(cacheNull, 'B').map(replyOf)).toEqual(Array(3).fill('bulk:NOT_FOUND'));
+    expect(cacheNull.inspect().find((k) => k.key === 'product:404')).toMatchObject({ type: 'string', value: 'NOT_FOUND', expireAtMs: 60_100 });
+    const filter = run('cache-penetration', 'filter');
+    expect(commands(filter).map((e) => `${e.argv[0]} ${replyOf(e)}`)).toEqual(Array(6).fill('SISMEMBER integer:0'));
+    for (const sim of [noCache, cacheNull, filter]) {
+      expect(sim.clients.map((c) => [c.vars.served, c.vars.answer])).toEqual([
+        ['3', '404 not found'],
+        ['3', '404 not found'],
+      ]);
+    }
+  });
+
+  it('cache-avalanche: with one TTL the four keys miss together at t=2300 and again at t=4600; jittered, no more than 2 queries ever arrive within 100 ms', () => {
+    const missTimes = (sim: Simulation) =>
+      sim.allEvents().flatMap((e) => (e.kind === 'mark' && e.clientId !== 'W' ? [e.atMs] : []));
+    const busiestWindow = (times: number[]) => Math.max(...times.map((t) => times.filter((u) => u > t - 100 && u <= t).length));
+    const same = run('cache-avalanche', 'same-ttl');
+    expect(missTimes(same)).toEqual([2300, 2300, 2300, 2300, 4600, 4600, 4600, 4600]);
+    expect(same.trace().violations.map((v) => [v.violation, v.atMs])).toEqual([
+      ['load-spike', 2300],
+      ['load-spike', 4600],
+    ]);
+
+    const jittered = run('cache-avalanche', 'jittered-ttl');
+    const warmTtls = commands(jittered, 'W').map((e) => Number(e.argv[4]));
+    // The narration names these TTLs and miss times: they come from the default seed.
+    expect(warmTtls).toEqual([2494, 3050, 2580, 2450]);
+    expect(missTimes(jittered)).toEqual([2700, 2700, 2900, 3300, 5600, 6000, 6200]);
+    expect(busiestWindow(missTimes(jittered))).toBe(2);
+    expect(busiestWindow(missTimes(same))).toBe(4);
+  });
+
+  it('cache-avalanche: the default seed is not a lucky one: over seeds 1 to 30 the same TTL always spikes and the jittered TTL never does', () => {
+    const scenario = findScenario('cache-avalanche');
+    const spikes = (variantId: string, seed: number) => {
+      const sim = new Simulation(scenario, { variantId, seed });
+      sim.applySchedule(scenario.defaultSchedule);
+      return sim.trace().violations.some((v) => v.violation === 'load-spike');
+    };
+    const seeds = Array.from({ length: 30 }, (_, i) => i + 1);
+    expect(seeds.filter((seed) => !spikes('same-ttl', seed))).toEqual([]);
+    expect(seeds.filter((seed) => spikes('jittered-ttl', seed))).toEqual([]);
+  });
+
   it('retry-and-backoff: the spin hammers Redis; bounded waiters give up; fixed retries coincide, jittered ones do not; the newcomer D goes first', () => {
     const sets = (sim: Simulation, id: string) => commands(sim, id).filter((e) => e.argv[0] === 'SET');
     const spin = run('retry-and-backoff', 'spin');
@@ -265,8 +391,11 @@ describe('the stories, from their traces', () => {
     const jittered = retryTimes('jittered-backoff');
     expect(new Set(jittered).size).toBe(jittered.length);
     expect(sets(run('retry-and-backoff', 'jittered-backoff'), 'C').length).toBeLessThan(sets(spin, 'C').length);
-    const deadline = run('retry-and-backoff', 'jittered-backoff').allEvents().find((e) => e.kind === 'give-up');
-    expect(deadline?.kind === 'give-up' && deadline.reason).toBe('deadline');
+    const jitteredRun = run('retry-and-backoff', 'jittered-backoff');
+    const deadline = jitteredRun.allEvents().find((e) => e.kind === 'give-up');
+    expect(deadline?.kind === 'give-up' && [deadline.clientId, deadline.atMs, deadline.reason]).toEqual(['C', 1739, 'deadline']);
+    // The narration names B's winning retry: the jitter comes from the default seed.
+    expect(sets(jitteredRun, 'B').filter((e) => replyOf(e) === 'status:OK').map((e) => e.atMs)).toEqual([1618]);
   });
 
   it('script-cache: after SCRIPT FLUSH, EVALSHA answers NOSCRIPT; the fallback EVAL releases (1) and re-caches the script', () => {
