@@ -1,5 +1,5 @@
 import type { SimRedisServer } from './redis/server';
-import type { Choice } from './schedule';
+import { advanceMsMax, type Choice } from './schedule';
 import type { TraceEvent } from './trace';
 import { emitter, type Emitter } from './emit';
 import { runClientStep, saveReply } from './step-rule';
@@ -66,6 +66,36 @@ export function applyChoice(world: WorldState, server: SimRedisServer, ctx: RunC
   run.fireDue(null);
   world.stepIndex += 1;
   return run.events;
+}
+
+/**
+ * For explorers: the `+N` that takes the world to the next time anything is due (a wake-up, the
+ * end of a stall, a key's expiry), once the clients ready now have run. It applies exactly what
+ * `applyChoice(world, server, ctx, { kind: 'advance', ms })` applies for the returned `ms` (the
+ * same events, the same world), so the choice replays from schedule text. Returns null when nothing
+ * is due within `msMax` after the ready clients ran; the world and server may then have changed
+ * (the ready clients ran): restore them.
+ */
+export function applyAdvanceToNextDue(
+  world: WorldState,
+  server: SimRedisServer,
+  ctx: RunContext,
+  msMax: number = advanceMsMax,
+): { readonly choice: Choice; readonly events: TraceEvent[] } | null {
+  const run = new WorldRun(world, server, ctx);
+  const ms = run.runToNextDue(Math.min(msMax, clockMsMax - world.nowMs));
+  if (ms === null) return null;
+  run.fireDue(null);
+  world.stepIndex += 1;
+  return { choice: { kind: 'advance', ms }, events: run.events };
+}
+
+/**
+ * The next virtual time something is due after now (a wake-up, the end of a stall, a key's
+ * expiry), or null. Where `+N` stops first when no client is ready now.
+ */
+export function nextDueMs(world: WorldState, server: SimRedisServer, ctx: RunContext): number | null {
+  return new WorldRun(world, server, ctx).nextDueMs();
 }
 
 function validateChoice(world: WorldState, ctx: RunContext, choice: Choice): void {
@@ -136,6 +166,21 @@ class WorldRun {
       this.settle();
     }
     this.moveClock(targetMs, 'advance');
+  }
+
+  /**
+   * `+N` with N chosen to end at the next due time after the ready clients ran (runUntil of that
+   * time does exactly this: its first due time is the target, after which nothing is due). Null
+   * when nothing is due within `msMax`.
+   */
+  runToNextDue(msMax: number): number | null {
+    const startMs = this.world.nowMs;
+    this.settle();
+    const next = this.nextDueMs();
+    if (next === null || next - startMs > msMax) return null;
+    this.moveClock(next, 'advance');
+    this.settle();
+    return next - startMs;
   }
 
   /**
@@ -257,7 +302,7 @@ class WorldRun {
   }
 
   /** The next virtual time something is due: a wake-up, the end of a stall, or a key's expiry. */
-  private nextDueMs(): number | null {
+  nextDueMs(): number | null {
     const now = this.world.nowMs;
     let next: number | null = null;
     const consider = (t: number | null) => {

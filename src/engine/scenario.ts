@@ -87,6 +87,35 @@ export interface VariantSpec {
   readonly expect: { readonly violations: readonly ViolationKind[]; readonly absent: readonly ViolationKind[] };
 }
 
+/**
+ * Faults an explorer may add to a schedule (docs/EXPLORER.md): stalls of the given lengths and
+ * crashes, of any client's process, at any point, at most this many of each per schedule.
+ */
+export interface FaultBudget {
+  /** Stalls (`A~N`) one schedule may contain, over all processes. */
+  readonly stallCountMax: number;
+  /** The stall lengths tried at every point (ms). */
+  readonly stallLengthsMs: readonly number[];
+  /** Crashes (`!A`) one schedule may contain. */
+  readonly crashCountMax: number;
+  /** Only these clients' processes may be faulted (default: every client's). */
+  readonly clients?: readonly string[];
+}
+
+/** The bounds a scenario's lesson is checked within by the explorer (docs/EXPLORER.md). */
+export interface ExploreSpec {
+  /** The declared fault budget (default: no faults). */
+  readonly faults?: FaultBudget;
+  /** Longest schedule searched, in choices. */
+  readonly depthMax?: number;
+  /** Distinct states the search may visit. */
+  readonly stateCountMax?: number;
+  /** Latest virtual time a searched schedule may reach (ms); none when absent. */
+  readonly horizonMs?: number;
+  /** Why these bounds, when they leave something out (said beside the verdict). */
+  readonly note?: LocalizedText;
+}
+
 export interface Scenario {
   /** Stable id: share links and tests use it. */
   readonly id: string;
@@ -127,6 +156,8 @@ export interface Scenario {
   readonly variants: readonly VariantSpec[];
   /** The first variant shown; usually the broken one. */
   readonly defaultVariant: string;
+  /** The explorer's bounds for this lesson: its fault budget and depth (docs/EXPLORER.md). */
+  readonly explore?: ExploreSpec;
 }
 
 export function findVariant(scenario: Scenario, variantId: string | undefined): VariantSpec {

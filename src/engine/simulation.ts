@@ -2,6 +2,7 @@ import { applyChoice, ChoiceError, readLock, refusalOf } from './engine';
 import { hash53 } from './hash';
 import type { KeyEntry } from './redis/keyspace';
 import { SimRedisServer } from './redis/server';
+import { sharedScriptEngine } from './shared-scripts';
 import { findVariant, type Scenario } from './scenario';
 import { formatSchedule, parseSchedule, type Choice } from './schedule';
 import type { LockView, Trace, TraceEvent, ViolationEvent } from './trace';
@@ -17,6 +18,26 @@ export interface SimulationOptions {
 export const defaultSeed = 1;
 /** Longest timeline a simulation keeps (choices); apply() refuses more. */
 export const timelineStepCountMax = 100_000;
+
+/** A run at time 0: its context, its server after the scenario's setup, and its world. */
+export interface RunStart {
+  readonly ctx: RunContext;
+  readonly server: SimRedisServer;
+  readonly world: WorldState;
+}
+
+/** Builds a run at time 0 (what a Simulation starts from; explorers start there too). */
+export function startRun(scenario: Scenario, options: Pick<SimulationOptions, 'variantId' | 'seed'> = {}): RunStart {
+  const variant = findVariant(scenario, options.variantId);
+  const ctx = createRunContext(scenario, variant, options.seed ?? defaultSeed);
+  // One Lua engine serves every run of this realm (shared-scripts.ts): a run costs no Lua state.
+  const server = new SimRedisServer({ scriptTiming: scenario.scriptTiming, unixEpochMs: scenario.unixEpochMs, createScriptEngine: sharedScriptEngine });
+  for (const argv of scenario.setup ?? []) {
+    const result = server.execute(argv, 0);
+    if (result.type === 'error') throw new Error(`${scenario.id}: setup ${argv.join(' ')} failed: ${result.value}`);
+  }
+  return { ctx, server, world: createWorld(ctx) };
+}
 
 /**
  * A run of one scenario variant as a timeline: seed + choices, with the events they produced and
@@ -36,15 +57,11 @@ export class Simulation {
   private readonly checkpointEverySteps: number;
 
   constructor(scenario: Scenario, options: SimulationOptions = {}) {
-    const variant = findVariant(scenario, options.variantId);
-    this.ctx = createRunContext(scenario, variant, options.seed ?? defaultSeed);
+    const start = startRun(scenario, options);
+    this.ctx = start.ctx;
+    this.server = start.server;
+    this.world = start.world;
     this.checkpointEverySteps = options.checkpointEverySteps ?? 32;
-    this.server = new SimRedisServer({ scriptTiming: scenario.scriptTiming, unixEpochMs: scenario.unixEpochMs });
-    for (const argv of scenario.setup ?? []) {
-      const result = this.server.execute(argv, 0);
-      if (result.type === 'error') throw new Error(`${scenario.id}: setup ${argv.join(' ')} failed: ${result.value}`);
-    }
-    this.world = createWorld(this.ctx);
     this.checkpoints.push(this.checkpoint());
   }
 

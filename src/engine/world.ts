@@ -204,8 +204,41 @@ export function createWorld(ctx: RunContext): WorldState {
   };
 }
 
-export function cloneWorld(world: WorldState): WorldState {
-  return structuredClone(world);
+/**
+ * A deep copy of a world (what structuredClone gives, tests/unit/engine-clone.test.ts checks it),
+ * written out by hand: explorers and checkpoints copy worlds all the time, and structuredClone
+ * costs many times more. Replies are shared: they are immutable. Key order is kept everywhere
+ * (state keys are JSON).
+ */
+export function cloneWorld(world: Readonly<WorldState>): WorldState {
+  const processes: Record<string, ProcessState> = {};
+  for (const name in world.processes) processes[name] = { ...world.processes[name] };
+  const counters: WorldState['counters'] = {};
+  for (const id in world.counters) {
+    const counter = world.counters[id];
+    counters[id] = { ...counter, recentMs: counter.recentMs.slice() };
+  }
+  const resources: WorldState['resources'] = {};
+  for (const id in world.resources) resources[id] = { ...world.resources[id] };
+  return {
+    ...world,
+    clients: world.clients.map(cloneClient),
+    processes,
+    lock: { ...world.lock },
+    counters,
+    resources,
+  };
+}
+
+function cloneClient(c: Readonly<ClientState>): ClientState {
+  return {
+    ...c,
+    vars: { ...c.vars },
+    replyTypes: { ...c.replyTypes },
+    attempts: { ...c.attempts },
+    retrySinceMs: { ...c.retrySinceMs },
+    awaitingScript: c.awaitingScript === null ? null : { ...c.awaitingScript },
+  };
 }
 
 /** A point in a run from which replay can resume: the world plus the server's state. */

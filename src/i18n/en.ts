@@ -288,6 +288,24 @@ export const en = {
   vLockHeldTooLong: '{a} has held the lock for {heldMs} ms, longer than the {limitMs} ms any critical section here should take',
   vLoadSpike: '{count} database queries within {windowMs} ms, more than the {max} the database takes',
 
+  // The explorer's verdicts (src/i18n/explore.ts): never more than was checked
+  exploreFound: { one: 'Found {kind} in {n} choice: {schedule}', other: 'Found {kind} in {n} choices: {schedule}' },
+  exploreNone: 'No violation of {invariants} within {bounds}: {states} states, {transitions} transitions, exhaustive.',
+  exploreNoneCut: 'No violation of {invariants} found within {bounds}: {states} states, {transitions} transitions, not exhaustive: {cuts}.',
+  exploreNoneSampled:
+    'No violation of {invariants} found in {walks} random walks within {bounds}: {states} distinct states, estimated coverage {coverage}; a sample, not exhaustive.',
+  exploreStoppedEarly: 'Stopped at the first violation: {invariants} not searched to the end ({states} states, {transitions} transitions).',
+  exploreBounds: 'schedules of at most {depth} choices, {faults}, time moving from one due time to the next',
+  exploreBoundsHorizon: 'schedules of at most {depth} choices up to t = {horizonMs} ms, {faults}, time moving from one due time to the next',
+  exploreFaultsNone: 'no faults',
+  exploreStalls: { one: 'at most {n} stall of {lengths}', other: 'at most {n} stalls of {lengths}' },
+  exploreCrashes: { one: 'at most {n} crash', other: 'at most {n} crashes' },
+  exploreFaultClients: '{faults} (in the processes of {clients})',
+  exploreCutDepth: { one: 'the depth bound left {n} state unexpanded', other: 'the depth bound left {n} states unexpanded' },
+  exploreCutHorizon: { one: 'the time horizon cut {n} move', other: 'the time horizon cut {n} moves' },
+  exploreCutStates: 'the state budget ({n} states) ran out',
+  exploreCutCancelled: 'cancelled',
+
   // The CLI's words around the trace (it speaks English)
   cliStepHeader: 'step',
   cliTimeHeader: 'time',

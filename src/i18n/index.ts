@@ -21,3 +21,4 @@ export {
   type Translate,
 } from './translate';
 export { VIOLATIONS, violationKindLabel, violationSentence, violationText } from './violations';
+export { boundsText, cutsText, exploreVerdictLines, faultsText, type BoundsInput, type VerdictInput } from './explore';

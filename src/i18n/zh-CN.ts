@@ -281,6 +281,23 @@ export const zhCN: Catalog = {
   vLockHeldTooLong: '{a} 已持锁 {heldMs} 毫秒，超过了这里任何临界区应有的 {limitMs} 毫秒',
   vLoadSpike: '{windowMs} 毫秒内有 {count} 次数据库查询，超过了数据库能承受的 {max} 次',
 
+  // 探索器的结论：只说检查过的
+  exploreFound: '找到{kind}，共 {n} 步选择：{schedule}',
+  exploreNone: '在{bounds}范围内没有违反{invariants}：{states} 个状态，{transitions} 次转移，已穷尽。',
+  exploreNoneCut: '在{bounds}范围内未发现违反{invariants}：{states} 个状态，{transitions} 次转移，未穷尽：{cuts}。',
+  exploreNoneSampled: '{walks} 次随机游走在{bounds}范围内未发现违反{invariants}：见到 {states} 个不同状态，估计覆盖率 {coverage}；只是抽样，未穷尽。',
+  exploreStoppedEarly: '在第一次违反处停止：{invariants}未搜索完（{states} 个状态，{transitions} 次转移）。',
+  exploreBounds: '最多 {depth} 步选择的调度、{faults}、时间从一个到期时刻推进到下一个',
+  exploreBoundsHorizon: '最多 {depth} 步选择且不超过 t = {horizonMs} 毫秒的调度、{faults}、时间从一个到期时刻推进到下一个',
+  exploreFaultsNone: '无故障',
+  exploreStalls: '最多 {n} 次停顿（{lengths}）',
+  exploreCrashes: '最多 {n} 次崩溃',
+  exploreFaultClients: '{faults}（限于 {clients} 的进程）',
+  exploreCutDepth: '深度上限使 {n} 个状态未展开',
+  exploreCutHorizon: '时间上限截掉了 {n} 个动作',
+  exploreCutStates: '状态预算（{n} 个状态）已用完',
+  exploreCutCancelled: '已取消',
+
   // 命令行（输出英文；此处保持键齐全）
   cliStepHeader: '步骤',
   cliTimeHeader: '时间',

@@ -1,0 +1,87 @@
+import type { Choice } from '../schedule';
+import type { ViolationKind } from '../trace';
+import type { ExploreBounds } from './bounds';
+
+/** A schedule the explorer found that breaks an invariant. */
+export interface FoundViolation {
+  readonly kind: ViolationKind;
+  /** The schedule from the start, in choices: replaying it shows the violation at its last choice. */
+  readonly choices: readonly Choice[];
+  /** The same schedule in canonical text (docs/SCHEDULES.md): what `run --schedule` and links take. */
+  readonly schedule: string;
+  /** Number of choices (the depth at which it was found). */
+  readonly steps: number;
+  /** The checker's sentence (English, as in the trace). */
+  readonly message: string;
+  readonly clients: readonly string[];
+  /** Virtual time of the violation. */
+  readonly atMs: number;
+}
+
+/** Why a search ended before it had seen every state within its bounds (empty when exhaustive). */
+export interface SearchCut {
+  /** States at the depth bound that still had moves (not expanded). */
+  readonly depthCutStates: number;
+  /** Moves not taken because they would have taken the clock past the horizon. */
+  readonly horizonCutMoves: number;
+  /** The state budget ran out. */
+  readonly stateBudget: boolean;
+  /** It stopped once it had found what it looked for. */
+  readonly stoppedAtViolation: boolean;
+  readonly cancelled: boolean;
+  /** Random walks cover a sample, never every state. */
+  readonly sampled: boolean;
+}
+
+/** Random-walk coverage: how much of the space a sample of walks is likely to have seen. */
+export interface WalkCoverage {
+  readonly walks: number;
+  /** Distinct states among all states the walks passed through. */
+  readonly distinctStates: number;
+  /** States the walks passed through (with repeats). */
+  readonly visits: number;
+  /** Distinct states seen exactly once. */
+  readonly seenOnce: number;
+  /**
+   * Good-Turing sample coverage, 1 - seenOnce / visits: an estimate of the chance that the next
+   * state a walk reaches is one already seen. 1 means the walks keep meeting known states.
+   */
+  readonly goodTuring: number;
+}
+
+export type ExploreMode = 'bfs' | 'random';
+
+export interface ExploreResult {
+  readonly scenarioId: string;
+  readonly variantId: string;
+  readonly seed: number;
+  readonly mode: ExploreMode;
+  readonly bounds: ExploreBounds;
+  /** The violation kinds looked for. */
+  readonly invariants: readonly ViolationKind[];
+  /** Whether the partial-order reduction was on. */
+  readonly reduced: boolean;
+  readonly statesExplored: number;
+  readonly transitionsExplored: number;
+  /** Moves the partial-order reduction skipped (each would have reached a state seen another way). */
+  readonly transitionsSkipped: number;
+  /** Deepest level of the search reached (choices). */
+  readonly depthReached: number;
+  /** Every state within the bounds was explored (no cut of any kind). */
+  readonly exhaustive: boolean;
+  readonly cut: SearchCut;
+  /** The first violation found of each kind looked for, shortest first (breadth-first: shortest). */
+  readonly violations: readonly FoundViolation[];
+  /** Present for random walks. */
+  readonly coverage: WalkCoverage | null;
+}
+
+/** Progress of a running search, for a progress display. */
+export interface ExploreProgress {
+  readonly statesExplored: number;
+  readonly transitionsExplored: number;
+  /** States waiting to be expanded. */
+  readonly frontier: number;
+  readonly depth: number;
+  readonly violationsFound: number;
+}

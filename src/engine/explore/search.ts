@@ -1,0 +1,255 @@
+import type { Scenario } from '../scenario';
+import { formatSchedule, type Choice } from '../schedule';
+import { VIOLATION_KINDS, type ViolationEvent, type ViolationKind } from '../trace';
+import { validateBounds, type ExploreBounds } from './bounds';
+import { MoveTable, noFaultsUsed, type FaultsUsed, type RankedMove } from './moves';
+import { effectOf, skippable, type Effect } from './por';
+import type { ExploreProgress, ExploreResult, FoundViolation } from './result';
+import { ExploreRunner, type ExploreSnapshot, type Transition } from './runner';
+import type { WorldState } from '../world';
+
+export interface SearchOptions {
+  readonly scenario: Scenario;
+  readonly variantId?: string;
+  readonly seed?: number;
+  readonly bounds: ExploreBounds;
+  /** Violation kinds to look for (default: every kind). */
+  readonly invariants?: readonly ViolationKind[];
+  /** Partial-order reduction (default on). */
+  readonly reduce?: boolean;
+  /**
+   * When to stop early: 'first' at the first violation of any kind looked for (it is a shortest
+   * one), 'all' once every kind has been found (default), 'never' (explore everything).
+   */
+  readonly stopAt?: 'first' | 'all' | 'never';
+}
+
+/** One state waiting to be expanded. */
+interface FrontierEntry {
+  readonly node: number;
+  readonly snapshot: ExploreSnapshot;
+  readonly used: FaultsUsed;
+  readonly depth: number;
+  /** What the move that first reached this state did at its parent (for the reduction). */
+  readonly via: Effect | null;
+  /** What every move applied at the parent did there, by move id. */
+  readonly siblings: ReadonlyMap<string, Effect> | null;
+}
+
+/**
+ * Breadth-first search over schedules (docs/EXPLORER.md): from the start of a run, every move
+ * (a client's step, the advance to the next due time, a fault within the budget), level by level,
+ * each distinct state once. The first violation of a kind is found at the smallest depth at which
+ * any schedule within the bounds shows it. Deterministic: the same options give the same result,
+ * the same counts and the same schedules.
+ *
+ * It runs in slices (`run(transitionCountMax)`), so a worker can report progress and be
+ * cancelled between slices; `result()` may be read at any time.
+ */
+export class BreadthFirstSearch {
+  readonly bounds: ExploreBounds;
+  readonly invariants: readonly ViolationKind[];
+  private readonly runner: ExploreRunner;
+  private readonly moves: MoveTable;
+  private readonly reduce: boolean;
+  private readonly stopAt: 'first' | 'all' | 'never';
+  private readonly targets: ReadonlySet<ViolationKind>;
+  private readonly visited = new Map<string, number>();
+  /** Per visited state: its parent node and the choice from there (the path back to the start). */
+  private readonly parents: number[] = [];
+  private readonly choices: (Choice | null)[] = [];
+  private level: FrontierEntry[] = [];
+  private next: FrontierEntry[] = [];
+  private position = 0;
+  /** The state being expanded: its remaining moves (resumable between slices). */
+  private expanding: { entry: FrontierEntry; moves: RankedMove[]; index: number; effects: Map<string, Effect>; fresh: boolean } | null = null;
+  private transitions = 0;
+  private skipped = 0;
+  private depth = 0;
+  private depthCutStates = 0;
+  private horizonCutMoves = 0;
+  private stateBudgetHit = false;
+  private cancelled = false;
+  private stoppedAtViolation = false;
+  private readonly found = new Map<ViolationKind, FoundViolation>();
+
+  constructor(options: SearchOptions) {
+    this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed });
+    this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds);
+    this.invariants = options.invariants ? VIOLATION_KINDS.filter((k) => options.invariants?.includes(k)) : VIOLATION_KINDS;
+    this.targets = new Set(this.invariants);
+    this.reduce = options.reduce ?? true;
+    this.stopAt = options.stopAt ?? 'all';
+    this.moves = new MoveTable(this.runner.ctx, this.runner.state, this.bounds.faults);
+    const root = this.runner.root;
+    this.visit(this.runner.key() + keySuffix(noFaultsUsed), -1, null);
+    this.level.push({ node: 0, snapshot: root, used: noFaultsUsed, depth: 0, via: null, siblings: null });
+  }
+
+  get done(): boolean {
+    return this.cancelled || this.stoppedAtViolation || this.stateBudgetHit || (this.expanding === null && this.position >= this.level.length && this.next.length === 0);
+  }
+
+  cancel(): void {
+    this.cancelled = true;
+  }
+
+  /** Applies up to `transitionCountMax` moves; returns true when the search has finished. */
+  run(transitionCountMax = Number.POSITIVE_INFINITY): boolean {
+    let budget = transitionCountMax;
+    while (!this.done && budget > 0) {
+      if (this.expanding === null && !this.startNext()) continue;
+      const x = this.expanding as NonNullable<typeof this.expanding>;
+      if (x.index >= x.moves.length) {
+        this.expanding = null;
+        continue;
+      }
+      const ranked = x.moves[x.index++];
+      if (this.reduce && skippable(ranked, x.entry.via, x.entry.siblings?.get(ranked.id))) {
+        this.skipped += 1;
+        continue;
+      }
+      budget -= 1;
+      if (!x.fresh) this.runner.restore(x.entry.snapshot);
+      x.fresh = false;
+      this.expand(x.entry, ranked, x.effects);
+    }
+    return this.done;
+  }
+
+  /** Takes the next state of this level (or starts the next level). False when there was none. */
+  private startNext(): boolean {
+    if (this.position >= this.level.length) {
+      this.level = this.next;
+      this.next = [];
+      this.position = 0;
+      if (this.level.length === 0) return false;
+      this.depth += 1;
+    }
+    const entry = this.level[this.position];
+    this.level[this.position++] = undefined as unknown as FrontierEntry;
+    this.runner.restore(entry.snapshot);
+    const moves = this.moves.movesAt(this.runner.state, entry.used, (m) => this.runner.refusal(m));
+    this.expanding = { entry, moves, index: 0, effects: new Map(), fresh: true };
+    return true;
+  }
+
+  /** Applies one move to the live state (at `entry`) and records what it reached. */
+  private expand(entry: FrontierEntry, ranked: RankedMove, effects: Map<string, Effect>): void {
+    const runner = this.runner;
+    const transition = runner.apply(ranked.move);
+    this.transitions += 1;
+    if (transition === null) return;
+    if (this.bounds.horizonMs !== null && runner.state.nowMs > this.bounds.horizonMs) {
+      this.horizonCutMoves += 1;
+      return;
+    }
+    if (this.reduce) effects.set(ranked.id, effectOf(ranked, entry.snapshot.world, runner.state, transition.events, runner.ctx));
+    const used = MoveTable.spend(entry.used, ranked.move);
+    this.noteViolations(entry.node, transition);
+    if (this.stoppedAtViolation) return;
+    const server = runner.snapshot().server;
+    const key = runner.key(server) + keySuffix(used);
+    if (this.visited.has(key)) return;
+    if (this.visited.size >= this.bounds.stateCountMax) {
+      this.stateBudgetHit = true;
+      return;
+    }
+    const node = this.visit(key, entry.node, transition.choice);
+    const depth = entry.depth + 1;
+    if (depth >= this.bounds.depthMax) {
+      if (this.hasMoves(used)) this.depthCutStates += 1;
+      return;
+    }
+    this.next.push({ node, snapshot: { world: runner.state as WorldState, server }, used, depth, via: this.reduce ? (effects.get(ranked.id) ?? null) : null, siblings: this.reduce ? effects : null });
+  }
+
+  /** Whether the live state (at the depth bound) could still change: a move, or something due. */
+  private hasMoves(used: FaultsUsed): boolean {
+    const runner = this.runner;
+    const moves = this.moves.movesAt(runner.state, used, (m) => runner.refusal(m));
+    if (moves.some((m) => m.move.kind !== 'next-due')) return true;
+    return runner.nextDueMs() !== null;
+  }
+
+  private visit(key: string, parent: number, choice: Choice | null): number {
+    const node = this.parents.length;
+    this.visited.set(key, node);
+    this.parents.push(parent);
+    this.choices.push(choice);
+    return node;
+  }
+
+  private pathTo(node: number): Choice[] {
+    const path: Choice[] = [];
+    for (let n = node; n > 0; n = this.parents[n]) path.push(this.choices[n] as Choice);
+    return path.reverse();
+  }
+
+  private noteViolations(parent: number, transition: Transition): void {
+    for (const event of transition.events) {
+      if (event.kind !== 'violation' || !this.targets.has(event.violation) || this.found.has(event.violation)) continue;
+      const choices = [...this.pathTo(parent), transition.choice];
+      this.found.set(event.violation, foundViolation(event, choices));
+      if (this.stopAt === 'first' || (this.stopAt === 'all' && this.found.size === this.targets.size)) this.stoppedAtViolation = true;
+    }
+  }
+
+  progress(): ExploreProgress {
+    return {
+      statesExplored: this.visited.size,
+      transitionsExplored: this.transitions,
+      frontier: this.level.length - this.position + this.next.length + (this.expanding ? 1 : 0),
+      depth: this.depth,
+      violationsFound: this.found.size,
+    };
+  }
+
+  result(): ExploreResult {
+    const ctx = this.runner.ctx;
+    const finished = this.done && !this.cancelled && !this.stateBudgetHit && !this.stoppedAtViolation;
+    const exhaustive = finished && this.depthCutStates === 0 && this.horizonCutMoves === 0;
+    return {
+      scenarioId: ctx.scenario.id,
+      variantId: ctx.variant.id,
+      seed: ctx.seed,
+      mode: 'bfs',
+      bounds: this.bounds,
+      invariants: this.invariants,
+      reduced: this.reduce,
+      statesExplored: this.visited.size,
+      transitionsExplored: this.transitions,
+      transitionsSkipped: this.skipped,
+      depthReached: this.depth,
+      exhaustive,
+      cut: {
+        depthCutStates: this.depthCutStates,
+        horizonCutMoves: this.horizonCutMoves,
+        stateBudget: this.stateBudgetHit,
+        stoppedAtViolation: this.stoppedAtViolation,
+        cancelled: this.cancelled,
+        sampled: false,
+      },
+      violations: [...this.found.values()].sort((a, b) => a.steps - b.steps),
+      coverage: null,
+    };
+  }
+}
+
+/** The faults a path has spent are part of its state: the same world with more budget left can do more. */
+function keySuffix(used: FaultsUsed): string {
+  return `;${used.stalls},${used.crashes}`;
+}
+
+export function foundViolation(event: ViolationEvent, choices: readonly Choice[]): FoundViolation {
+  return {
+    kind: event.violation,
+    choices,
+    schedule: formatSchedule(choices),
+    steps: choices.length,
+    message: event.message,
+    clients: event.clients,
+    atMs: event.atMs,
+  };
+}
+

@@ -1,0 +1,48 @@
+import type { ServerSnapshot } from '../redis/server';
+import type { WorldState } from '../world';
+
+/**
+ * The explorer's state key: equal for two states of one run exactly when Simulation.stateKey() is
+ * (tests/unit/explore-state-key.test.ts checks both ways), but short. stateKey() is one JSON text
+ * of the whole state, a few kilobytes; an explorer keeps millions. Here each part of the state
+ * (each client with its run-order rank, the processes, the lock tracking, counters, resources,
+ * the server) is turned into its JSON once per distinct value and replaced by a small number
+ * (SPIN's "collapse" compression), so a key reads like `6000;123;0,1,2,3;4,5;6`.
+ *
+ * Like stateKey(), it leaves out what only records history (step index, event and order
+ * counters) and keeps the order among clients as ranks (who runs first among equals).
+ */
+export class StateKeyer {
+  private readonly ids = new Map<string, number>();
+
+  /** How many distinct parts have been seen (memory the keyer holds). */
+  get partCount(): number {
+    return this.ids.size;
+  }
+
+  private id(text: string): number {
+    let id = this.ids.get(text);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(text, id);
+    }
+    return id;
+  }
+
+  key(world: WorldState, server: ServerSnapshot): string {
+    const { clients } = world;
+    const byOrder = clients.map((c) => c.order).sort((a, b) => a - b);
+    let text = `${world.nowMs};${world.rng};`;
+    for (const c of clients) {
+      // The client's JSON with its rank in place of its order (stateKey's `{ ...c, order: rank }`,
+      // without building that object): set, read, put back.
+      const order = c.order;
+      (c as { order: number }).order = byOrder.indexOf(order);
+      const json = JSON.stringify(c);
+      (c as { order: number }).order = order;
+      text += `${this.id(json)},`;
+    }
+    text += `;${this.id(JSON.stringify(world.processes))},${this.id(JSON.stringify(world.lock))},${this.id(JSON.stringify(world.counters))},${this.id(JSON.stringify(world.resources))}`;
+    return `${text};${this.id(JSON.stringify(server))}`;
+  }
+}

@@ -1,0 +1,109 @@
+import { createLuaScriptEngine } from './redis/lua';
+import type { Reply } from './redis/reply';
+import type { ScriptEngine, ScriptHost, ScriptRunReport } from './redis/script-engine';
+
+/**
+ * One Lua engine for every simulated server of a JavaScript realm (page, worker, Node process),
+ * lent to each server in turn. Building a Lua state costs milliseconds; a simulation, an
+ * explorer's copy of a run or a replay per variant should not pay it again.
+ *
+ * Sharing is exact because a Redis script cannot leave anything behind for the next one except
+ * what a server's snapshot already holds: the globals and every library table are read-only
+ * (Redis 7, lua/engine.ts), so what persists is the script cache and the scripts' random state.
+ * Each server keeps its own of both here (`cachedScripts`, `randomState`: the snapshot's fields).
+ * Before a server's script command runs, the shared engine is given that server's random state
+ * and, for EVALSHA and SCRIPT (whose answers depend on what is cached), exactly that server's
+ * cache. EVAL does not depend on the cache (a known source runs the same compiled or not), so it
+ * runs on whatever the engine holds as long as that includes the server's scripts: compiling is
+ * the expensive part, and explorers move between states with and without a script cached.
+ */
+interface Lender {
+  readonly engine: ScriptEngine;
+  /** The loan whose random state the engine holds now. */
+  holder: ScriptEngineLoan | null;
+  /** The shas the engine's cache holds. */
+  shas: Set<string>;
+  /** The engine's random state before any script ran. */
+  readonly initialRandom: string;
+}
+
+let lender: Lender | null = null;
+
+function theLender(): Lender {
+  if (lender === null) {
+    const engine = createLuaScriptEngine();
+    lender = { engine, holder: null, shas: new Set(), initialRandom: engine.randomState() };
+  }
+  return lender;
+}
+
+class ScriptEngineLoan implements ScriptEngine {
+  /** This server's script cache, sorted by sha (as cachedScripts answers). */
+  private cache: Record<string, string> = {};
+  private random: string;
+  private report: ScriptRunReport | null = null;
+
+  constructor() {
+    this.random = theLender().initialRandom;
+  }
+
+  execute(argv: readonly string[], host: ScriptHost): Reply {
+    const pool = theLender();
+    const engine = pool.engine;
+    const name = argv[0]?.toLowerCase();
+    const isEval = name === 'eval' || name === 'eval_ro';
+    const shas = Object.keys(this.cache);
+    const exact = shas.length === pool.shas.size && shas.every((sha) => pool.shas.has(sha));
+    if (isEval ? !shas.every((sha) => pool.shas.has(sha)) : !exact) {
+      engine.restoreCache(this.cache);
+      pool.shas = new Set(shas);
+    }
+    if (pool.holder !== this || engine.randomState?.() !== this.random) engine.restoreRandomState?.(this.random);
+    pool.holder = this;
+    const result = engine.execute(argv, host);
+    this.report = engine.lastRun?.() ?? null;
+    this.random = engine.randomState?.() ?? this.random;
+    if (isEval) {
+      // A script that ran was compiled and cached (even if it then failed); one that did not compile was not.
+      if (this.report !== null && !Object.hasOwn(this.cache, this.report.sha)) {
+        this.cache = sortedCache({ ...this.cache, [this.report.sha]: argv[1] });
+        pool.shas.add(this.report.sha);
+      }
+    } else {
+      this.cache = engine.cachedScripts();
+      pool.shas = new Set(Object.keys(this.cache));
+    }
+    return result;
+  }
+
+  cachedScripts(): Record<string, string> {
+    return { ...this.cache };
+  }
+
+  restoreCache(scripts: Record<string, string>): void {
+    this.cache = sortedCache(scripts);
+  }
+
+  lastRun(): ScriptRunReport | null {
+    return this.report;
+  }
+
+  randomState(): string {
+    return this.random;
+  }
+
+  restoreRandomState(state: string): void {
+    this.random = state;
+  }
+}
+
+function sortedCache(scripts: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const sha of Object.keys(scripts).sort()) out[sha] = scripts[sha];
+  return out;
+}
+
+/** A script engine for one server, backed by the realm's shared Lua engine (a `createScriptEngine`). */
+export function sharedScriptEngine(): ScriptEngine {
+  return new ScriptEngineLoan();
+}

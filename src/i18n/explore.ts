@@ -1,0 +1,105 @@
+/**
+ * The explorer's verdicts in words (docs/EXPLORER.md, "Verdicts"). The rule: never more than
+ * was checked. A violation is named with its schedule; an absence is claimed only for the kinds
+ * searched to the end, with the bounds, the counts, and whether the search was exhaustive, and if
+ * not, what cut it. The CLI prints these lines in English; the page in the reader's language.
+ *
+ * The shapes here are the engine's explore results (src/engine/explore/result.ts), restated so
+ * the catalog imports nothing.
+ */
+import { formatDuration, formatList, formatNumber, translator, type Lang } from './translate';
+import { violationKindLabel } from './violations';
+
+interface FaultsInput {
+  readonly stallCountMax: number;
+  readonly stallLengthsMs: readonly number[];
+  readonly crashCountMax: number;
+  readonly clients?: readonly string[];
+}
+
+export interface BoundsInput {
+  readonly faults: FaultsInput;
+  readonly depthMax: number;
+  readonly stateCountMax: number;
+  readonly horizonMs: number | null;
+}
+
+export interface VerdictInput {
+  readonly mode: 'bfs' | 'random';
+  readonly bounds: BoundsInput;
+  readonly invariants: readonly string[];
+  readonly statesExplored: number;
+  readonly transitionsExplored: number;
+  readonly exhaustive: boolean;
+  readonly cut: {
+    readonly depthCutStates: number;
+    readonly horizonCutMoves: number;
+    readonly stateBudget: boolean;
+    readonly stoppedAtViolation: boolean;
+    readonly cancelled: boolean;
+  };
+  readonly violations: readonly { readonly kind: string; readonly steps: number; readonly schedule: string }[];
+  readonly coverage: { readonly walks: number; readonly goodTuring: number } | null;
+}
+
+/** "at most 1 stall of 6 s, at most 1 crash" / "no faults". */
+export function faultsText(faults: FaultsInput, lang: Lang): string {
+  const t = translator(lang);
+  const parts: string[] = [];
+  if (faults.stallCountMax > 0) {
+    const lengths = formatList(
+      faults.stallLengthsMs.map((ms) => formatDuration(ms, lang)),
+      lang,
+    );
+    parts.push(t('exploreStalls', { n: faults.stallCountMax, lengths }));
+  }
+  if (faults.crashCountMax > 0) parts.push(t('exploreCrashes', { n: faults.crashCountMax }));
+  if (parts.length === 0) return t('exploreFaultsNone');
+  const text = formatList(parts, lang);
+  return faults.clients ? t('exploreFaultClients', { faults: text, clients: formatList(faults.clients, lang) }) : text;
+}
+
+/** The scope a search covered, in words. */
+export function boundsText(bounds: BoundsInput, lang: Lang): string {
+  const t = translator(lang);
+  const faults = faultsText(bounds.faults, lang);
+  return bounds.horizonMs === null
+    ? t('exploreBounds', { depth: bounds.depthMax, faults })
+    : t('exploreBoundsHorizon', { depth: bounds.depthMax, horizonMs: bounds.horizonMs, faults });
+}
+
+/** What stopped a search short of every state, in words (empty when nothing did). */
+export function cutsText(result: VerdictInput, lang: Lang): string {
+  const t = translator(lang);
+  const cuts: string[] = [];
+  if (result.cut.cancelled) cuts.push(t('exploreCutCancelled'));
+  if (result.cut.stateBudget) cuts.push(t('exploreCutStates', { n: result.bounds.stateCountMax }));
+  if (result.cut.depthCutStates > 0) cuts.push(t('exploreCutDepth', { n: result.cut.depthCutStates }));
+  if (result.cut.horizonCutMoves > 0) cuts.push(t('exploreCutHorizon', { n: result.cut.horizonCutMoves }));
+  return formatList(cuts, lang);
+}
+
+/**
+ * The verdict, one line per finding: each violation found with its schedule, then what was not
+ * found, claimed only as far as it was searched.
+ */
+export function exploreVerdictLines(result: VerdictInput, lang: Lang): string[] {
+  const t = translator(lang);
+  const lines = result.violations.map((v) => t('exploreFound', { kind: violationKindLabel(v.kind, lang), n: v.steps, schedule: v.schedule }));
+  const foundKinds = new Set(result.violations.map((v) => v.kind));
+  const rest = result.invariants.filter((kind) => !foundKinds.has(kind));
+  if (rest.length === 0) return lines;
+  const invariants = formatList(
+    rest.map((kind) => violationKindLabel(kind, lang)),
+    lang,
+  );
+  const counts = { invariants, states: result.statesExplored, transitions: result.transitionsExplored };
+  const bounds = boundsText(result.bounds, lang);
+  if (result.cut.stoppedAtViolation) lines.push(t('exploreStoppedEarly', counts));
+  else if (result.mode === 'random' && result.coverage) {
+    const coverage = `${formatNumber(Math.round(result.coverage.goodTuring * 1000) / 10, lang)}%`;
+    lines.push(t('exploreNoneSampled', { ...counts, bounds, walks: result.coverage.walks, coverage }));
+  } else if (result.exhaustive) lines.push(t('exploreNone', { ...counts, bounds }));
+  else lines.push(t('exploreNoneCut', { ...counts, bounds, cuts: cutsText(result, lang) }));
+  return lines;
+}
