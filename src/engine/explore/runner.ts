@@ -37,12 +37,12 @@ export class ExploreRunner {
   private readonly keyer: StateKeyer;
   private readonly rootSnapshot: ExploreSnapshot;
 
-  constructor(scenario: Scenario, options: { readonly variantId?: string; readonly seed?: number } = {}) {
+  constructor(scenario: Scenario, options: { readonly variantId?: string; readonly seed?: number; readonly keyer?: StateKeyer } = {}) {
     const start = startRun(scenario, options);
     this.ctx = start.ctx;
     this.server = start.server;
     this.world = start.world;
-    this.keyer = new StateKeyer();
+    this.keyer = options.keyer ?? new StateKeyer();
     this.rootSnapshot = this.snapshot();
   }
 

@@ -5,6 +5,7 @@ import { validateBounds, type ExploreBounds } from './bounds';
 import { MoveTable, noFaultsUsed, type FaultsUsed, type RankedMove } from './moves';
 import { effectOf, skippable, type Effect } from './por';
 import type { ExploreProgress, ExploreResult, FoundViolation } from './result';
+import type { StateKeyer } from './state-key';
 import { ExploreRunner, type ExploreSnapshot, type Transition } from './runner';
 import type { WorldState } from '../world';
 
@@ -22,6 +23,8 @@ export interface SearchOptions {
    * one), 'all' once every kind has been found (default), 'never' (explore everything).
    */
   readonly stopAt?: 'first' | 'all' | 'never';
+  /** The key maker, when two searches' keys must be comparable (by default each has its own). */
+  readonly keyer?: StateKeyer;
 }
 
 /** One state waiting to be expanded. */
@@ -74,7 +77,7 @@ export class BreadthFirstSearch {
   private readonly found = new Map<ViolationKind, FoundViolation>();
 
   constructor(options: SearchOptions) {
-    this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed });
+    this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed, keyer: options.keyer });
     this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds);
     this.invariants = options.invariants ? VIOLATION_KINDS.filter((k) => options.invariants?.includes(k)) : VIOLATION_KINDS;
     this.targets = new Set(this.invariants);
@@ -193,6 +196,11 @@ export class BreadthFirstSearch {
       this.found.set(event.violation, foundViolation(event, choices));
       if (this.stopAt === 'first' || (this.stopAt === 'all' && this.found.size === this.targets.size)) this.stoppedAtViolation = true;
     }
+  }
+
+  /** Every state visited so far, by key (with the faults spent): for comparing two searches. */
+  visitedKeys(): IterableIterator<string> {
+    return this.visited.keys();
   }
 
   progress(): ExploreProgress {
