@@ -1,6 +1,6 @@
 /**
- * Goal: engine optimizations change no trace. Every scenario and variant, under its default
- * schedule and a dozen seeded random schedules (steps, advances, stalls, crashes), must give
+ * Goal: engine optimizations change no trace. Every scenario and variant, under a dozen seeded
+ * random schedules (steps, advances, stalls, crashes; the default schedules are tests/golden's), must give
  * byte for byte the trace the engine gave before them: the fixture holds each trace's hash,
  * written by scripts/gen-engine-traces.ts from the engine as it was (its commit is in the file).
  * Time travel must land on the same state too: seeking back restores a checkpoint (a copied world
