@@ -148,4 +148,12 @@ export const cacheBreakdown: Scenario = {
     },
   ],
   defaultVariant: 'no-mutex',
+  explore: {
+    depthMax: 10,
+    horizonMs: 60_000,
+    note: {
+      en: 'Searched up to t=60 s, while the rebuilt value is cached: once it expires a new rebuild is expected, and the checker would count it.',
+      zh: '搜索到 t=60 秒为止，即重建的值仍在缓存中的时间：过期后本来就会再次重建，而检查器会把它算进去。',
+    },
+  },
 };

@@ -218,4 +218,11 @@ export const getThenDel: Scenario = {
     },
   ],
   defaultVariant: 'get-then-del',
+  explore: {
+    faults: { stallCountMax: 1, stallLengthsMs: [5000, 7000], crashCountMax: 0 },
+    note: {
+      en: 'Searched with one stall of 5 s (the GC pause of the story) or 7 s at any point. The Lua and DELEX releases never delete a foreign lock; a 7 s stall during the work outlives the 5 s lease and still lets two clients work at once (no release fixes that: see lease-expires-mid-work).',
+      zh: '搜索时允许在任意位置插入一次 5 秒（故事中的 GC 停顿）或 7 秒的停顿。Lua 和 DELEX 释放永远不会删除他人的锁；但工作期间 7 秒的停顿超过 5 秒租期，仍会让两个客户端同时工作（释放方式修不了这一点：见 lease-expires-mid-work）。',
+    },
+  },
 };

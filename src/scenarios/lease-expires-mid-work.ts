@@ -156,4 +156,11 @@ export const leaseExpiresMidWork: Scenario = {
     },
   ],
   defaultVariant: 'lua-release',
+  explore: {
+    faults: { stallCountMax: 1, stallLengthsMs: [7000], crashCountMax: 0 },
+    note: {
+      en: 'Searched with one 7 s stall (longer than the lease) at any point. Fencing tokens stop the stale write; nothing stops two clients from working at once after such a stall.',
+      zh: '搜索时允许在任意位置插入一次 7 秒停顿（比租期长）。fencing token 能挡住过期写入；但这样的停顿之后，没有什么能阻止两个客户端同时工作。',
+    },
+  },
 };

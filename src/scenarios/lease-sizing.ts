@@ -135,4 +135,8 @@ export const leaseSizing: Scenario = {
     },
   ],
   defaultVariant: 'average',
+  explore: {
+    depthMax: 12,
+    note: { en: 'Searched up to 12 choices.', zh: '搜索最多 12 个选择。' },
+  },
 };

@@ -124,4 +124,8 @@ export const retryAndBackoff: Scenario = {
     },
   ],
   defaultVariant: 'fixed-interval',
+  explore: {
+    depthMax: 7,
+    note: { en: 'Searched up to 7 choices: the spinning variant alone has hundreds of thousands of states beyond that.', zh: '搜索最多 7 个选择：仅自旋变体在此之外就有数十万个状态。' },
+  },
 };

@@ -140,4 +140,8 @@ export const setnxNoTtl: Scenario = {
     },
   ],
   defaultVariant: 'setnx',
+  explore: {
+    faults: { stallCountMax: 0, stallLengthsMs: [], crashCountMax: 1 },
+    note: { en: 'Searched with one crash of either client at any point.', zh: '搜索时允许任一客户端在任意位置崩溃一次。' },
+  },
 };

@@ -115,4 +115,8 @@ export const setnxThenExpire: Scenario = {
     },
   ],
   defaultVariant: 'setnx-expire',
+  explore: {
+    faults: { stallCountMax: 0, stallLengthsMs: [], crashCountMax: 1 },
+    note: { en: 'Searched with one crash of either client at any point.', zh: '搜索时允许任一客户端在任意位置崩溃一次。' },
+  },
 };

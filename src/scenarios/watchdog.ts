@@ -187,4 +187,9 @@ export const watchdogScenario: Scenario = {
     },
   ],
   defaultVariant: 'renewal',
+  explore: {
+    faults: { stallCountMax: 1, stallLengthsMs: [3500], crashCountMax: 0 },
+    depthMax: 14,
+    note: { en: 'Searched with one 3.5 s stall at any point, up to 14 choices.', zh: '搜索时允许在任意位置插入一次 3.5 秒停顿，最多 14 个选择。' },
+  },
 };

@@ -1,0 +1,114 @@
+/**
+ * Goal: every lesson is checked by the explorer. For each scenario, within the bounds it declares
+ * (`scenario.explore`: its fault budget, depth, horizon), the breadth-first search finds exactly
+ * the violation kinds this table lists for each variant (a "fix" that turns unsafe, or a lesson
+ * that becomes unreachable, fails here), each found schedule replays with a plain Simulation to
+ * the same violation at its last choice, and the table says which verdicts are exhaustive.
+ * Every kind a variant's default schedule shows (`expect.violations`) is among those found.
+ */
+import { describe, expect, it } from 'vitest';
+import { explore, verdictLines } from '../../src/engine/explore';
+import { Simulation } from '../../src/engine/simulation';
+import type { ViolationKind } from '../../src/engine/trace';
+import { SCENARIOS, findScenario } from '../../src/scenarios';
+
+interface Row {
+  /** Kinds found within the declared bounds. */
+  readonly found: readonly ViolationKind[];
+  /** Whether the search saw every state within the bounds (no depth, horizon or budget cut). */
+  readonly exhaustive: boolean;
+}
+
+const TABLE: Record<string, Record<string, Row>> = {
+  'setnx-no-ttl': { setnx: { found: ['lock-never-released'], exhaustive: true }, 'set-nx-px': { found: [], exhaustive: true } },
+  'setnx-then-expire': { 'setnx-expire': { found: ['lock-never-released'], exhaustive: true }, 'set-nx-px': { found: [], exhaustive: true } },
+  'sub-second-lease': {
+    'expire-zero': { found: ['mutual-exclusion'], exhaustive: true },
+    'set-ex-zero': { found: [], exhaustive: true },
+    px: { found: [], exhaustive: true },
+  },
+  'plain-del': { 'plain-del': { found: ['mutual-exclusion', 'foreign-release'], exhaustive: true }, lua: { found: ['mutual-exclusion'], exhaustive: true } },
+  // The headline: the foreign release needs the stall between GET and DEL; no atomic release has it.
+  // A 7 s stall during the work outlives the lease under every release (the lease lesson).
+  'get-then-del': {
+    'get-then-del': { found: ['mutual-exclusion', 'foreign-release'], exhaustive: true },
+    lua: { found: ['mutual-exclusion'], exhaustive: true },
+    delex: { found: ['mutual-exclusion'], exhaustive: true },
+  },
+  'lease-expires-mid-work': {
+    'lua-release': { found: ['mutual-exclusion', 'stale-write'], exhaustive: true },
+    fencing: { found: ['mutual-exclusion'], exhaustive: true },
+    watchdog: { found: ['mutual-exclusion', 'stale-write'], exhaustive: true },
+  },
+  'lease-sizing': { average: { found: ['mutual-exclusion'], exhaustive: false }, tail: { found: [], exhaustive: false } },
+  watchdog: {
+    renewal: { found: [], exhaustive: true },
+    starved: { found: ['mutual-exclusion'], exhaustive: true },
+    zombie: { found: ['lock-held-too-long'], exhaustive: false },
+    capped: { found: ['mutual-exclusion', 'lock-held-too-long'], exhaustive: true },
+  },
+  reentrant: { reentrant: { found: [], exhaustive: true }, 'non-reentrant': { found: [], exhaustive: true } },
+  'stock-oversell': {
+    'no-lock': { found: ['oversell'], exhaustive: true },
+    lock: { found: [], exhaustive: true },
+    'lua-decr': { found: [], exhaustive: true },
+    'decr-check': { found: [], exhaustive: true },
+  },
+  'cache-breakdown': {
+    'no-mutex': { found: ['duplicate-rebuild'], exhaustive: false },
+    mutex: { found: [], exhaustive: false },
+    'mutex-expires': { found: ['duplicate-rebuild'], exhaustive: false },
+  },
+  'retry-and-backoff': {
+    spin: { found: [], exhaustive: false },
+    'fixed-interval': { found: [], exhaustive: false },
+    'jittered-backoff': { found: [], exhaustive: false },
+  },
+  'script-cache': { 'evalsha-only': { found: [], exhaustive: true }, fallback: { found: [], exhaustive: true } },
+  'long-script': {
+    'read-only': { found: [], exhaustive: true },
+    'wrote-first': { found: [], exhaustive: true },
+    'no-rollback': { found: [], exhaustive: true },
+  },
+};
+
+describe('every lesson, checked by the explorer within its declared bounds', () => {
+  it('the table covers every scenario and variant', () => {
+    const all = SCENARIOS.flatMap((s) => s.variants.map((v) => `${s.id}/${v.id}`)).sort();
+    const listed = Object.entries(TABLE)
+      .flatMap(([s, variants]) => Object.keys(variants).map((v) => `${s}/${v}`))
+      .sort();
+    expect(listed).toEqual(all);
+  });
+
+  for (const [scenarioId, variants] of Object.entries(TABLE)) {
+    it(`${scenarioId}: found kinds, exhaustiveness, replays`, () => {
+      const scenario = findScenario(scenarioId);
+      for (const [variantId, row] of Object.entries(variants)) {
+        const result = explore({ scenario, variantId });
+        const label = `${scenarioId}/${variantId}`;
+        expect(
+          { found: result.violations.map((v) => v.kind).sort(), exhaustive: result.exhaustive, stateBudget: result.cut.stateBudget },
+          label,
+        ).toEqual({ found: [...row.found].sort(), exhaustive: row.exhaustive, stateBudget: false });
+        const lesson = scenario.variants.find((v) => v.id === variantId)?.expect.violations ?? [];
+        for (const kind of lesson) expect(row.found, `${label}: the lesson's ${kind} is reachable`).toContain(kind);
+        for (const violation of result.violations) {
+          const sim = new Simulation(scenario, { variantId });
+          sim.applySchedule(violation.schedule);
+          const last = sim.eventsOfStep(violation.steps - 1);
+          expect(
+            last.some((e) => e.kind === 'violation' && e.violation === violation.kind),
+            `${label}: ${violation.schedule} shows ${violation.kind} at its last choice`,
+          ).toBe(true);
+        }
+        // The verdict never claims more than was checked.
+        const absent = verdictLines(result).find((line) => line.startsWith('No violation'));
+        if (row.found.length < result.invariants.length) {
+          expect(absent, label).toBeDefined();
+          expect(absent?.endsWith(', exhaustive.') ?? false, label).toBe(row.exhaustive);
+        }
+      }
+    });
+  }
+});
