@@ -19,9 +19,33 @@ export type Command =
       readonly seed: number | undefined;
       readonly json: boolean;
     }
-  | { readonly name: 'console'; readonly json: boolean };
+  | { readonly name: 'console'; readonly json: boolean }
+  | ExploreCommand;
 
-export type CommandName = 'list' | 'run' | 'console';
+/** `explore`: the explorer's options (docs/EXPLORER.md); undefined means the scenario's declared bound. */
+export interface ExploreCommand {
+  readonly name: 'explore';
+  readonly scenario: string;
+  /** A variant id; undefined: the default variant; 'all': every variant in turn. */
+  readonly variant: string | undefined;
+  readonly seed: number | undefined;
+  readonly depth: number | undefined;
+  readonly states: number | undefined;
+  readonly horizonMs: number | undefined;
+  /** Fault budget parts given on the line (the rest comes from the scenario's declared budget). */
+  readonly stalls: number | undefined;
+  readonly stallMs: readonly number[] | undefined;
+  readonly crashes: number | undefined;
+  readonly faultClients: readonly string[] | undefined;
+  readonly invariants: readonly string[] | undefined;
+  readonly random: boolean;
+  readonly walks: number | undefined;
+  readonly walkSeed: number | undefined;
+  readonly reduce: boolean;
+  readonly json: boolean;
+}
+
+export type CommandName = 'list' | 'run' | 'console' | 'explore';
 
 export class UsageError extends Error {
   constructor(
@@ -35,6 +59,18 @@ export class UsageError extends Error {
 
 const NUMBERS_ACCEPTED = 'plain decimal digits, no sign, no leading zeros, no exponent';
 
+// The explorer's limits (engine/explore/bounds.ts holds the authoritative checks; these are for the help).
+const DEFAULT_DEPTH = 24;
+const DEFAULT_STATES = 200_000;
+const DEPTH_MAX = 200;
+const STATES_MAX = 5_000_000;
+const FAULTS_MAX = 8;
+const STALL_LENGTHS_MAX = 8;
+const WALKS_DEFAULT = 1000;
+const WALKS_MAX = 1_000_000;
+/** Longest stall or horizon accepted on the line (a day of virtual time). */
+const MS_MAX = 86_400_000;
+
 const HELP: Record<CommandName | 'overview', string> = {
   overview: `Usage: npm run sim -- <command> [options]      (or: npx lockstep <command>)
 
@@ -42,6 +78,7 @@ Commands:
   list       the scenarios, their titles and variants
   run        run a scenario and print its timeline
   console    a redis-cli-like console on one simulated Redis server
+  explore    search a scenario's schedules for the shortest violation (docs/EXPLORER.md)
   help       this text; "help <command>" or "<command> --help" for one command
 
 Run "npm run sim -- <command> --help" for a command's options.`,
@@ -69,13 +106,44 @@ Its clock moves only on ".advance <ms>" (${NUMBERS_ACCEPTED}); ".help" lists the
   --json       one JSON array of strings per input line, one JSON reply per output line
   -h, --help   this text
 Input lines longer than 64 MiB are refused (with an error reply) and skipped.`,
+  explore: `Usage: npm run sim -- explore <scenario> [--variant <id>|all] [--depth <n>] [--stalls <n>]
+         [--stall-ms <ms>[,<ms>...]] [--crashes <n>] [--fault-clients A,B] [--states <n>]
+         [--horizon-ms <ms>] [--invariant <kind>[,<kind>...]] [--random [--walks <n>] [--walk-seed <n>]]
+         [--no-reduce] [--seed <n>] [--json]
+
+Searches the schedules of a scenario variant, breadth-first, for the shortest one (fewest choices)
+that breaks an invariant: client steps, the clock moved to the next due time, and faults within the
+budget. Prints each violation found with its schedule (replay it with "run --schedule"), or what was
+searched without finding one: "No violation of <invariants> within <bounds>: N states, M transitions,
+exhaustive" only when every state within the bounds was seen. Unset bounds are the scenario's declared
+ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATES} states.
+  <scenario>                a scenario id (see "list")
+  --variant <id>|all        one variant (default: the default variant), or every variant in turn
+  --depth <n>               longest schedule searched, in choices (1 to ${DEPTH_MAX})
+  --stalls <n>              stalls one schedule may contain (0 to ${FAULTS_MAX}); needs stall lengths
+  --stall-ms <ms>,...       the stall lengths tried at every point (ms, at most ${STALL_LENGTHS_MAX})
+  --crashes <n>             crashes one schedule may contain (0 to ${FAULTS_MAX})
+  --fault-clients A,B       only these clients' processes are faulted (default: every client's)
+  --states <n>              distinct states the search may visit (1 to ${STATES_MAX})
+  --horizon-ms <ms>         latest virtual time a schedule may reach
+  --invariant <kind>,...    violation kinds to look for (default: all), e.g. foreign-release
+  --random                  seeded random walks instead of the breadth-first search (a sample:
+                            never exhaustive; prints a coverage estimate)
+  --walks <n>               random walks to take (default ${WALKS_DEFAULT})
+  --walk-seed <n>           the walks' seed (default 1)
+  --no-reduce               turn off the partial-order reduction (same states, more transitions)
+  --seed <n>                the run's seed (tokens, jitter), 0 to ${SEED_MAX} (default 1)
+  --json                    one JSON document (an array with --variant all)
+  -h, --help                this text
+Numbers: ${NUMBERS_ACCEPTED}.
+Exit codes: 0 no violation found, 3 a violation found, 2 bad usage or input (1: an internal error).`,
 };
 
 export function helpText(topic: CommandName | null): string {
   return HELP[topic ?? 'overview'];
 }
 
-const COMMAND_NAMES: readonly CommandName[] = ['list', 'run', 'console'];
+const COMMAND_NAMES: readonly CommandName[] = ['list', 'run', 'console', 'explore'];
 
 function isCommandName(name: string): name is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(name);
@@ -91,6 +159,24 @@ const OPTIONS = {
     help: { type: 'boolean', short: 'h' },
   },
   console: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  explore: {
+    variant: { type: 'string' },
+    seed: { type: 'string' },
+    depth: { type: 'string' },
+    states: { type: 'string' },
+    'horizon-ms': { type: 'string' },
+    stalls: { type: 'string' },
+    'stall-ms': { type: 'string' },
+    crashes: { type: 'string' },
+    'fault-clients': { type: 'string' },
+    invariant: { type: 'string' },
+    random: { type: 'boolean' },
+    walks: { type: 'string' },
+    'walk-seed': { type: 'string' },
+    'no-reduce': { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  },
 } as const;
 
 /** Parses the arguments after the script name. Throws UsageError with a message for the user. */
@@ -133,7 +219,55 @@ export function parseCommandLine(argv: readonly string[]): Command {
     case 'console':
       noPositionals(first, parsed.positionals);
       return { name: 'console', json };
+    case 'explore':
+      return exploreCommand(values, parsed.positionals, json);
   }
+}
+
+function exploreCommand(values: Record<string, unknown>, positionals: readonly string[], json: boolean): ExploreCommand {
+  const [scenario, ...extra] = positionals;
+  if (scenario === undefined) throw new UsageError('explore needs a scenario id (see "list")', 'explore');
+  if (extra.length > 0) throw new UsageError(`explore takes one scenario id, got also "${extra.join(' ')}"`, 'explore');
+  const text = (name: string): string | undefined => values[name] as string | undefined;
+  const whole = (name: string, min: number, max: number): number | undefined => {
+    const value = text(name);
+    if (value === undefined) return undefined;
+    const n = parseWholeNumber(`--${name}`, value, max, 'explore');
+    if (n < min) throw new UsageError(`--${name} must be at least ${min}, got "${value}"`, 'explore');
+    return n;
+  };
+  const list = (name: string): string[] | undefined => {
+    const value = text(name);
+    if (value === undefined) return undefined;
+    const items = value.split(',');
+    if (items.some((item) => item === '')) throw new UsageError(`--${name} wants a comma-separated list without empty items, got "${value}"`, 'explore');
+    return items;
+  };
+  const stallMs = list('stall-ms')?.map((ms) => parseWholeNumber('--stall-ms', ms, MS_MAX, 'explore'));
+  if (stallMs && (stallMs.length > STALL_LENGTHS_MAX || stallMs.includes(0))) {
+    throw new UsageError(`--stall-ms wants 1 to ${STALL_LENGTHS_MAX} lengths, each at least 1 ms`, 'explore');
+  }
+  const random = values.random === true;
+  if (!random && (values.walks !== undefined || values['walk-seed'] !== undefined)) throw new UsageError('--walks and --walk-seed need --random', 'explore');
+  return {
+    name: 'explore',
+    scenario,
+    variant: text('variant'),
+    seed: whole('seed', 0, SEED_MAX),
+    depth: whole('depth', 1, DEPTH_MAX),
+    states: whole('states', 1, STATES_MAX),
+    horizonMs: whole('horizon-ms', 1, MS_MAX),
+    stalls: whole('stalls', 0, FAULTS_MAX),
+    stallMs,
+    crashes: whole('crashes', 0, FAULTS_MAX),
+    faultClients: list('fault-clients'),
+    invariants: list('invariant'),
+    random,
+    walks: whole('walks', 1, WALKS_MAX),
+    walkSeed: whole('walk-seed', 0, SEED_MAX),
+    reduce: values['no-reduce'] !== true,
+    json,
+  };
 }
 
 function parseOptions(command: CommandName, args: string[]): { values: Record<string, unknown>; positionals: string[] } {

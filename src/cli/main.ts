@@ -1,7 +1,8 @@
 #!/usr/bin/env -S npx tsx
 /**
  * Lockstep's command line: `npm run sim -- <command>` (see `help`). Arguments are parsed by
- * args.ts. Errors go to stderr with exit code 2; a run that shows a violation is still a success.
+ * args.ts. Errors go to stderr with exit code 2; a run that shows a violation is still a success
+ * (`explore` exits 3 when it finds one: cli/explore.ts).
  * A closed output (`| head`) ends the CLI quietly with exit code 0, as command-line tools do.
  */
 import { translator } from '../i18n';
@@ -13,6 +14,7 @@ import { ChoiceError } from '../engine/engine';
 import { Simulation, defaultSeed } from '../engine/simulation';
 import { SCENARIOS, findScenario } from '../scenarios';
 import { helpText, parseCommandLine, UsageError, type Command } from './args';
+import { exploreCommand } from './explore';
 
 function list(command: Extract<Command, { name: 'list' }>): number {
   const lang = command.lang;
@@ -103,6 +105,8 @@ async function main(argv: readonly string[]): Promise<number> {
         return list(command);
       case 'run':
         return run(command);
+      case 'explore':
+        return exploreCommand(command);
       case 'console': {
         const { runConsole } = await import('./console');
         return await runConsole({ json: command.json, input: process.stdin, output: process.stdout });

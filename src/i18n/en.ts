@@ -318,4 +318,6 @@ export const en = {
   cliNoViolations: 'No violations.',
   cliViolations: 'Violations ({n}):',
   cliViolationLine: 'step {step}  {kind}: {message}',
+  cliExploreFigures: '{states} states, {transitions} transitions ({skipped} skipped by the partial-order reduction), depth {depth}, {ms} ms ({rate} states/s)',
+  cliExploreReplay: 'replay: {command}',
 } as const;

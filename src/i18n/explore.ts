@@ -7,7 +7,7 @@
  * The shapes here are the engine's explore results (src/engine/explore/result.ts), restated so
  * the catalog imports nothing.
  */
-import { formatDuration, formatList, formatNumber, translator, type Lang } from './translate';
+import { formatAlternatives, formatDuration, formatList, formatNumber, translator, type Lang } from './translate';
 import { violationKindLabel } from './violations';
 
 interface FaultsInput {
@@ -42,12 +42,12 @@ export interface VerdictInput {
   readonly coverage: { readonly walks: number; readonly goodTuring: number } | null;
 }
 
-/** "at most 1 stall of 6 s, at most 1 crash" / "no faults". */
+/** "at most 1 stall of 5 s or 7 s and at most 1 crash" / "no faults". */
 export function faultsText(faults: FaultsInput, lang: Lang): string {
   const t = translator(lang);
   const parts: string[] = [];
   if (faults.stallCountMax > 0) {
-    const lengths = formatList(
+    const lengths = formatAlternatives(
       faults.stallLengthsMs.map((ms) => formatDuration(ms, lang)),
       lang,
     );

@@ -110,6 +110,16 @@ export function formatList(items: readonly string[], lang: Lang): string {
   return LISTS[lang].format(items);
 }
 
+const ALTERNATIVES: Readonly<Record<Lang, Intl.ListFormat>> = {
+  en: new Intl.ListFormat(LOCALES.en, { type: 'disjunction' }),
+  zh: new Intl.ListFormat(LOCALES.zh, { type: 'disjunction' }),
+};
+
+/** "A or B", "A或B": one of several (a stall of 5 s or 7 s). */
+export function formatAlternatives(items: readonly string[], lang: Lang): string {
+  return ALTERNATIVES[lang].format(items);
+}
+
 /** A scenario text (per-scenario content, not in the catalog) in `lang`, English when missing. */
 export function localized(text: { readonly en: string; readonly zh?: string } | undefined, lang: Lang): string {
   if (!text) return '';

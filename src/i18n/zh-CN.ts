@@ -310,4 +310,6 @@ export const zhCN: Catalog = {
   cliNoViolations: '没有违规。',
   cliViolations: '违规（{n}）：',
   cliViolationLine: '第 {step} 步  {kind}：{message}',
+  cliExploreFigures: '{states} 个状态，{transitions} 次转移（偏序归约跳过 {skipped} 次），深度 {depth}，{ms} 毫秒（每秒 {rate} 个状态）',
+  cliExploreReplay: '重放：{command}',
 };

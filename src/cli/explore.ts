@@ -1,0 +1,119 @@
+/**
+ * `npm run sim -- explore`: runs the explorer (src/engine/explore, docs/EXPLORER.md) on one
+ * variant or every variant of a scenario and prints its verdicts. Exit code 3 when a violation is
+ * found, so a CI job can fail on it; 0 when none was found within the bounds.
+ */
+import { formatNumber, translator } from '../i18n';
+import { BoundsError, explore, resolveBounds, verdictLines, type BoundsOverrides, type ExploreResult } from '../engine/explore';
+import { findVariant, type FaultBudget, type Scenario } from '../engine/scenario';
+import { VIOLATION_KINDS, type ViolationKind } from '../engine/trace';
+import { findScenario } from '../scenarios';
+import { UsageError, type ExploreCommand } from './args';
+
+/** Exit code when a violation was found (documented in the help and docs/EXPLORER.md). */
+export const exitViolationFound = 3;
+
+/** The JSON form of one exploration (the fields the issue and docs/EXPLORER.md promise). */
+export function exploreJson(result: ExploreResult, elapsedMs: number): Record<string, unknown> {
+  const first = result.violations[0] ?? null;
+  return {
+    scenario: result.scenarioId,
+    variant: result.variantId,
+    seed: result.seed,
+    mode: result.mode,
+    bounds: result.bounds,
+    invariants: result.invariants,
+    exhaustive: result.exhaustive,
+    statesExplored: result.statesExplored,
+    transitionsExplored: result.transitionsExplored,
+    transitionsSkipped: result.transitionsSkipped,
+    depthReached: result.depthReached,
+    elapsedMs: Math.round(elapsedMs),
+    cut: result.cut,
+    coverage: result.coverage,
+    violation: first === null ? null : { kind: first.kind, schedule: first.schedule, steps: first.steps },
+    violations: result.violations.map((v) => ({ kind: v.kind, schedule: v.schedule, steps: v.steps, atMs: v.atMs, clients: v.clients, message: v.message })),
+    verdict: verdictLines(result),
+  };
+}
+
+function boundsOf(command: ExploreCommand, scenario: Scenario): BoundsOverrides {
+  const declared = resolveBounds(scenario).faults;
+  const anyFault = command.stalls !== undefined || command.stallMs !== undefined || command.crashes !== undefined || command.faultClients !== undefined;
+  const faults: FaultBudget | undefined = anyFault
+    ? {
+        stallCountMax: command.stalls ?? declared.stallCountMax,
+        stallLengthsMs: command.stallMs ?? declared.stallLengthsMs,
+        crashCountMax: command.crashes ?? declared.crashCountMax,
+        ...((command.faultClients ?? declared.clients) ? { clients: command.faultClients ?? declared.clients } : {}),
+      }
+    : undefined;
+  return {
+    ...(faults ? { faults } : {}),
+    ...(command.depth !== undefined ? { depthMax: command.depth } : {}),
+    ...(command.states !== undefined ? { stateCountMax: command.states } : {}),
+    ...(command.horizonMs !== undefined ? { horizonMs: command.horizonMs } : {}),
+  };
+}
+
+function invariantsOf(command: ExploreCommand): ViolationKind[] | undefined {
+  if (command.invariants === undefined) return undefined;
+  for (const kind of command.invariants) {
+    if (!(VIOLATION_KINDS as readonly string[]).includes(kind)) throw new UsageError(`unknown invariant "${kind}" (kinds: ${VIOLATION_KINDS.join(', ')})`, 'explore');
+  }
+  return command.invariants as ViolationKind[];
+}
+
+export function exploreCommand(command: ExploreCommand): number {
+  const scenario = findScenario(command.scenario);
+  const variantIds = command.variant === 'all' ? scenario.variants.map((v) => v.id) : [findVariant(scenario, command.variant).id];
+  const invariants = invariantsOf(command);
+  let bounds: BoundsOverrides;
+  try {
+    bounds = boundsOf(command, scenario);
+    resolveBounds(scenario, bounds);
+  } catch (error) {
+    if (error instanceof BoundsError) throw new UsageError(error.message, 'explore');
+    throw error;
+  }
+  const outputs: Record<string, unknown>[] = [];
+  const text: string[] = [];
+  const t = translator('en');
+  let found = false;
+  for (const variantId of variantIds) {
+    const startedMs = performance.now();
+    const result = explore({
+      scenario,
+      variantId,
+      seed: command.seed,
+      bounds,
+      invariants,
+      mode: command.random ? 'random' : 'bfs',
+      reduce: command.reduce,
+      walkSeed: command.walkSeed,
+      walkCountMax: command.walks,
+    });
+    const elapsedMs = performance.now() - startedMs;
+    found ||= result.violations.length > 0;
+    outputs.push(exploreJson(result, elapsedMs));
+    if (text.length > 0) text.push('');
+    text.push(`${scenario.id} / ${variantId}   seed ${result.seed}`);
+    if (scenario.explore?.note) text.push(`  ${scenario.explore.note.en}`);
+    for (const line of verdictLines(result)) text.push(`  ${line}`);
+    const statesPerS = elapsedMs > 0 ? Math.round((result.statesExplored / elapsedMs) * 1000) : 0;
+    text.push(
+      `  ${t('cliExploreFigures', {
+        states: formatNumber(result.statesExplored, 'en'),
+        transitions: formatNumber(result.transitionsExplored, 'en'),
+        skipped: formatNumber(result.transitionsSkipped, 'en'),
+        depth: result.depthReached,
+        ms: formatNumber(Math.round(elapsedMs), 'en'),
+        rate: formatNumber(statesPerS, 'en'),
+      })}`,
+    );
+    for (const v of result.violations) text.push(`  ${t('cliExploreReplay', { command: `npm run sim -- run ${scenario.id} --variant ${variantId} --seed ${result.seed} --schedule "${v.schedule}"` })}`);
+  }
+  if (command.json) process.stdout.write(`${JSON.stringify(command.variant === 'all' ? outputs : outputs[0])}\n`);
+  else process.stdout.write(`${text.join('\n')}\n`);
+  return found ? exitViolationFound : 0;
+}

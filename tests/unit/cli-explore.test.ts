@@ -1,0 +1,63 @@
+// Goal: the `explore` command's contract (README, docs/EXPLORER.md): it finds get-then-del's
+// foreign release and prints a schedule that `run --schedule` replays to it, exits 3 when it finds
+// a violation and 0 when it proves none within the bounds, says "exhaustive" only when it was, and
+// refuses bad options with a clear message and exit code 2.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine, UsageError } from '../../src/cli/args';
+
+function sim(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('npm run sim -- explore', () => {
+  it('finds the foreign release with the stall between GET and DEL, exits 3, and the schedule replays', () => {
+    const { status, stdout } = sim('explore', 'get-then-del', '--invariant', 'foreign-release', '--json');
+    expect(status).toBe(3);
+    const out = JSON.parse(stdout);
+    expect(out).toMatchObject({ scenario: 'get-then-del', variant: 'get-then-del', violation: { kind: 'foreign-release', steps: 5 } });
+    expect(out.violation.schedule).toMatch(/A~5000/);
+    for (const field of ['exhaustive', 'statesExplored', 'transitionsExplored', 'depthReached', 'elapsedMs']) expect(out).toHaveProperty(field);
+    const replay = JSON.parse(sim('run', 'get-then-del', '--schedule', out.violation.schedule, '--json').stdout);
+    expect(replay.violations.map((v: { kind: string }) => v.kind)).toContain('foreign-release');
+  });
+
+  it('proves the Lua release within the declared bounds: exit 0, an exhaustive verdict in words', () => {
+    const { status, stdout } = sim('explore', 'get-then-del', '--variant', 'lua', '--invariant', 'foreign-release');
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/No violation of foreign release within schedules of at most 24 choices, at most 1 stall of 5 s or 7 s, .*: \d+ states, \d+ transitions, exhaustive\./);
+  });
+
+  it('a depth bound that cuts the search is said, never "exhaustive"', () => {
+    const { status, stdout } = sim('explore', 'get-then-del', '--variant', 'lua', '--depth', '3', '--json');
+    expect(status).toBe(0);
+    const out = JSON.parse(stdout);
+    expect(out.exhaustive).toBe(false);
+    expect(out.cut.depthCutStates).toBeGreaterThan(0);
+    expect(out.verdict.join('\n')).toMatch(/not exhaustive: the depth bound left \d+ states? unexpanded/);
+  });
+
+  it.each([
+    [['explore'], /explore needs a scenario id/],
+    [['explore', 'get-then-del', '--depth', '0'], /--depth must be at least 1/],
+    [['explore', 'get-then-del', '--stalls', 'x'], /--stalls must be a whole number/],
+    [['explore', 'get-then-del', '--invariant', 'nope'], /unknown invariant "nope"/],
+    [['explore', 'get-then-del', '--walks', '5'], /--walks and --walk-seed need --random/],
+    [['explore', 'stock-oversell', '--stalls', '1'], /stalls need at least one length/],
+    [['explore', 'get-then-del', '--frobnicate'], /Unknown option '--frobnicate'/],
+  ])('%j fails with a clear message and exit code 2', (args, message) => {
+    const { status, stdout, stderr } = sim(...args);
+    expect(status).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stdout).toBe('');
+  });
+
+  it('parses every bound and fault option strictly', () => {
+    const command = parseCommandLine(['explore', 'get-then-del', '--variant', 'all', '--depth', '12', '--stalls', '2', '--stall-ms', '2500,5000', '--crashes', '1', '--fault-clients', 'A', '--states', '1000', '--horizon-ms', '60000', '--no-reduce']);
+    expect(command).toMatchObject({ name: 'explore', variant: 'all', depth: 12, stalls: 2, stallMs: [2500, 5000], crashes: 1, faultClients: ['A'], states: 1000, horizonMs: 60000, reduce: false, random: false });
+    expect(() => parseCommandLine(['explore', 'x', '--stall-ms', '5000,,7000'])).toThrow(UsageError);
+    expect(() => parseCommandLine(['explore', 'x', '--stall-ms', '0'])).toThrow(/at least 1 ms/);
+    expect(parseCommandLine(['explore', 'x', '--help'])).toEqual({ name: 'help', topic: 'explore', exitCode: 0 });
+  });
+});
