@@ -12,6 +12,7 @@ import { createSimStore } from './ui/store/createSimStore';
 import { SimStoreProvider } from './ui/store/context';
 import { isEmbed } from './ui/store/run-link';
 import { installTestApi } from './ui/test-api';
+import { createInlineExploreService, createWorkerExploreService } from './ui/worker/explore-client';
 import { createInlineOutcomeService, createWorkerOutcomeService } from './ui/worker/outcomes-client';
 import './ui/styles/index.css';
 
@@ -29,6 +30,7 @@ const store = createSimStore({
   presentation: prefs.presentation ?? false,
   embed,
   outcomes: typeof Worker === 'function' ? createWorkerOutcomeService() : createInlineOutcomeService(),
+  explorer: typeof Worker === 'function' ? createWorkerExploreService() : createInlineExploreService(),
 });
 // A saved run that could not be restored moves aside before the current run is saved over it.
 const unrestored = store.getState().linkError?.savedText;

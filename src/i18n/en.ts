@@ -306,6 +306,24 @@ export const en = {
   exploreCutStates: 'the state budget ({n} states) ran out',
   exploreCutCancelled: 'cancelled',
 
+  // "Find a race" (the explorer on the page)
+  exploreButton: 'Find a race',
+  exploreIntro: 'Searches the schedules of this variant breadth-first within the bounds below and loads the shortest run that breaks an invariant, ready to step through.',
+  exploreDepth: 'Depth (choices)',
+  exploreStallCount: 'Stalls',
+  exploreStallLengths: 'Stall lengths (ms)',
+  exploreCrashCount: 'Crashes',
+  exploreStart: 'Search',
+  exploreCancel: 'Cancel search',
+  exploreProgressLabel: 'Search progress',
+  exploreProgressText: '{states} states, {transitions} transitions, frontier {frontier}, depth {depth}, {rate} states/s',
+  exploreElapsed: 'Took {ms} ms.',
+  exploreRunning: 'Searching…',
+  exploreLoad: 'Load the run with {kind}',
+  exploreRefused: 'Bounds not accepted: {detail}',
+  exploreFailed: 'The search failed: {detail}',
+  exploreVerdictLabel: 'Explorer verdict',
+
   // The CLI's words around the trace (it speaks English)
   cliStepHeader: 'step',
   cliTimeHeader: 'time',

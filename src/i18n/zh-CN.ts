@@ -298,6 +298,24 @@ export const zhCN: Catalog = {
   exploreCutStates: '状态预算（{n} 个状态）已用完',
   exploreCutCancelled: '已取消',
 
+  // “找出竞态”（页面上的探索器）
+  exploreButton: '找出竞态',
+  exploreIntro: '在下面的范围内按广度优先搜索这个变体的调度，载入破坏不变式的最短运行，可逐步查看。',
+  exploreDepth: '深度（选择数）',
+  exploreStallCount: '停顿次数',
+  exploreStallLengths: '停顿时长（毫秒）',
+  exploreCrashCount: '崩溃次数',
+  exploreStart: '搜索',
+  exploreCancel: '取消搜索',
+  exploreProgressLabel: '搜索进度',
+  exploreProgressText: '{states} 个状态，{transitions} 次转移，待展开 {frontier}，深度 {depth}，每秒 {rate} 个状态',
+  exploreElapsed: '用时 {ms} 毫秒。',
+  exploreRunning: '正在搜索…',
+  exploreLoad: '载入出现{kind}的运行',
+  exploreRefused: '范围无效：{detail}',
+  exploreFailed: '搜索失败：{detail}',
+  exploreVerdictLabel: '探索器结论',
+
   // 命令行（输出英文；此处保持键齐全）
   cliStepHeader: '步骤',
   cliTimeHeader: '时间',

@@ -10,6 +10,7 @@ import { LinkErrorNotice, NoticeLine } from './components/Notices';
 import { RunViews } from './components/RunViews';
 import { ScenarioBar } from './components/ScenarioBar';
 import { ShortcutsDialog } from './components/ShortcutsDialog';
+import { ExploreDialog } from './components/ExploreDialog';
 import { useKeyboardShortcuts } from './components/useKeyboardShortcuts';
 import { EmbedBar } from './components/EmbedBar';
 import { ViolationBanner as ViolationBannerSlot } from './components/ViolationBanner';
@@ -66,6 +67,7 @@ export function App() {
       </main>
       <NoticeLine />
       <ShortcutsDialog />
+      {!embed && <ExploreDialog />}
     </div>
   );
 }

@@ -2,10 +2,27 @@
  * `window.lockstep`: a small, stable API for tests and curious users (documented in
  * docs/AUTOMATION.md). It reads the store and the engine; it never reaches into React.
  */
+import { exploreVerdictLines } from '../i18n';
 import type { LockView, Trace, ViolationKind } from '../engine/trace';
 import type { SimStore } from './store/createSimStore';
 import type { LinkError } from './store/types';
 import type { OutcomeReport } from './worker/protocol';
+import type { ExploreResult } from './store/createSimStore';
+
+/** Bounds for `lockstep.explore`; each absent one is the scenario's declared bound (docs/EXPLORER.md). */
+export interface ExploreSpec {
+  readonly depth?: number;
+  readonly stalls?: number;
+  readonly stallLengthsMs?: readonly number[];
+  readonly crashes?: number;
+}
+
+export interface ExploreOutcome {
+  /** The engine's result (src/engine/explore/result.ts), or null when the bounds were refused. */
+  readonly result: ExploreResult | null;
+  /** The verdict in the page's language, one line per finding (or why the search did not run). */
+  readonly verdict: readonly string[];
+}
 
 export interface LoadSpec {
   readonly scenario: string;
@@ -61,6 +78,12 @@ export interface LockstepApi {
   state(): StateSummary;
   /** The worker's report for the current schedule (waits for it). */
   outcomes(): Promise<OutcomeReport>;
+  /**
+   * "Find a race" through the store, as the dialog's Search button does: searches the current
+   * scenario, variant and seed in the explorer worker and resolves when it ends. A found violation
+   * is loaded into the timeline at step 0.
+   */
+  explore(spec?: ExploreSpec): Promise<ExploreOutcome>;
 }
 
 declare global {
@@ -136,6 +159,9 @@ export function installTestApi(store: SimStore, win: Window): { markReady: () =>
         commandsInPage: s.events.slice(0, s.eventCountToCursor).filter((e) => e.kind === 'command').length,
       };
     },
+    explore(spec = {}) {
+      return exploreThroughStore(store, spec);
+    },
     outcomes() {
       return new Promise((resolve, reject) => {
         const matches = () => {
@@ -162,4 +188,32 @@ export function installTestApi(store: SimStore, win: Window): { markReady: () =>
   };
   win.lockstep = api;
   return { markReady };
+}
+
+/** lockstep.explore: fills the dialog's form, starts the search, resolves when it ends. */
+function exploreThroughStore(store: SimStore, spec: ExploreSpec): Promise<ExploreOutcome> {
+  return new Promise((resolve) => {
+    const s = store.getState();
+    s.openExplore();
+    const form = store.getState().explore.form;
+    s.setExploreForm({
+      depthMax: spec.depth ?? form.depthMax,
+      stallCountMax: spec.stalls ?? form.stallCountMax,
+      stallLengthsText: spec.stallLengthsMs ? spec.stallLengthsMs.join(', ') : form.stallLengthsText,
+      crashCountMax: spec.crashes ?? form.crashCountMax,
+    });
+    s.startExplore();
+    const finish = (): boolean => {
+      const explore = store.getState().explore;
+      if (explore.status === 'running') return false;
+      const lang = store.getState().lang;
+      if (explore.status === 'done' && explore.result) resolve({ result: explore.result, verdict: exploreVerdictLines(explore.result, lang) });
+      else resolve({ result: null, verdict: explore.error ? [explore.error.detail] : [] });
+      return true;
+    };
+    if (finish()) return;
+    const unsubscribe = store.subscribe(() => {
+      if (finish()) unsubscribe();
+    });
+  });
 }

@@ -1,6 +1,6 @@
 /**
- * One store per simulator instance (xyflow's pattern): a factory, three slices (simulation,
- * playback, ui prefs) and actions that delegate to the engine. The `Simulation` lives outside the
+ * One store per simulator instance (xyflow's pattern): a factory, slices (simulation, playback,
+ * ui prefs, links, explore) and actions that delegate to the engine. The `Simulation` lives outside the
  * reactive state; after each action the store publishes plain derived data. Derivations keep the
  * previous object when nothing changed, so a step re-renders only the components whose data moved.
  */
@@ -12,8 +12,10 @@ import { Simulation } from '../../engine/simulation';
 import type { LockView, TraceEvent, ViolationEvent } from '../../engine/trace';
 import { SCENARIOS } from '../../scenarios';
 import type { OutcomeReport, OutcomeService } from '../worker/protocol';
+import type { ExploreService } from '../worker/explore-protocol';
 import { clip, parseRunLink } from './run-link';
 import type { Runtime } from './runtime';
+import { createExploreSlice, type ExploreSlice } from './slices/explore';
 import { createLinkSlice } from './slices/links';
 import { createPlaybackSlice } from './slices/playback';
 import { createSimulationSlice } from './slices/simulation';
@@ -35,6 +37,8 @@ export type LoadResult = { readonly ok: true } | { readonly ok: false; readonly 
 export type ViewTab = 'timeline' | 'sequence' | 'events';
 
 export type { VariantOutcome } from '../worker/protocol';
+export type { ExploreProgress, ExploreResult } from '../worker/explore-protocol';
+export type { ExploreForm, ExploreState, ExploreStatus } from './slices/explore';
 
 export { SPEEDS_STEPS_PER_S } from './slices/playback';
 /** Longest clock advance or stall the engine accepts (ms): the bound of the duration fields. */
@@ -131,7 +135,7 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice;
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice;
 export type SimStore = StoreApi<SimState> & {
   /** The engine instance behind the store: read-only access for the test API. */
   readonly simulation: () => Simulation;
@@ -151,6 +155,8 @@ export interface SimStoreInit {
   /** A link refused before the store existed (shape, scenario...), shown with the default run. */
   readonly linkError?: LinkError | null;
   readonly outcomes?: OutcomeService | null;
+  /** Runs "Find a race" searches (the explorer worker); without it the button reports an error. */
+  readonly explorer?: ExploreService | null;
   readonly timers?: PlaybackTimers;
   readonly autoplayStepCountMax?: number;
   readonly scenarios?: readonly Scenario[];
@@ -211,6 +217,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
     ...createPlaybackSlice(rt, init)(...a),
     ...createUiSlice(init)(...a),
     ...createLinkSlice(rt)(...a),
+    ...createExploreSlice(rt, init)(...a),
   }));
   // Load the requested run; if its schedule does not fit, show why and load the default instead.
   const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });
@@ -220,6 +227,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
     dispose: () => {
       api.getState().pause();
       rt.outcomeService?.dispose();
+      init.explorer?.dispose();
     },
   });
 }

@@ -38,5 +38,6 @@ export function runInfo(scenario: Scenario, variant: VariantSpec): RunInfo {
     story,
     programs,
     scriptNames: scriptNamesOf(scenario, variant),
+    exploreNote: scenario.explore?.note ?? null,
   };
 }

@@ -110,6 +110,8 @@ export interface RunInfo {
   readonly programs: Readonly<Record<string, readonly ProgramLine[]>>;
   /** Script source -> name, so an EVAL reads by its script's name. */
   readonly scriptNames: Readonly<Record<string, string>>;
+  /** Why the explorer's declared bounds for this scenario are what they are (docs/EXPLORER.md). */
+  readonly exploreNote: LocalizedText | null;
 }
 
 /** Wall-clock timers for the playback driver (the only wall time Lockstep reads). Injected for tests. */

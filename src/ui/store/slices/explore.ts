@@ -1,0 +1,146 @@
+/**
+ * The explore slice: "Find a race" (docs/EXPLORER.md). The bounds form, a search running in the
+ * explorer worker with its progress, and its result: the shortest violating run is loaded into
+ * the timeline at step 0, ready to step through; a bounded proof is kept to show beside the
+ * variant toggle. One store action per click.
+ */
+import type { StateCreator } from 'zustand/vanilla';
+import { BoundsError, resolveBounds, type BoundsOverrides } from '../../../engine/explore';
+import type { ExploreProgress, ExploreResult, ExploreService } from '../../worker/explore-protocol';
+import type { SimState, SimStoreInit } from '../createSimStore';
+import type { Runtime } from '../runtime';
+
+/** The bounds form, as typed (validated when a search starts). */
+export interface ExploreForm {
+  readonly depthMax: number;
+  readonly stallCountMax: number;
+  /** Stall lengths in ms, e.g. "5000, 7000". */
+  readonly stallLengthsText: string;
+  readonly crashCountMax: number;
+}
+
+export type ExploreStatus = 'idle' | 'running' | 'done' | 'error';
+
+export interface ExploreState {
+  readonly dialogOpen: boolean;
+  readonly form: ExploreForm;
+  readonly status: ExploreStatus;
+  /** Figures of the running (or last) search, with the wall ms it took. */
+  readonly progress: ExploreProgress | null;
+  readonly elapsedMs: number;
+  readonly result: ExploreResult | null;
+  /** Why the bounds were refused or the search failed (the detail is the engine's, in English). */
+  readonly error: { readonly kind: 'refused' | 'failed'; readonly detail: string } | null;
+}
+
+export interface ExploreSlice {
+  readonly explore: ExploreState;
+  /** Opens the dialog with the current scenario's declared bounds in the form. */
+  openExplore(): void;
+  closeExplore(): void;
+  setExploreForm(patch: Partial<ExploreForm>): void;
+  /** Starts a search of the current scenario, variant and seed within the form's bounds. */
+  startExplore(): void;
+  cancelExplore(): void;
+  /** Loads the run of the result's violation at `index` (0: the shortest) at step 0. */
+  loadExploreViolation(index: number): void;
+}
+
+const idle: Omit<ExploreState, 'dialogOpen' | 'form'> = { status: 'idle', progress: null, elapsedMs: 0, result: null, error: null };
+
+/** The form for a scenario: its declared bounds (resolveBounds), as the form shows them. */
+function formFor(rt: Runtime): ExploreForm {
+  const bounds = resolveBounds(rt.engine.scenario);
+  return {
+    depthMax: bounds.depthMax,
+    stallCountMax: bounds.faults.stallCountMax,
+    stallLengthsText: bounds.faults.stallLengthsMs.join(', '),
+    crashCountMax: bounds.faults.crashCountMax,
+  };
+}
+
+/** The form as bounds overrides over the scenario's declared ones. Throws BoundsError. */
+function boundsOf(form: ExploreForm, rt: Runtime): BoundsOverrides {
+  const text = form.stallLengthsText.trim();
+  const lengths = text === '' ? [] : text.split(/[\s,]+/).map((item) => (/^[0-9]+$/.test(item) ? Number(item) : Number.NaN));
+  if (lengths.some((ms) => !Number.isSafeInteger(ms))) throw new BoundsError(`stall lengths must be whole numbers of ms, got "${text}"`);
+  const declared = resolveBounds(rt.engine.scenario);
+  const overrides: BoundsOverrides = {
+    depthMax: form.depthMax,
+    faults: { ...declared.faults, stallCountMax: form.stallCountMax, stallLengthsMs: lengths, crashCountMax: form.crashCountMax },
+  };
+  resolveBounds(rt.engine.scenario, overrides);
+  return overrides;
+}
+
+export function createExploreSlice(rt: Runtime, init: SimStoreInit): StateCreator<SimState, [], [], ExploreSlice> {
+  const service: ExploreService | null = init.explorer ?? null;
+  let requestId = 0;
+  return (set, get) => {
+    const patch = (next: Partial<ExploreState>) => set({ explore: { ...get().explore, ...next } });
+    return {
+      explore: { dialogOpen: false, form: { depthMax: 24, stallCountMax: 0, stallLengthsText: '', crashCountMax: 0 }, ...idle },
+      openExplore() {
+        const s = get();
+        // A finished result of this run stays; otherwise the form starts from the scenario's bounds.
+        const keep = s.explore.status === 'running' || (s.explore.result !== null && s.explore.result.scenarioId === s.scenarioId);
+        patch({ dialogOpen: true, ...(keep ? {} : { form: formFor(rt), ...idle }) });
+      },
+      closeExplore() {
+        patch({ dialogOpen: false });
+      },
+      setExploreForm(form) {
+        patch({ form: { ...get().explore.form, ...form } });
+      },
+      startExplore() {
+        const s = get();
+        if (service === null) {
+          patch({ status: 'error', error: { kind: 'failed', detail: 'no explorer in this page' } });
+          return;
+        }
+        let bounds: BoundsOverrides;
+        try {
+          bounds = boundsOf(s.explore.form, rt);
+        } catch (error) {
+          if (!(error instanceof BoundsError)) throw error;
+          patch({ status: 'error', error: { kind: 'refused', detail: error.message }, result: null, progress: null });
+          return;
+        }
+        if (s.explore.status === 'running') service.cancel(requestId);
+        const id = ++requestId;
+        patch({ status: 'running', progress: null, elapsedMs: 0, result: null, error: null });
+        service.start(
+          { id, scenarioId: s.scenarioId, variantId: s.variantId, seed: s.seed, bounds },
+          {
+            onProgress: (report) => {
+              if (id === requestId) patch({ progress: report.progress, elapsedMs: report.elapsedMs });
+            },
+            onDone: (done) => {
+              if (id !== requestId) return;
+              const r = done.result;
+              patch({
+                status: 'done',
+                result: r,
+                elapsedMs: done.elapsedMs,
+                progress: { statesExplored: r.statesExplored, transitionsExplored: r.transitionsExplored, frontier: 0, depth: r.depthReached, violationsFound: r.violations.length },
+              });
+              if (r.violations.length > 0) get().loadExploreViolation(0);
+            },
+            onError: (message) => {
+              if (id === requestId) patch({ status: 'error', error: { kind: 'failed', detail: message } });
+            },
+          },
+        );
+      },
+      cancelExplore() {
+        if (service !== null && get().explore.status === 'running') service.cancel(requestId);
+      },
+      loadExploreViolation(index) {
+        const result = get().explore.result;
+        const violation = result?.violations[index];
+        if (!result || !violation) return;
+        get().loadRun({ scenarioId: result.scenarioId, variantId: result.variantId, seed: result.seed, schedule: violation.schedule, cursor: 0 });
+      },
+    };
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * What the page asks the explorer worker and what it answers (docs/EXPLORER.md). The worker owns
+ * this protocol; the store uses it. Results are the engine's plain ExploreResult.
+ */
+import type { BoundsOverrides, ExploreProgress, ExploreResult } from '../../engine/explore';
+import type { ViolationKind } from '../../engine/trace';
+
+export type { BoundsOverrides, ExploreProgress, ExploreResult };
+
+export interface ExploreRequest {
+  readonly id: number;
+  readonly scenarioId: string;
+  readonly variantId: string;
+  readonly seed: number;
+  readonly bounds: BoundsOverrides;
+  /** Kinds to look for; all when absent. */
+  readonly invariants?: readonly ViolationKind[];
+}
+
+/** A running search's figures, with the wall time it has taken so far (measured in the worker). */
+export interface ExploreProgressReport {
+  readonly id: number;
+  readonly progress: ExploreProgress;
+  readonly elapsedMs: number;
+}
+
+export interface ExploreDone {
+  readonly id: number;
+  readonly result: ExploreResult;
+  readonly elapsedMs: number;
+}
+
+export type ExploreWorkerMessage =
+  | ({ readonly kind: 'progress' } & ExploreProgressReport)
+  | ({ readonly kind: 'done' } & ExploreDone)
+  | { readonly kind: 'error'; readonly id: number; readonly message: string };
+
+export type ExploreCommandMessage = { readonly kind: 'start'; readonly request: ExploreRequest } | { readonly kind: 'cancel'; readonly id: number };
+
+export interface ExploreHandlers {
+  onProgress(report: ExploreProgressReport): void;
+  onDone(done: ExploreDone): void;
+  onError(message: string): void;
+}
+
+/** Runs one search at a time off the page's thread; starting another cancels the one running. */
+export interface ExploreService {
+  start(request: ExploreRequest, handlers: ExploreHandlers): void;
+  /** Stops the running search; its handlers get a `done` with the result so far (cut: cancelled). */
+  cancel(id: number): void;
+  dispose(): void;
+}
