@@ -11,10 +11,10 @@ import { findScenario } from '../scenarios';
 import { UsageError, type ExploreCommand } from './args';
 
 /** Exit code when a violation was found (documented in the help and docs/EXPLORER.md). */
-export const exitViolationFound = 3;
+const exitViolationFound = 3;
 
 /** The JSON form of one exploration (the fields the issue and docs/EXPLORER.md promise). */
-export function exploreJson(result: ExploreResult, elapsedMs: number): Record<string, unknown> {
+function exploreJson(result: ExploreResult, elapsedMs: number): Record<string, unknown> {
   const first = result.violations[0] ?? null;
   return {
     scenario: result.scenarioId,
