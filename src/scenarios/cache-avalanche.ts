@@ -157,4 +157,11 @@ export const cacheAvalanche: Scenario = {
     },
   ],
   defaultVariant: 'same-ttl',
+  explore: {
+    depthMax: 4,
+    note: {
+      en: 'Searched up to 4 choices: with many requests the schedules multiply fast (depth 8 is more than 200,000 states). Three requests at the same moment on a cold cache spike the database under either TTL (found in 3 choices): jitter spreads the later expiries, not a cold start.',
+      zh: '搜索最多 4 个选择：请求很多时调度数量增长极快（深度 8 就超过 200,000 个状态）。冷缓存时同一时刻的三个请求在两种 TTL 下都会压垮数据库（3 个选择内即可找到）：抖动分散的是之后的过期，而不是冷启动。',
+    },
+  },
 };

@@ -188,4 +188,10 @@ export const cachePenetration: Scenario = {
     },
   ],
   defaultVariant: 'no-cache',
+  explore: {
+    note: {
+      en: 'Caching the miss does not stop two requests that miss at the same moment from both querying the database: the explorer finds that in 3 choices. The filter answers unknown ids without the database at all.',
+      zh: '缓存未命中标记挡不住同一时刻同时未命中的两个请求都去查询数据库：探索器在 3 个选择内就能找到。过滤器则根本不查数据库就能回答未知 id。',
+    },
+  },
 };

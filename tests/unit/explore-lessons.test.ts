@@ -64,6 +64,19 @@ const TABLE: Record<string, Record<string, Row>> = {
     'fixed-interval': { found: [], exhaustive: false },
     'jittered-backoff': { found: [], exhaustive: false },
   },
+  'release-result': {
+    ignored: { found: ['mutual-exclusion', 'stale-write'], exhaustive: true },
+    checked: { found: ['mutual-exclusion', 'stale-write'], exhaustive: true },
+    fenced: { found: ['mutual-exclusion'], exhaustive: true },
+  },
+  // Caching the miss leaves the race of two simultaneous misses (the scenario's note says so).
+  'cache-penetration': {
+    'no-cache': { found: ['duplicate-rebuild'], exhaustive: true },
+    'cache-null': { found: ['duplicate-rebuild'], exhaustive: true },
+    filter: { found: [], exhaustive: true },
+  },
+  // A cold start spikes under either TTL (the scenario's note says so).
+  'cache-avalanche': { 'same-ttl': { found: ['load-spike'], exhaustive: false }, 'jittered-ttl': { found: ['load-spike'], exhaustive: false } },
   'script-cache': { 'evalsha-only': { found: [], exhaustive: true }, fallback: { found: [], exhaustive: true } },
   'long-script': {
     'read-only': { found: [], exhaustive: true },
