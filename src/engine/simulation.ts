@@ -1,5 +1,6 @@
 import { applyChoice, ChoiceError, readLock, refusalOf } from './engine';
 import { hash53 } from './hash';
+import type { ClientHost } from './host';
 import type { KeyEntry } from './redis/keyspace';
 import { SimRedisServer } from './redis/server';
 import { findVariant, type Scenario } from './scenario';
@@ -12,6 +13,8 @@ export interface SimulationOptions {
   readonly seed?: number;
   /** Take a checkpoint every this many steps: step-back cost is at most this many replays. */
   readonly checkpointEverySteps?: number;
+  /** Who writes the programs of hosted clients (engine/host.ts); null when there are none. */
+  readonly host?: ClientHost;
 }
 
 export const defaultSeed = 1;
@@ -37,7 +40,7 @@ export class Simulation {
 
   constructor(scenario: Scenario, options: SimulationOptions = {}) {
     const variant = findVariant(scenario, options.variantId);
-    this.ctx = createRunContext(scenario, variant, options.seed ?? defaultSeed);
+    this.ctx = createRunContext(scenario, variant, options.seed ?? defaultSeed, options.host ?? null);
     this.checkpointEverySteps = options.checkpointEverySteps ?? 32;
     this.server = new SimRedisServer({ scriptTiming: scenario.scriptTiming, unixEpochMs: scenario.unixEpochMs });
     for (const argv of scenario.setup ?? []) {
