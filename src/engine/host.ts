@@ -12,10 +12,10 @@ import type { Reply } from './redis/reply';
 
 export interface ClientHost {
   /**
-   * A reply reached hosted client `clientId` for its step at `pc`. A choice that is applied again
-   * after a HostPending produces the same replies again: the host keeps the first.
+   * A reply reached hosted client `clientId` for its step at `pc`, at virtual time `atMs`. A choice
+   * that is applied again after a HostPending produces the same replies again: the host keeps the first.
    */
-  reply(clientId: string, pc: number, reply: Reply): void;
+  reply(clientId: string, pc: number, reply: Reply, atMs: number): void;
 }
 
 /** A hosted client must run past the end of its action log: its code has not reached its next action yet. */
