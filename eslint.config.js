@@ -61,6 +61,11 @@ const WALLS = [
     message: 'The message catalog is a leaf: it imports nothing from the project.',
   },
   {
+    target: './src/api',
+    from: ['./src/ui', './src/cli', './src/main.tsx', './dev'],
+    message: 'The Node API runs in Node without a page: it uses the engine, the definitions and the scenarios.',
+  },
+  {
     target: './src/definition',
     from: ['./src/ui', './src/cli', './src/scenarios', './src/api', './src/main.tsx', './dev'],
     message: 'Scenario definitions (the JSON format) sit on the engine: the store, the worker, the CLI and the Node API import them, not the other way round.',

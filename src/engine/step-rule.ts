@@ -213,7 +213,7 @@ function runRedisStep(c: ClientState, step: Extract<Step, { op: 'command' | 'eva
     return true;
   }
   saveReply(c, step.saveAs, result);
-  ctx.host?.reply(c.id, pc, result, world.nowMs);
+  if (ctx.hosted.has(c.id)) ctx.host?.reply(c.id, pc, result, world.nowMs);
   emit.event(c.id, { kind: 'command', pc, argv, reply: result, releases: step.releases === true }, before);
   wakeKilledScriptCaller(env);
   return false;

@@ -111,7 +111,7 @@ describe('simulate', () => {
 });
 
 describe('bad input: typed errors naming the path', () => {
-  const cases: [string, () => Promise<unknown>, typeof LockstepError, string, RegExp][] = [
+  const cases: [string, () => Promise<unknown>, abstract new (...args: never[]) => LockstepError, string, RegExp][] = [
     ['no options object', () => simulate(null as never), ArgumentError, '', /options object/],
     ['an unknown option', () => simulate({ scenario: 'get-then-del', sched: 'A' } as never), ArgumentError, 'sched', /unknown option/],
     ['an unknown scenario id', () => simulate({ scenario: 'get-then-dell' }), ArgumentError, 'scenario', /no built-in scenario "get-then-dell"/],

@@ -69,7 +69,19 @@ const COMMANDS = [
 ] as const;
 
 type CommandName = (typeof COMMANDS)[number];
-type CommandMethods = { [K in CommandName]: (...args: (Arg | readonly Arg[] | Readonly<Record<string, Arg>>)[]) => Promise<unknown> };
+type Nullable = string | null;
+/** What each command resolves with, as ioredis types it; others resolve with `unknown`. */
+interface CommandResults {
+  get: Nullable; set: Nullable; setnx: number; getset: Nullable; getdel: Nullable; getex: Nullable; del: number; unlink: number; exists: number;
+  expire: number; pexpire: number; expireat: number; pexpireat: number; ttl: number; pttl: number; persist: number;
+  incr: number; incrby: number; decr: number; decrby: number; incrbyfloat: string; append: number; strlen: number; mget: Nullable[];
+  hget: Nullable; hset: number; hsetnx: number; hdel: number; hexists: number; hincrby: number; hlen: number;
+  lpush: number; rpush: number; llen: number; lrange: string[]; sadd: number; srem: number; sismember: number; smembers: string[]; scard: number;
+  publish: number; ping: string; keys: string[]; type: string;
+}
+type CommandMethods = {
+  [K in CommandName]: (...args: (Arg | readonly Arg[] | Readonly<Record<string, Arg>>)[]) => Promise<K extends keyof CommandResults ? CommandResults[K] : unknown>;
+};
 
 /** A queue of commands sent one after another (`pipeline`) or as a transaction (`multi`), as ioredis's Pipeline. */
 export type LockstepPipeline = { [K in CommandName]: (...args: (Arg | readonly Arg[])[]) => LockstepPipeline } & {
