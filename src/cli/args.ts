@@ -13,7 +13,10 @@ export type Command =
   | { readonly name: 'list'; readonly json: boolean; readonly lang: 'en' | 'zh' }
   | {
       readonly name: 'run';
-      readonly scenario: string;
+      /** A built-in scenario's id, or null with `file`. */
+      readonly scenario: string | null;
+      /** A scenario definition file (JSON), instead of a built-in id. */
+      readonly file: string | null;
       readonly variant: string | undefined;
       readonly schedule: string | undefined;
       readonly seed: number | undefined;
@@ -52,9 +55,11 @@ Lists every scenario with its title, summary and variants.
   --lang en|zh   the language of titles and summaries (default en)
   -h, --help     this text`,
   run: `Usage: npm run sim -- run <scenario> [--variant <id>] [--schedule "<text>"] [--seed <n>] [--json]
+       npm run sim -- run --file <definition.json> [--variant <id>] [--schedule "<text>"] [--seed <n>] [--json]
 
 Runs a scenario and prints its timeline (a violation is still a successful run: exit 0).
   <scenario>            a scenario id (see "list")
+  --file <path>         a scenario definition file instead (docs/scenario-definition.schema.json)
   --variant <id>        one of the scenario's variants (default: its default variant)
   --schedule "<text>"   who moves when, e.g. "A A +6000 B A": A = step client A, +N = advance
                         the clock N ms, !A = crash A, A~N = stall A N ms (default: the scenario's)
@@ -84,6 +89,7 @@ function isCommandName(name: string): name is CommandName {
 const OPTIONS = {
   list: { json: { type: 'boolean' }, lang: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   run: {
+    file: { type: 'string' },
     variant: { type: 'string' },
     schedule: { type: 'string' },
     seed: { type: 'string' },
@@ -118,12 +124,14 @@ export function parseCommandLine(argv: readonly string[]): Command {
     }
     case 'run': {
       const [scenario, ...extra] = parsed.positionals;
-      if (scenario === undefined) throw new UsageError('run needs a scenario id (see "list")', first);
+      const file = definitionFile(values, scenario, first);
+      if (scenario === undefined && file === null) throw new UsageError('run needs a scenario id (see "list") or --file <definition.json>', first);
       if (extra.length > 0) throw new UsageError(`run takes one scenario id, got also "${extra.join(' ')}"`, first);
       const seed = values.seed as string | undefined;
       return {
         name: 'run',
-        scenario,
+        scenario: scenario ?? null,
+        file,
         variant: values.variant as string | undefined,
         schedule: values.schedule as string | undefined,
         seed: seed === undefined ? undefined : parseWholeNumber('--seed', seed, SEED_MAX, first),
@@ -144,6 +152,15 @@ function parseOptions(command: CommandName, args: string[]): { values: Record<st
     // parseArgs explains itself ("Unknown option '--x'", "Option '--seed <value>' argument missing").
     throw new UsageError((error as Error).message, command);
   }
+}
+
+/** `--file <path>`: a definition file, which replaces the scenario id (giving both is a usage error). */
+function definitionFile(values: Record<string, unknown>, scenario: string | undefined, topic: CommandName): string | null {
+  const file = values.file as string | undefined;
+  if (file === undefined) return null;
+  if (file === '') throw new UsageError('--file needs a path', topic);
+  if (scenario !== undefined) throw new UsageError(`give a scenario id or --file, not both (got "${scenario}" and --file ${file})`, topic);
+  return file;
 }
 
 function noPositionals(command: CommandName, positionals: readonly string[]): void {

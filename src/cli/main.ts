@@ -13,6 +13,7 @@ import { ChoiceError } from '../engine/engine';
 import { Simulation, defaultSeed } from '../engine/simulation';
 import { SCENARIOS, findScenario } from '../scenarios';
 import { helpText, parseCommandLine, UsageError, type Command } from './args';
+import { DefinitionFileError, readDefinitionFile } from './definition-file';
 
 function list(command: Extract<Command, { name: 'list' }>): number {
   const lang = command.lang;
@@ -42,7 +43,7 @@ function list(command: Extract<Command, { name: 'list' }>): number {
 }
 
 function run(command: Extract<Command, { name: 'run' }>): number {
-  const scenario = findScenario(command.scenario);
+  const scenario = command.file !== null ? readDefinitionFile(command.file) : findScenario(command.scenario ?? '');
   const variant = findVariant(scenario, command.variant);
   const seed = command.seed ?? defaultSeed;
   const sim = new Simulation(scenario, { variantId: variant.id, seed });
@@ -117,7 +118,7 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`lockstep: ${error.message}\n\n${helpText(error.topic)}\n`);
       return 2;
     }
-    if (error instanceof ScenarioError || error instanceof ChoiceError) {
+    if (error instanceof ScenarioError || error instanceof ChoiceError || error instanceof DefinitionFileError) {
       process.stderr.write(`lockstep: ${error.message}\n`);
       return 2;
     }

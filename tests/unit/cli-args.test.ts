@@ -20,12 +20,14 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['run', 'get-then-del', '--variant', 'lua', '--schedule', 'A A +4000 B A', '--seed', '42', '--json'])).toEqual({
       name: 'run',
       scenario: 'get-then-del',
+      file: null,
       variant: 'lua',
       schedule: 'A A +4000 B A',
       seed: 42,
       json: true,
     });
     expect(parseCommandLine(['run', 'x', '--seed=0'])).toMatchObject({ seed: 0 });
+    expect(parseCommandLine(['run', '--file', 'mine.json', '--json'])).toMatchObject({ name: 'run', scenario: null, file: 'mine.json', json: true });
     expect(parseCommandLine(['list', '--lang', 'zh'])).toEqual({ name: 'list', json: false, lang: 'zh' });
     expect(parseCommandLine(['console', '--json'])).toEqual({ name: 'console', json: true });
   });
