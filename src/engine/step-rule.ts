@@ -201,7 +201,8 @@ function runRedisStep(c: ClientState, step: Extract<Step, { op: 'command' | 'eva
   const resolve = templateResolver(c, env);
   const argv = step.op === 'command' ? step.argv.map(resolve) : evalArgv(c, step, env);
   const before = emit.lockNow();
-  const result = server.execute(argv, world.nowMs);
+  // Each client on its own connection, as real clients are: one's MULTI, WATCH or SUBSCRIBE is not another's.
+  const result = server.execute(argv, world.nowMs, c.id);
   c.pc += 1;
   if (step.releases) c.believesHoldsLock = false;
   const slow = server.scriptBusy.running(world.nowMs);

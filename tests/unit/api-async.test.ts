@@ -232,6 +232,44 @@ describe('the ioredis-compatible client', () => {
     expect(serial.keys.find((k) => k.key === 'n')).toMatchObject({ value: '2' });
   });
 
+  it('WATCH, MULTI and EXEC per client connection: B\'s write between A\'s WATCH and EXEC aborts A\'s transaction, and is not queued in it', async () => {
+    const results: unknown[] = [];
+    const incrementWatched: AsyncClientCode = async (redis) => {
+      await redis.watch('n');
+      const n = Number(await redis.get('n'));
+      results.push(await redis.multi().set('n', n + 1).exec());
+    };
+    const writer: AsyncClientCode = async (redis) => {
+      await redis.set('n', 10);
+    };
+    // A: WATCH, GET; B: SET; A: MULTI, SET (queued), EXEC -> nil: the watched key changed.
+    const aborted = await simulate({ clients: { A: incrementWatched, B: writer }, schedule: 'A A B A A A' });
+    expect(results).toEqual([null]);
+    expect(aborted.keys.find((k) => k.key === 'n')).toMatchObject({ value: '10' });
+    // B's SET between A's MULTI and EXEC runs on B's connection at once; A's EXEC still sees the WATCHed change.
+    results.length = 0;
+    const between = await simulate({ clients: { A: incrementWatched, B: writer }, schedule: 'A A A B A A' });
+    expect(results).toEqual([null]);
+    expect(between.keys.find((k) => k.key === 'n')).toMatchObject({ value: '10' });
+    results.length = 0;
+    const alone = await simulate({ clients: { A: incrementWatched, B: writer }, schedule: 'A A A A A B' });
+    expect(results).toEqual([[[null, 'OK']]]);
+    expect(alone.keys.find((k) => k.key === 'n')).toMatchObject({ value: '10' });
+  });
+
+  it('SUBSCRIBE and PUBLISH: the subscriber counts its channels, the publisher its receivers, a subscribed connection refuses GET', async () => {
+    const seen: unknown[] = [];
+    const subscriber: AsyncClientCode = async (redis) => {
+      seen.push(await redis.subscribe('jobs', 'done'));
+      seen.push(await redis.get('x').catch((error: Error) => `${error.name}: ${error.message}`));
+    };
+    const publisher: AsyncClientCode = async (redis) => {
+      seen.push(await redis.publish('jobs', 'go'));
+    };
+    await simulate({ clients: { A: subscriber, B: publisher }, schedule: 'A A B A' });
+    expect(seen).toEqual([2, 1, expect.stringMatching(/^ReplyError: ERR Can't execute 'get': only \(P\|S\)SUBSCRIBE/)]);
+  });
+
   it('replaces a built-in scenario\'s clients: your code against its checkers and lock key', async () => {
     const result = await simulate({ scenario: 'get-then-del', clients: { A: job(true) }, schedule: demonstration });
     expect(result.violations.map((v) => v.kind)).toEqual(['foreign-release']);

@@ -99,6 +99,15 @@ export type LockstepRedis = CommandMethods & {
   multi(commands?: readonly (readonly Arg[])[]): LockstepPipeline;
   pipeline(commands?: readonly (readonly Arg[])[]): LockstepPipeline;
   hgetall(key: string): Promise<Record<string, string>>;
+  /**
+   * SUBSCRIBE / PSUBSCRIBE and their UN- forms, one command per channel (each a scheduling point);
+   * resolves, as ioredis does, with how many channels and patterns the connection now listens to.
+   * The connection is then in subscribed mode: other commands are refused by the server, as Redis does.
+   */
+  subscribe(...channels: string[]): Promise<number>;
+  psubscribe(...patterns: string[]): Promise<number>;
+  unsubscribe(...channels: string[]): Promise<number>;
+  punsubscribe(...patterns: string[]): Promise<number>;
   /** Commands defined with defineCommand. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as ioredis: defined commands are typed by the caller
   [defined: string]: any;
@@ -126,6 +135,20 @@ export function createRedisClient(send: SendCommand): LockstepRedis {
       return replyValue(first);
     };
   };
+  for (const name of ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe']) {
+    client[name] = async (...channels: unknown[]) => {
+      const names = flatArgs(channels, name);
+      // One command per name, so each confirmation is the command's own reply (the count after it).
+      if (names.length === 0) throw new TypeError(`${name}: name the channels or patterns`);
+      let count = 0;
+      for (const argv of names.map((channel) => [name, channel])) {
+        const reply = await send(argv);
+        if (reply.type === 'error') throw new ReplyError(reply.value);
+        if (reply.type === 'array' && reply.value[2]?.type === 'integer') count = Number(reply.value[2].value);
+      }
+      return count;
+    };
+  }
   client.multi = (commands?: readonly (readonly Arg[])[]) => createPipeline(send, true, commands);
   client.pipeline = (commands?: readonly (readonly Arg[])[]) => createPipeline(send, false, commands);
   return client as LockstepRedis;
