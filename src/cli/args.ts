@@ -22,9 +22,25 @@ export type Command =
       readonly seed: number | undefined;
       readonly json: boolean;
     }
+  | {
+      readonly name: 'explore';
+      readonly scenario: string | null;
+      readonly file: string | null;
+      readonly variant: string | undefined;
+      readonly seed: number | undefined;
+      readonly stalls: number | undefined;
+      readonly stallLengthsMs: readonly number[] | undefined;
+      readonly crashes: number | undefined;
+      readonly depthMax: number | undefined;
+      readonly runCountMax: number | undefined;
+      readonly json: boolean;
+    }
   | { readonly name: 'console'; readonly json: boolean };
 
-export type CommandName = 'list' | 'run' | 'console';
+export type CommandName = 'list' | 'run' | 'explore' | 'console';
+
+/** Bounds of the explorer's options as the CLI reads them; the Node API checks its own limits. */
+const EXPLORE_NUMBER_MAX = 1_000_000;
 
 export class UsageError extends Error {
   constructor(
@@ -44,6 +60,7 @@ const HELP: Record<CommandName | 'overview', string> = {
 Commands:
   list       the scenarios, their titles and variants
   run        run a scenario and print its timeline
+  explore    search a scenario's schedules for violations
   console    a redis-cli-like console on one simulated Redis server
   help       this text; "help <command>" or "<command> --help" for one command
 
@@ -67,6 +84,24 @@ Runs a scenario and prints its timeline (a violation is still a successful run: 
                         (${NUMBERS_ACCEPTED}; default 1)
   --json                one JSON document instead of text
   -h, --help            this text`,
+  explore: `Usage: npm run sim -- explore <scenario> [options]
+       npm run sim -- explore --file <definition.json> [options]
+
+Searches the scenario's schedules breadth first for violations and prints each kind found with a
+shortest schedule that shows it ("run --schedule" replays it). Finding a violation is still a
+successful search: exit 0.
+  <scenario>            a scenario id (see "list")
+  --file <path>         a scenario definition file instead (docs/scenario-definition.schema.json)
+  --variant <id>        one of the scenario's variants (default: its default variant)
+  --seed <n>            the random seed (default 1)
+  --stalls <n>          stalls (A~N) one schedule may contain (default 0)
+  --stall-ms <a,b,..>   the stall lengths tried (ms), e.g. 5000 or 2000,6000
+  --crashes <n>         crashes (!A) one schedule may contain (default 0)
+  --depth <n>           longest schedule searched, in choices (default 12)
+  --runs <n>            schedules run at most (default 20000)
+  --json                one JSON document instead of text
+  -h, --help            this text
+Numbers: ${NUMBERS_ACCEPTED}.`,
   console: `Usage: npm run sim -- console [--json]
 
 A redis-cli-like console over one simulated Redis server, reading commands from standard input.
@@ -80,7 +115,7 @@ export function helpText(topic: CommandName | null): string {
   return HELP[topic ?? 'overview'];
 }
 
-const COMMAND_NAMES: readonly CommandName[] = ['list', 'run', 'console'];
+const COMMAND_NAMES: readonly CommandName[] = ['list', 'run', 'explore', 'console'];
 
 function isCommandName(name: string): name is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(name);
@@ -93,6 +128,18 @@ const OPTIONS = {
     variant: { type: 'string' },
     schedule: { type: 'string' },
     seed: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  },
+  explore: {
+    file: { type: 'string' },
+    variant: { type: 'string' },
+    seed: { type: 'string' },
+    stalls: { type: 'string' },
+    'stall-ms': { type: 'string' },
+    crashes: { type: 'string' },
+    depth: { type: 'string' },
+    runs: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -135,6 +182,30 @@ export function parseCommandLine(argv: readonly string[]): Command {
         variant: values.variant as string | undefined,
         schedule: values.schedule as string | undefined,
         seed: seed === undefined ? undefined : parseWholeNumber('--seed', seed, SEED_MAX, first),
+        json,
+      };
+    }
+    case 'explore': {
+      const [scenario, ...extra] = parsed.positionals;
+      const file = definitionFile(values, scenario, first);
+      if (scenario === undefined && file === null) throw new UsageError('explore needs a scenario id (see "list") or --file <definition.json>', first);
+      if (extra.length > 0) throw new UsageError(`explore takes one scenario id, got also "${extra.join(' ')}"`, first);
+      const number = (name: string, max: number) => {
+        const text = values[name] as string | undefined;
+        return text === undefined ? undefined : parseWholeNumber(`--${name}`, text, max, first);
+      };
+      const lengths = values['stall-ms'] as string | undefined;
+      return {
+        name: 'explore',
+        scenario: scenario ?? null,
+        file,
+        variant: values.variant as string | undefined,
+        seed: number('seed', SEED_MAX),
+        stalls: number('stalls', EXPLORE_NUMBER_MAX),
+        stallLengthsMs: lengths === undefined ? undefined : lengths.split(',').map((ms) => parseWholeNumber('--stall-ms', ms, EXPLORE_NUMBER_MAX, first)),
+        crashes: number('crashes', EXPLORE_NUMBER_MAX),
+        depthMax: number('depth', EXPLORE_NUMBER_MAX),
+        runCountMax: number('runs', EXPLORE_NUMBER_MAX),
         json,
       };
     }

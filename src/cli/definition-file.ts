@@ -4,7 +4,7 @@
  * is a DefinitionFileError whose message lists every problem with its path.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { definitionBounds, formatProblems, parseDefinitionText } from '../definition';
+import { definitionBounds, formatProblems, parseDefinitionText, type ScenarioDefinition } from '../definition';
 import type { Scenario } from '../engine/scenario';
 
 export class DefinitionFileError extends Error {}
@@ -12,7 +12,7 @@ export class DefinitionFileError extends Error {}
 /** Largest file read (bytes): four bytes per character of the longest definition accepted. */
 const fileBytesMax = definitionBounds.definitionCharsMax * 4;
 
-export function readDefinitionFile(path: string): Scenario {
+export function readDefinitionFile(path: string): { readonly scenario: Scenario; readonly definition: ScenarioDefinition } {
   let text: string;
   try {
     const size = statSync(path).size;
@@ -27,5 +27,5 @@ export function readDefinitionFile(path: string): Scenario {
     const indented = formatProblems(result.problems).split('\n').map((line) => `  ${line}`).join('\n');
     throw new DefinitionFileError(`${path}: not a valid scenario definition:\n${indented}`);
   }
-  return result.scenario;
+  return { scenario: result.scenario, definition: result.definition };
 }

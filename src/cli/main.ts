@@ -43,7 +43,7 @@ function list(command: Extract<Command, { name: 'list' }>): number {
 }
 
 function run(command: Extract<Command, { name: 'run' }>): number {
-  const scenario = command.file !== null ? readDefinitionFile(command.file) : findScenario(command.scenario ?? '');
+  const scenario = command.file !== null ? readDefinitionFile(command.file).scenario : findScenario(command.scenario ?? '');
   const variant = findVariant(scenario, command.variant);
   const seed = command.seed ?? defaultSeed;
   const sim = new Simulation(scenario, { variantId: variant.id, seed });
@@ -93,6 +93,35 @@ function run(command: Extract<Command, { name: 'run' }>): number {
   return 0;
 }
 
+async function exploreCommand(command: Extract<Command, { name: 'explore' }>): Promise<number> {
+  const { explore } = await import('../api');
+  const source = command.file !== null ? readDefinitionFile(command.file).definition : (command.scenario ?? '');
+  const faults = {
+    ...(command.stalls === undefined ? {} : { stalls: command.stalls }),
+    ...(command.stallLengthsMs === undefined ? {} : { stallLengthsMs: command.stallLengthsMs }),
+    ...(command.crashes === undefined ? {} : { crashes: command.crashes }),
+  };
+  const result = await explore({
+    scenario: source,
+    ...(command.variant === undefined ? {} : { variant: command.variant }),
+    ...(command.seed === undefined ? {} : { seed: command.seed }),
+    ...(Object.keys(faults).length === 0 ? {} : { faults }),
+    ...(command.depthMax === undefined ? {} : { depthMax: command.depthMax }),
+    ...(command.runCountMax === undefined ? {} : { runCountMax: command.runCountMax }),
+    stopAt: 'all',
+  });
+  if (command.json) {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  }
+  const lines = [`${result.scenarioId} / ${result.variantId}   seed ${result.seed}`];
+  lines.push(`${result.runs} schedules run, ${result.statesExplored} states, depth ${result.depthReached}${result.exhaustive ? ' (exhaustive within the bounds)' : ''}`);
+  if (result.violations.length === 0) lines.push('No violations found.');
+  for (const v of result.violations) lines.push(`${v.kind}: ${v.message} at t=${v.atMs}   schedule: ${v.schedule}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   try {
     const command = parseCommandLine(argv);
@@ -104,6 +133,8 @@ async function main(argv: readonly string[]): Promise<number> {
         return list(command);
       case 'run':
         return run(command);
+      case 'explore':
+        return await exploreCommand(command);
       case 'console': {
         const { runConsole } = await import('./console');
         return await runConsole({ json: command.json, input: process.stdin, output: process.stdout });
@@ -118,12 +149,17 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`lockstep: ${error.message}\n\n${helpText(error.topic)}\n`);
       return 2;
     }
-    if (error instanceof ScenarioError || error instanceof ChoiceError || error instanceof DefinitionFileError) {
+    if (error instanceof ScenarioError || error instanceof ChoiceError || error instanceof DefinitionFileError || isLockstepError(error)) {
       process.stderr.write(`lockstep: ${error.message}\n`);
       return 2;
     }
     throw error;
   }
+}
+
+/** The Node API's typed errors (loaded on demand with it): a readable message naming the path. */
+function isLockstepError(error: unknown): error is Error {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string' && 'path' in error;
 }
 
 /** A reader that went away (`| head`) is not an error: stop quietly, as command-line tools do. */
