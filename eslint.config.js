@@ -125,7 +125,7 @@ const WALLS = [
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.screenshots/**', 'tests/unit/fixtures/lint/**'],
+    ignores: ['dist/**', 'dist-pkg/**', 'node_modules/**', 'examples/*/node_modules/**', 'examples/*/test-results/**', 'examples/*/playwright-report/**', 'test-results/**', 'playwright-report/**', '.screenshots/**', 'tests/unit/fixtures/lint/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
