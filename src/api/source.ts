@@ -3,7 +3,7 @@
  * async clients alone, an empty scenario whose clients they are. Options are checked here, each
  * problem a typed error naming its path.
  */
-import { formatProblems, parseDefinition } from '../definition';
+import { parseDefinition } from '../definition';
 import { findVariant, type Scenario, type VariantSpec } from '../engine/scenario';
 import { parseSchedule, ScheduleSyntaxError, type Choice } from '../engine/schedule';
 import { defaultSeed } from '../engine/simulation';
@@ -97,4 +97,3 @@ export function checkOptions(options: unknown, allowed: readonly string[]): Reco
   return options as Record<string, unknown>;
 }
 
-export { formatProblems };

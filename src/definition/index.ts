@@ -11,7 +11,7 @@ import { DEFINITION_VERSION, definitionSchema, type ScenarioDefinition } from '.
 import { checkSemantics, type DefinitionProblem } from './semantics';
 
 export { definitionBounds } from './bounds';
-export { definitionOfScenario, NotExpressibleError, scenarioFromDefinition } from './convert';
+export { definitionOfScenario } from './convert';
 export { DEFINITION_VERSION, definitionSchema } from './schema';
 export type { DefinitionClient, DefinitionStep, DefinitionText, DefinitionVariant, ScenarioDefinition } from './schema';
 export type { DefinitionProblem } from './semantics';
@@ -26,7 +26,7 @@ const problemCountMax = 100;
 type PathItem = { readonly key: unknown };
 
 /** `variants[0].clients[1].program[3].goto`; '' is the definition itself. */
-export function pathText(items: readonly PathItem[] | undefined): string {
+function pathText(items: readonly PathItem[] | undefined): string {
   let out = '';
   for (const { key } of items ?? []) {
     if (typeof key === 'number') out += `[${key}]`;

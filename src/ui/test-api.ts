@@ -54,7 +54,7 @@ export interface ViolationSummary {
   readonly clients: readonly string[];
 }
 
-/** A definition that did not validate: every problem with its path (`variants[0].clients[1].program[3].goto`). */
+/** @public A definition that did not validate: every problem with its path (`variants[0].clients[1].program[3].goto`). */
 export interface DefinitionLoadError {
   readonly reason: 'bad-definition';
   /** The problems as lines, `path: message`. */
@@ -62,13 +62,14 @@ export interface DefinitionLoadError {
   readonly problems: readonly DefinitionProblem[];
 }
 
-/** A spec that is not `{ scenario }` or `{ definition }` with the documented fields. */
+/** @public A spec that is not `{ scenario }` or `{ definition }` with the documented fields. */
 export interface SpecLoadError {
   readonly reason: 'bad-spec';
   readonly detail: string;
   readonly problems: readonly DefinitionProblem[];
 }
 
+/** @public What `lockstep.load` returns. */
 export type LoadResult = { ok: true } | { ok: false; error: LinkError | DefinitionLoadError | SpecLoadError };
 
 const SPEC_FIELDS = ['scenario', 'definition', 'variant', 'seed', 'schedule', 'cursor'];

@@ -2,6 +2,7 @@
 // trace as the Node API), keeps it out of the saved session, gives the worker the definition to
 // replay the other variants, and refuses a bad definition or spec with every problem's path while
 // changing nothing.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../../src/api';
 import { definitionOfScenario } from '../../src/definition';
@@ -85,6 +86,28 @@ describe('lockstep.load({ definition })', () => {
       expect(JSON.stringify(api.trace())).toBe(before);
     });
   }
+
+  // Seed pinned in the name: a failure replays with the same inputs.
+  it('fuzz (seed 16): no spec or definition throws past load; a refusal names paths and changes nothing', () => {
+    const { api } = page();
+    const step = fc.record({ op: fc.constantFrom('command', 'eval', 'goto', 'if', 'work', 'end', 'nope'), argv: fc.array(fc.string(), { maxLength: 3 }), goto: fc.string() }, { requiredKeys: ['op'] });
+    const definition = fc.oneof(
+      fc.anything(),
+      fc.record({ version: fc.constantFrom(1, 2, '1'), id: fc.string(), variants: fc.array(fc.record({ id: fc.string(), clients: fc.array(fc.record({ id: fc.string(), program: fc.array(step, { maxLength: 3 }) }), { maxLength: 2 }) }), { maxLength: 2 }) }, { requiredKeys: [] }),
+    );
+    const spec = fc.record({ definition, variant: fc.option(fc.string(), { nil: undefined }), seed: fc.option(fc.oneof(fc.integer(), fc.double()), { nil: undefined }), schedule: fc.option(fc.oneof(fc.string(), fc.integer()), { nil: undefined }) }, { requiredKeys: [] });
+    fc.assert(
+      fc.property(fc.oneof(spec, fc.anything()), (input) => {
+        const before = JSON.stringify(api.trace());
+        const result = api.load(input as Parameters<LockstepApi['load']>[0]);
+        if (result.ok) return;
+        expect(typeof result.error.detail).toBe('string');
+        if ('problems' in result.error) expect(result.error.problems.length).toBeGreaterThan(0);
+        expect(JSON.stringify(api.trace())).toBe(before);
+      }),
+      { seed: 16, numRuns: 300 },
+    );
+  });
 
   it('a schedule that does not fit the definition: the store reason, nothing changed', () => {
     const { api } = page();

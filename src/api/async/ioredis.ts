@@ -4,7 +4,6 @@
  * replies reject with a ReplyError). Every command is one action of the client (a scheduling
  * point): the promise settles when the schedule has run it.
  */
-import type { Step } from '../../engine/program';
 import type { Reply } from '../../engine/redis/reply';
 import { sha1Hex } from '../../engine/redis/lua/sha1';
 
@@ -16,7 +15,7 @@ export class ReplyError extends Error {
 export type Arg = string | number;
 
 /** ioredis's value for a reply: status and bulk as strings, integers as numbers, nil as null. */
-export function replyValue(reply: Reply): unknown {
+function replyValue(reply: Reply): unknown {
   switch (reply.type) {
     case 'status':
     case 'bulk':
@@ -179,9 +178,4 @@ function createPipeline(send: SendCommand, transaction: boolean, initial: readon
     return exec.value.map(pair);
   };
   return pipeline as LockstepPipeline;
-}
-
-/** The step an async client's command becomes in its log. */
-export function commandStep(argv: readonly string[]): Step {
-  return { op: 'command', argv: [...argv] };
 }
