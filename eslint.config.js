@@ -52,17 +52,27 @@ const ENGINE_FORBIDDEN_PROPERTIES = [
 const WALLS = [
   {
     target: './src/engine',
-    from: ['./src/ui', './src/cli', './src/scenarios', './src/main.tsx', './dev'],
+    from: ['./src/ui', './src/cli', './src/scenarios', './src/definition', './src/api', './src/main.tsx', './dev'],
     message: 'The engine imports nothing above it (ui, cli, scenarios): views -> store -> engine.',
   },
   {
     target: './src/i18n',
-    from: ['./src/engine', './src/ui', './src/cli', './src/scenarios', './src/main.tsx', './dev'],
+    from: ['./src/engine', './src/ui', './src/cli', './src/scenarios', './src/definition', './src/api', './src/main.tsx', './dev'],
     message: 'The message catalog is a leaf: it imports nothing from the project.',
   },
   {
-    target: './src/scenarios',
+    target: './src/api',
     from: ['./src/ui', './src/cli', './src/main.tsx', './dev'],
+    message: 'The Node API runs in Node without a page: it uses the engine, the definitions and the scenarios.',
+  },
+  {
+    target: './src/definition',
+    from: ['./src/ui', './src/cli', './src/scenarios', './src/api', './src/main.tsx', './dev'],
+    message: 'Scenario definitions (the JSON format) sit on the engine: the store, the worker, the CLI and the Node API import them, not the other way round.',
+  },
+  {
+    target: './src/scenarios',
+    from: ['./src/ui', './src/cli', './src/api', './src/main.tsx', './dev'],
     message: 'Scenarios are data over the engine; they know nothing of the UI or the CLI.',
   },
   {
@@ -115,7 +125,7 @@ const WALLS = [
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.screenshots/**', 'tests/unit/fixtures/lint/**'],
+    ignores: ['dist/**', 'dist-pkg/**', 'node_modules/**', 'examples/*/node_modules/**', 'examples/*/test-results/**', 'examples/*/playwright-report/**', 'test-results/**', 'playwright-report/**', '.screenshots/**', 'tests/unit/fixtures/lint/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -13,7 +13,10 @@ export type Command =
   | { readonly name: 'list'; readonly json: boolean; readonly lang: 'en' | 'zh' }
   | {
       readonly name: 'run';
-      readonly scenario: string;
+      /** A built-in scenario's id, or null with `file`. */
+      readonly scenario: string | null;
+      /** A scenario definition file (JSON), instead of a built-in id. */
+      readonly file: string | null;
       readonly variant: string | undefined;
       readonly schedule: string | undefined;
       readonly seed: number | undefined;
@@ -25,7 +28,10 @@ export type Command =
 /** `explore`: the explorer's options (docs/EXPLORER.md); undefined means the scenario's declared bound. */
 export interface ExploreCommand {
   readonly name: 'explore';
-  readonly scenario: string;
+  /** A built-in scenario id, or null with `file`. */
+  readonly scenario: string | null;
+  /** A scenario definition file (docs/scenario-definition.schema.json), or null. */
+  readonly file: string | null;
   /** A variant id; undefined: the default variant; 'all': every variant in turn. */
   readonly variant: string | undefined;
   readonly seed: number | undefined;
@@ -89,9 +95,11 @@ Lists every scenario with its title, summary and variants.
   --lang en|zh   the language of titles and summaries (default en)
   -h, --help     this text`,
   run: `Usage: npm run sim -- run <scenario> [--variant <id>] [--schedule "<text>"] [--seed <n>] [--json]
+       npm run sim -- run --file <definition.json> [--variant <id>] [--schedule "<text>"] [--seed <n>] [--json]
 
 Runs a scenario and prints its timeline (a violation is still a successful run: exit 0).
   <scenario>            a scenario id (see "list")
+  --file <path>         a scenario definition file instead (docs/scenario-definition.schema.json)
   --variant <id>        one of the scenario's variants (default: its default variant)
   --schedule "<text>"   who moves when, e.g. "A A +6000 B A": A = step client A, +N = advance
                         the clock N ms, !A = crash A, A~N = stall A N ms (default: the scenario's)
@@ -106,7 +114,7 @@ Its clock moves only on ".advance <ms>" (${NUMBERS_ACCEPTED}); ".help" lists the
   --json       one JSON array of strings per input line, one JSON reply per output line
   -h, --help   this text
 Input lines longer than 64 MiB are refused (with an error reply) and skipped.`,
-  explore: `Usage: npm run sim -- explore <scenario> [--variant <id>|all] [--depth <n>] [--stalls <n>]
+  explore: `Usage: npm run sim -- explore <scenario>|--file <definition.json> [--variant <id>|all] [--depth <n>] [--stalls <n>]
          [--stall-ms <ms>[,<ms>...]] [--crashes <n>] [--fault-clients A,B] [--states <n>]
          [--horizon-ms <ms>] [--invariant <kind>[,<kind>...]] [--random [--walks <n>] [--walk-seed <n>]]
          [--no-reduce] [--seed <n>] [--json]
@@ -118,6 +126,7 @@ searched without finding one: "No violation of <invariants> within <bounds>: N s
 exhaustive" only when every state within the bounds was seen. Unset bounds are the scenario's declared
 ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATES} states.
   <scenario>                a scenario id (see "list")
+  --file <path>             a scenario definition file instead (docs/scenario-definition.schema.json)
   --variant <id>|all        one variant (default: the default variant), or every variant in turn
   --depth <n>               longest schedule searched, in choices (1 to ${DEPTH_MAX})
   --stalls <n>              stalls one schedule may contain (0 to ${FAULTS_MAX}); needs stall lengths
@@ -152,6 +161,7 @@ function isCommandName(name: string): name is CommandName {
 const OPTIONS = {
   list: { json: { type: 'boolean' }, lang: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   run: {
+    file: { type: 'string' },
     variant: { type: 'string' },
     schedule: { type: 'string' },
     seed: { type: 'string' },
@@ -160,6 +170,7 @@ const OPTIONS = {
   },
   console: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   explore: {
+    file: { type: 'string' },
     variant: { type: 'string' },
     seed: { type: 'string' },
     depth: { type: 'string' },
@@ -204,12 +215,14 @@ export function parseCommandLine(argv: readonly string[]): Command {
     }
     case 'run': {
       const [scenario, ...extra] = parsed.positionals;
-      if (scenario === undefined) throw new UsageError('run needs a scenario id (see "list")', first);
+      const file = definitionFile(values, scenario, first);
+      if (scenario === undefined && file === null) throw new UsageError('run needs a scenario id (see "list") or --file <definition.json>', first);
       if (extra.length > 0) throw new UsageError(`run takes one scenario id, got also "${extra.join(' ')}"`, first);
       const seed = values.seed as string | undefined;
       return {
         name: 'run',
-        scenario,
+        scenario: scenario ?? null,
+        file,
         variant: values.variant as string | undefined,
         schedule: values.schedule as string | undefined,
         seed: seed === undefined ? undefined : parseWholeNumber('--seed', seed, SEED_MAX, first),
@@ -226,7 +239,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
 
 function exploreCommand(values: Record<string, unknown>, positionals: readonly string[], json: boolean): ExploreCommand {
   const [scenario, ...extra] = positionals;
-  if (scenario === undefined) throw new UsageError('explore needs a scenario id (see "list")', 'explore');
+  const file = definitionFile(values, scenario, 'explore');
+  if (scenario === undefined && file === null) throw new UsageError('explore needs a scenario id (see "list") or --file <definition.json>', 'explore');
   if (extra.length > 0) throw new UsageError(`explore takes one scenario id, got also "${extra.join(' ')}"`, 'explore');
   const text = (name: string): string | undefined => values[name] as string | undefined;
   const whole = (name: string, min: number, max: number): number | undefined => {
@@ -251,7 +265,8 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
   if (!random && (values.walks !== undefined || values['walk-seed'] !== undefined)) throw new UsageError('--walks and --walk-seed need --random', 'explore');
   return {
     name: 'explore',
-    scenario,
+    scenario: scenario ?? null,
+    file,
     variant: text('variant'),
     seed: whole('seed', 0, SEED_MAX),
     depth: whole('depth', 1, DEPTH_MAX),
@@ -278,6 +293,15 @@ function parseOptions(command: CommandName, args: string[]): { values: Record<st
     // parseArgs explains itself ("Unknown option '--x'", "Option '--seed <value>' argument missing").
     throw new UsageError((error as Error).message, command);
   }
+}
+
+/** `--file <path>`: a definition file, which replaces the scenario id (giving both is a usage error). */
+function definitionFile(values: Record<string, unknown>, scenario: string | undefined, topic: CommandName): string | null {
+  const file = values.file as string | undefined;
+  if (file === undefined) return null;
+  if (file === '') throw new UsageError('--file needs a path', topic);
+  if (scenario !== undefined) throw new UsageError(`give a scenario id or --file, not both (got "${scenario}" and --file ${file})`, topic);
+  return file;
 }
 
 function noPositionals(command: CommandName, positionals: readonly string[]): void {

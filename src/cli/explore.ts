@@ -9,6 +9,7 @@ import { findVariant, type FaultBudget, type Scenario } from '../engine/scenario
 import { VIOLATION_KINDS, type ViolationKind } from '../engine/trace';
 import { findScenario } from '../scenarios';
 import { UsageError, type ExploreCommand } from './args';
+import { readDefinitionFile } from './definition-file';
 
 /** Exit code when a violation was found (documented in the help and docs/EXPLORER.md). */
 const exitViolationFound = 3;
@@ -65,7 +66,7 @@ function invariantsOf(command: ExploreCommand): ViolationKind[] | undefined {
 }
 
 export function exploreCommand(command: ExploreCommand): number {
-  const scenario = findScenario(command.scenario);
+  const scenario = command.file !== null ? readDefinitionFile(command.file).scenario : findScenario(command.scenario ?? '');
   const variantIds = command.variant === 'all' ? scenario.variants.map((v) => v.id) : [findVariant(scenario, command.variant).id];
   const invariants = invariantsOf(command);
   let bounds: BoundsOverrides;

@@ -14,6 +14,7 @@ import { ChoiceError } from '../engine/engine';
 import { Simulation, defaultSeed } from '../engine/simulation';
 import { SCENARIOS, findScenario } from '../scenarios';
 import { helpText, parseCommandLine, UsageError, type Command } from './args';
+import { DefinitionFileError, readDefinitionFile } from './definition-file';
 import { exploreCommand } from './explore';
 
 function list(command: Extract<Command, { name: 'list' }>): number {
@@ -44,7 +45,7 @@ function list(command: Extract<Command, { name: 'list' }>): number {
 }
 
 function run(command: Extract<Command, { name: 'run' }>): number {
-  const scenario = findScenario(command.scenario);
+  const scenario = command.file !== null ? readDefinitionFile(command.file).scenario : findScenario(command.scenario ?? '');
   const variant = findVariant(scenario, command.variant);
   const seed = command.seed ?? defaultSeed;
   const sim = new Simulation(scenario, { variantId: variant.id, seed });
@@ -121,12 +122,17 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`lockstep: ${error.message}\n\n${helpText(error.topic)}\n`);
       return 2;
     }
-    if (error instanceof ScenarioError || error instanceof ChoiceError) {
+    if (error instanceof ScenarioError || error instanceof ChoiceError || error instanceof DefinitionFileError || isLockstepError(error)) {
       process.stderr.write(`lockstep: ${error.message}\n`);
       return 2;
     }
     throw error;
   }
+}
+
+/** The Node API's typed errors (loaded on demand with it): a readable message naming the path. */
+function isLockstepError(error: unknown): error is Error {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string' && 'path' in error;
 }
 
 /** A reader that went away (`| head`) is not an error: stop quietly, as command-line tools do. */

@@ -166,6 +166,18 @@ export const loadSpike: Checker = (event, world, ctx) => {
   ];
 };
 
+/** Each kind's checker (each checker reports one kind), in the order every run applies them. */
+const CHECKER_OF_KIND: Readonly<Record<ViolationKind, Checker>> = {
+  'foreign-release': foreignRelease,
+  'mutual-exclusion': mutualExclusion,
+  'lock-never-released': lockNeverReleased,
+  oversell,
+  'stale-write': staleWrite,
+  'duplicate-rebuild': duplicateRebuild,
+  'lock-held-too-long': lockHeldTooLong,
+  'load-spike': loadSpike,
+};
+
 export const CHECKERS: readonly Checker[] = [
   foreignRelease,
   mutualExclusion,
@@ -176,3 +188,10 @@ export const CHECKERS: readonly Checker[] = [
   lockHeldTooLong,
   loadSpike,
 ];
+
+/** The checkers a scenario applies: every one (absent), or those of the listed kinds, in CHECKERS order. */
+export function checkersFor(kinds: readonly ViolationKind[] | undefined): readonly Checker[] {
+  if (kinds === undefined) return CHECKERS;
+  const chosen = new Set(kinds.map((kind) => CHECKER_OF_KIND[kind]));
+  return CHECKERS.filter((checker) => chosen.has(checker));
+}

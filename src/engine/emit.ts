@@ -1,4 +1,3 @@
-import { CHECKERS } from './checkers';
 import type { SimRedisServer } from './redis/server';
 import type { LockView, TraceEvent } from './trace';
 import type { RunContext, WorldState } from './world';
@@ -58,7 +57,7 @@ export function emitter(world: WorldState, server: SimRedisServer, ctx: RunConte
   };
 
   const check = (event: TraceEvent): void => {
-    for (const checker of CHECKERS) {
+    for (const checker of ctx.checkers) {
       for (const finding of checker(event, world, ctx, counterValue)) {
         const lock = event.lockAfter;
         events.push({

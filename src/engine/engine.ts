@@ -357,6 +357,7 @@ class WorldRun {
     }
     const name = waiting.saveAs;
     saveReply(c, name, script.reply);
+    if (this.ctx.hosted.has(c.id)) this.ctx.host?.reply(c.id, waiting.pc, script.reply, this.world.nowMs);
     this.emit.event(c.id, { kind: 'reply', pc: waiting.pc, var: name, reply: script.reply });
   }
 

@@ -30,6 +30,11 @@ export interface ClientSpec {
    * once the lock is taken). Absent: the schedule starts it, with its first step.
    */
   readonly startedBy?: string;
+  /**
+   * Its program is written while it runs, by code outside the engine (engine/host.ts): its steps
+   * are literal (no `${}` templates) and reaching the end of them asks the host for more.
+   */
+  readonly hosted?: boolean;
 }
 
 /** A protected counter (e.g. stock): the `oversell` checker compares sales with what there was. */
@@ -150,6 +155,8 @@ export interface Scenario {
   readonly scripts?: Readonly<Record<string, ScriptSpec>>;
   readonly counters?: readonly CounterSpec[];
   readonly resources?: readonly ResourceSpec[];
+  /** The checkers that watch the run: every one when absent (engine/checkers.ts). */
+  readonly checkers?: readonly ViolationKind[];
   /** In the schedule grammar of docs/SCHEDULES.md. */
   readonly defaultSchedule: string;
   readonly narration?: readonly NarrationSpec[];

@@ -1,5 +1,6 @@
 import { applyChoice, ChoiceError, readLock, refusalOf } from './engine';
 import { hash53 } from './hash';
+import type { ClientHost } from './host';
 import type { KeyEntry } from './redis/keyspace';
 import { SimRedisServer } from './redis/server';
 import { sharedScriptEngine } from './shared-scripts';
@@ -13,6 +14,8 @@ export interface SimulationOptions {
   readonly seed?: number;
   /** Take a checkpoint every this many steps: step-back cost is at most this many replays. */
   readonly checkpointEverySteps?: number;
+  /** Who writes the programs of hosted clients (engine/host.ts); null when there are none. */
+  readonly host?: ClientHost;
 }
 
 export const defaultSeed = 1;
@@ -27,9 +30,9 @@ export interface RunStart {
 }
 
 /** Builds a run at time 0 (what a Simulation starts from; explorers start there too). */
-export function startRun(scenario: Scenario, options: Pick<SimulationOptions, 'variantId' | 'seed'> = {}): RunStart {
+export function startRun(scenario: Scenario, options: Pick<SimulationOptions, 'variantId' | 'seed' | 'host'> = {}): RunStart {
   const variant = findVariant(scenario, options.variantId);
-  const ctx = createRunContext(scenario, variant, options.seed ?? defaultSeed);
+  const ctx = createRunContext(scenario, variant, options.seed ?? defaultSeed, options.host ?? null);
   // One Lua engine serves every run of this realm (shared-scripts.ts): a run costs no Lua state.
   const server = new SimRedisServer({ scriptTiming: scenario.scriptTiming, unixEpochMs: scenario.unixEpochMs, createScriptEngine: sharedScriptEngine });
   for (const argv of scenario.setup ?? []) {

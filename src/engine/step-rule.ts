@@ -1,4 +1,5 @@
 import type { Emitter } from './emit';
+import { HostPending } from './host';
 import { addInteger, evaluateCondition, isRedisStep, resolveTemplate, type Step } from './program';
 import { replyText, type Reply } from './redis/reply';
 import type { SimRedisServer } from './redis/server';
@@ -37,6 +38,8 @@ export function runClientStep(c: ClientState, env: StepEnv): void {
       throw new Error(`client ${c.id} ran ${localStepCountMax} steps without a Redis command or a wait: its program loops`);
     }
     if (c.pc >= program.length) {
+      // A hosted client's code has not written its next action yet: the host runs it, then the choice again.
+      if (env.ctx.hosted.has(c.id)) throw new HostPending(c.id, c.pc, env.world.nowMs);
       end(c, null, env);
       return;
     }
@@ -47,6 +50,12 @@ export function runClientStep(c: ClientState, env: StepEnv): void {
     }
     if (execute(c, step, env)) return;
   }
+}
+
+/** `${name}` templates of a program; a hosted client's steps are literal values. */
+function templateResolver(c: ClientState, env: StepEnv): (text: string) => string {
+  if (env.ctx.hosted.has(c.id)) return (text) => text;
+  return (text) => resolveTemplate(text, c.vars, env.ctx.params);
 }
 
 /** Saves a reply where conditions and templates read it. */
@@ -68,7 +77,7 @@ function end(c: ClientState, pc: number | null, env: StepEnv): void {
 function execute(c: ClientState, step: Step, env: StepEnv): boolean {
   const { world, ctx, emit } = env;
   const pc = c.pc;
-  const resolve = (text: string) => resolveTemplate(text, c.vars, ctx.params);
+  const resolve = templateResolver(c, env);
   const jump = (label: string) => {
     c.pc = ctx.labels[c.id][label];
   };
@@ -189,10 +198,11 @@ function runRedisStep(c: ClientState, step: Extract<Step, { op: 'command' | 'eva
     env.block(c, 'busy', Math.min(running.endMs, running.busyFromMs) - world.nowMs, pc);
     return true;
   }
-  const resolve = (text: string) => resolveTemplate(text, c.vars, ctx.params);
+  const resolve = templateResolver(c, env);
   const argv = step.op === 'command' ? step.argv.map(resolve) : evalArgv(c, step, env);
   const before = emit.lockNow();
-  const result = server.execute(argv, world.nowMs);
+  // Each client on its own connection, as real clients are: one's MULTI, WATCH or SUBSCRIBE is not another's.
+  const result = server.execute(argv, world.nowMs, c.id);
   c.pc += 1;
   if (step.releases) c.believesHoldsLock = false;
   const slow = server.scriptBusy.running(world.nowMs);
@@ -204,6 +214,7 @@ function runRedisStep(c: ClientState, step: Extract<Step, { op: 'command' | 'eva
     return true;
   }
   saveReply(c, step.saveAs, result);
+  if (ctx.hosted.has(c.id)) ctx.host?.reply(c.id, pc, result, world.nowMs);
   emit.event(c.id, { kind: 'command', pc, argv, reply: result, releases: step.releases === true }, before);
   wakeKilledScriptCaller(env);
   return false;

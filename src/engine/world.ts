@@ -3,6 +3,8 @@ import type { ServerSnapshot } from './redis/server';
 import { nextToken, seedRng, type RngState } from './rng';
 import { resourcesOf, type ScriptSpec, type Scenario, type VariantSpec } from './scenario';
 import type { Step } from './program';
+import { checkersFor, type Checker } from './checkers';
+import type { ClientHost } from './host';
 
 /**
  * Where a client is in its life (docs/SCHEDULES.md, "The time model").
@@ -112,9 +114,14 @@ export interface RunContext {
   /** label -> step index, per client. */
   readonly labels: Readonly<Record<string, Readonly<Record<string, number>>>>;
   readonly clientIds: readonly string[];
+  /** The checkers this run applies (the scenario's `checkers`, else all). */
+  readonly checkers: readonly Checker[];
+  /** Clients whose program is written while they run (ClientSpec.hosted), and who writes it. */
+  readonly hosted: ReadonlySet<string>;
+  readonly host: ClientHost | null;
 }
 
-export function createRunContext(scenario: Scenario, variant: VariantSpec, seed: number): RunContext {
+export function createRunContext(scenario: Scenario, variant: VariantSpec, seed: number, host: ClientHost | null = null): RunContext {
   const programs: Record<string, readonly Step[]> = {};
   const labels: Record<string, Record<string, number>> = {};
   for (const client of variant.clients) {
@@ -143,6 +150,9 @@ export function createRunContext(scenario: Scenario, variant: VariantSpec, seed:
     programs,
     labels,
     clientIds: variant.clients.map((c) => c.id),
+    checkers: checkersFor(scenario.checkers),
+    hosted: new Set(variant.clients.filter((c) => c.hosted === true).map((c) => c.id)),
+    host,
   };
 }
 

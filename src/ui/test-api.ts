@@ -2,9 +2,10 @@
  * `window.lockstep`: a small, stable API for tests and curious users (documented in
  * docs/AUTOMATION.md). It reads the store and the engine; it never reaches into React.
  */
+import { formatProblems, parseDefinition, type DefinitionProblem } from '../definition';
 import { exploreVerdictLines } from '../i18n';
 import type { LockView, Trace, ViolationKind } from '../engine/trace';
-import type { SimStore } from './store/createSimStore';
+import type { RunSpec, SimStore } from './store/createSimStore';
 import type { LinkError } from './store/types';
 import type { OutcomeReport } from './worker/protocol';
 import type { ExploreResult } from './store/createSimStore';
@@ -25,7 +26,10 @@ export interface ExploreOutcome {
 }
 
 export interface LoadSpec {
-  readonly scenario: string;
+  /** A built-in scenario's id; or give `definition` instead. */
+  readonly scenario?: string;
+  /** A scenario definition (docs/scenario-definition.schema.json), validated before anything changes. */
+  readonly definition?: unknown;
   readonly variant?: string;
   readonly seed?: number;
   /** Schedule text (docs/SCHEDULES.md); the scenario's default when absent. */
@@ -67,12 +71,50 @@ export interface ViolationSummary {
   readonly clients: readonly string[];
 }
 
+/** @public A definition that did not validate: every problem with its path (`variants[0].clients[1].program[3].goto`). */
+export interface DefinitionLoadError {
+  readonly reason: 'bad-definition';
+  /** The problems as lines, `path: message`. */
+  readonly detail: string;
+  readonly problems: readonly DefinitionProblem[];
+}
+
+/** @public A spec that is not `{ scenario }` or `{ definition }` with the documented fields. */
+export interface SpecLoadError {
+  readonly reason: 'bad-spec';
+  readonly detail: string;
+  readonly problems: readonly DefinitionProblem[];
+}
+
+/** @public What `lockstep.load` returns. */
+export type LoadResult = { ok: true } | { ok: false; error: LinkError | DefinitionLoadError | SpecLoadError };
+
+const SPEC_FIELDS = ['scenario', 'definition', 'variant', 'seed', 'schedule', 'cursor'];
+
+/** The spec's own shape (the store checks the values: scenario, variant, seed, schedule, cursor). */
+function specProblems(spec: unknown): DefinitionProblem[] {
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return [{ path: '', message: 'expected { scenario } or { definition }, with variant?, seed?, schedule?, cursor?' }];
+  const s = spec as Record<string, unknown>;
+  const problems: DefinitionProblem[] = Object.keys(s)
+    .filter((k) => !SPEC_FIELDS.includes(k))
+    .map((k) => ({ path: k, message: `unknown field (${SPEC_FIELDS.join(', ')})` }));
+  const hasScenario = s.scenario !== undefined;
+  const hasDefinition = s.definition !== undefined;
+  if (hasScenario === hasDefinition) problems.push({ path: '', message: 'give exactly one of scenario (a built-in id) and definition' });
+  if (hasScenario && typeof s.scenario !== 'string') problems.push({ path: 'scenario', message: 'a scenario id (a string)' });
+  if (s.variant !== undefined && typeof s.variant !== 'string') problems.push({ path: 'variant', message: 'a variant id (a string)' });
+  if (s.seed !== undefined && typeof s.seed !== 'number') problems.push({ path: 'seed', message: 'an integer from 0 to 4294967295' });
+  if (s.schedule !== undefined && typeof s.schedule !== 'string') problems.push({ path: 'schedule', message: 'schedule text (docs/SCHEDULES.md)' });
+  if (s.cursor !== undefined && typeof s.cursor !== 'number') problems.push({ path: 'cursor', message: 'a step index (a number)' });
+  return problems;
+}
+
 /** @public The type of `window.lockstep` for scripts that drive the page (docs/AUTOMATION.md). */
 export interface LockstepApi {
   readonly version: 1;
   readonly ready: Promise<void>;
   readonly isReady: boolean;
-  load(spec: LoadSpec): { ok: true } | { ok: false; error: LinkError };
+  load(spec: LoadSpec): LoadResult;
   trace(): Trace;
   violations(): ViolationSummary[];
   state(): StateSummary;
@@ -114,14 +156,27 @@ export function installTestApi(store: SimStore, win: Window): { markReady: () =>
       return isReady;
     },
     load(spec) {
+      const problems = specProblems(spec);
+      if (problems.length > 0) return { ok: false, error: { reason: 'bad-spec', detail: formatProblems(problems), problems } };
+      let custom: RunSpec['custom'];
+      if (spec.definition !== undefined) {
+        const parsed = parseDefinition(spec.definition);
+        if (!parsed.ok) {
+          // Paths are inside the spec: `definition.variants[0]...`.
+          const inSpec = parsed.problems.map((p) => ({ path: p.path === '' ? 'definition' : `definition${p.path.startsWith('[') ? '' : '.'}${p.path}`, message: p.message }));
+          return { ok: false, error: { reason: 'bad-definition', detail: formatProblems(inSpec), problems: inSpec } };
+        }
+        custom = { scenario: parsed.scenario, definition: parsed.definition };
+      }
       const result = store.getState().loadRun({
-        scenarioId: spec.scenario,
+        scenarioId: custom ? custom.scenario.id : (spec.scenario as string),
         variantId: spec.variant,
         seed: spec.seed,
         schedule: spec.schedule,
         cursor: spec.cursor ?? null,
+        ...(custom ? { custom } : {}),
       });
-      if (result.ok) store.setState({ linkError: null, persistRun: true });
+      if (result.ok) store.setState({ linkError: null, persistRun: custom === undefined });
       return result;
     },
     trace() {

@@ -6,6 +6,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Lang } from '../../i18n';
+import type { ScenarioDefinition } from '../../definition';
 import type { Scenario } from '../../engine/scenario';
 import type { Choice } from '../../engine/schedule';
 import { Simulation } from '../../engine/simulation';
@@ -30,6 +31,11 @@ export interface RunSpec {
   readonly schedule?: string | readonly Choice[];
   /** Step to show; the start (0) when absent, null for the end. */
   readonly cursor?: number | null;
+  /**
+   * A scenario from a definition (`lockstep.load({ definition })`) instead of a built-in one:
+   * `scenarioId` is its id. The worker gets the definition to replay the other variants.
+   */
+  readonly custom?: { readonly scenario: Scenario; readonly definition: ScenarioDefinition };
 }
 
 export type LoadResult = { readonly ok: true } | { readonly ok: false; readonly error: LinkError };
@@ -200,6 +206,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
       autoplaySteps: 0,
       timer: null,
       outcomeRequestId: 0,
+      definition: null,
     },
     scenarios,
     timers: init.timers ?? {

@@ -1,3 +1,4 @@
+import type { ScenarioDefinition } from '../../definition';
 import type { SchedulingPolicy } from '../../engine/policies';
 import type { KeyEntry } from '../../engine/redis/keyspace';
 import type { Scenario } from '../../engine/scenario';
@@ -19,6 +20,8 @@ interface Engine {
   autoplaySteps: number;
   timer: unknown;
   outcomeRequestId: number;
+  /** The definition the run's scenario came from (`lockstep.load({ definition })`), or null for a built-in. */
+  definition: ScenarioDefinition | null;
 }
 
 /** What the slices of one store share: the engine and the outside world it may touch. */

@@ -9,6 +9,8 @@ import { parseSchedule } from '../../engine/schedule';
 import { Simulation } from '../../engine/simulation';
 import type { TraceEvent } from '../../engine/trace';
 import { findScenario } from '../../scenarios';
+import { formatProblems, parseDefinition, type ScenarioDefinition } from '../../definition';
+import type { Scenario } from '../../engine/scenario';
 import type { OutcomeReport, OutcomeRequest, VariantOutcome } from './protocol';
 
 /** What a step leaves behind, for divergence: who Redis says holds the lock, and what went wrong. */
@@ -30,8 +32,15 @@ function stepSignatures(events: readonly TraceEvent[], stepCount: number): strin
   return signatures;
 }
 
+/** The page validated the definition before sending it; a worker checks it again rather than trust a message. */
+function scenarioOfDefinition(definition: ScenarioDefinition): Scenario {
+  const result = parseDefinition(definition);
+  if (!result.ok) throw new Error(`outcomes: the definition is not valid: ${formatProblems(result.problems)}`);
+  return result.scenario;
+}
+
 export function computeOutcomes(request: OutcomeRequest, ranIn: OutcomeReport['ranIn']): OutcomeReport {
-  const scenario = findScenario(request.scenarioId);
+  const scenario = request.definition ? scenarioOfDefinition(request.definition) : findScenario(request.scenarioId);
   let commandCount = 0;
   const runs = scenario.variants.map((variant) => {
     const sim = new Simulation(scenario, { variantId: variant.id, seed: request.seed });

@@ -2,6 +2,7 @@
  * What the page asks the outcome worker and what it answers: every variant of the current
  * scenario replayed under the current schedule. The worker owns this protocol; the store uses it.
  */
+import type { ScenarioDefinition } from '../../definition';
 import type { ViolationKind } from '../../engine/trace';
 
 /** What one variant does under the current schedule (computed in the worker). */
@@ -24,6 +25,8 @@ export interface OutcomeRequest {
   readonly seed: number;
   readonly schedule: string;
   readonly baseVariantId: string;
+  /** The scenario as a definition when it is not a built-in (loaded with `lockstep.load({ definition })`). */
+  readonly definition?: ScenarioDefinition;
 }
 
 export interface OutcomeReport {

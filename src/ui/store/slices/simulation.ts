@@ -138,7 +138,14 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
       if (!outcomeService) return;
       const s = get();
       engine.outcomeRequestId += 1;
-      const request = { id: engine.outcomeRequestId, scenarioId: s.scenarioId, seed: s.seed, schedule: s.schedule, baseVariantId: s.variantId };
+      const request = {
+        id: engine.outcomeRequestId,
+        scenarioId: s.scenarioId,
+        seed: s.seed,
+        schedule: s.schedule,
+        baseVariantId: s.variantId,
+        ...(engine.definition ? { definition: engine.definition } : {}),
+      };
       set({ outcomesPending: true });
       outcomeService.request(request, (report) => {
         const now = get();
@@ -149,9 +156,10 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
     };
 
     /** Installs a new simulation (new scenario, variant, seed or loaded run) and publishes everything. */
-    const install = (scenario: Scenario, sim: Simulation, cursor: number | null, extra: Partial<SimState> = {}) => {
+    const install = (scenario: Scenario, sim: Simulation, cursor: number | null, extra: Partial<SimState> = {}, definition = engine.definition) => {
       engine.sim = sim;
       engine.scenario = scenario;
+      engine.definition = definition;
       engine.defaultChoices = parseSchedule(scenario.defaultSchedule, sim.ctx.clientIds);
       engine.entriesByCursor = new Map();
       engine.policy = null;
@@ -180,14 +188,14 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
         notice = { key: 'actionRefused', params: { detail: error.message }, tone: 'warning' };
       }
       const timelineChanged = sim.length !== lengthBefore || sim.timeline[lengthBefore - 1] !== lastBefore;
-      publish(timelineChanged, { notice, persistRun: true });
+      publish(timelineChanged, { notice, persistRun: engine.definition === null });
     };
     rt.act = act;
 
     const loadRun = (spec: RunSpec): LoadResult => {
       let scenario: Scenario;
       try {
-        scenario = findScenario(spec.scenarioId);
+        scenario = spec.custom?.scenario ?? findScenario(spec.scenarioId);
         findVariant(scenario, spec.variantId);
       } catch (error) {
         const reason = error instanceof ScenarioError && /variant/.test(error.message) ? 'unknown-variant' : 'unknown-scenario';
@@ -208,7 +216,8 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
       const { sim, error } = replay(scenario, spec.variantId, seed, choices);
       if (error) return { ok: false, error: { reason: 'schedule-does-not-fit', detail: error.message } };
       get().pause();
-      install(scenario, sim, cursor, { notice: null });
+      // A definition's run stays out of the saved session: its link names a scenario only this page load knows.
+      install(scenario, sim, cursor, { notice: null, ...(spec.custom ? { persistRun: false } : {}) }, spec.custom?.definition ?? null);
       return { ok: true };
     };
 
@@ -223,7 +232,7 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
         : noticeKey
           ? { key: noticeKey, params: { variant: variant.title[get().lang] }, tone: 'info' }
           : null;
-      install(engine.scenario, sim, Math.min(old.cursor, sim.length), { notice, persistRun: true });
+      install(engine.scenario, sim, Math.min(old.cursor, sim.length), { notice, persistRun: engine.definition === null });
     };
 
     return {
