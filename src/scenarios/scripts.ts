@@ -80,6 +80,31 @@ else
 end;`,
 };
 
+/**
+ * Redisson's RedissonLock.unlockInnerAsync in its Redisson 3.x form, unmodified: like
+ * REENTRANT_UNLOCK, and when the count reaches 0 it deletes the key and PUBLISHes the unlock
+ * message (0) on the lock's channel, which wakes the clients waiting for the lock. (Later 3.x
+ * releases also store the result under an unlock-latch key, so a retried unlock answers the
+ * same, and may send SPUBLISH in a sharded cluster.)
+ * KEYS[1] lock, KEYS[2] channel, ARGV[1] unlock message, ARGV[2] lease in ms, ARGV[3] owner id.
+ */
+export const REDISSON_UNLOCK: ScriptSpec = {
+  title: { en: 'Unlock and publish (Redisson)', zh: '解锁并发布消息（Redisson）' },
+  source: `if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then
+  return nil;
+end;
+local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1);
+if (counter > 0) then
+  redis.call('pexpire', KEYS[1], ARGV[2]);
+  return 0;
+else
+  redis.call('del', KEYS[1]);
+  redis.call('publish', KEYS[2], ARGV[1]);
+  return 1;
+end;
+return nil;`,
+};
+
 /** Redisson's renewExpiration script for its hash lock: extend only if the owner's field is there. */
 export const REENTRANT_RENEW: ScriptSpec = {
   title: { en: 'Renew a hash lock (Redisson watchdog)', zh: '哈希锁续期（Redisson 看门狗）' },

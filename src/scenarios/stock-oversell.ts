@@ -6,11 +6,12 @@ import { releaseWithLua, text } from './common';
 /*
  * The read-modify-write race behind every oversold flash sale: GET stock, check it, SET stock-1.
  * Two buyers read the same last item and both sell it. Three fixes, each with its trade-off: a
- * distributed lock around the check and the write, one Lua script that checks and decrements, or
- * DECR first and give the item back (INCR) when the count went negative.
+ * distributed lock around the check and the write, one Lua script that checks and decrements,
+ * DECR first and give the item back (INCR) when the count went negative, or optimistic locking:
+ * WATCH the stock, read it, and decrement in MULTI/EXEC, retrying when EXEC answers nil.
  */
 
-type Variant = 'no-lock' | 'lock' | 'lua-decr' | 'decr-check';
+type Variant = 'no-lock' | 'lock' | 'lua-decr' | 'decr-check' | 'watch';
 
 const confirm: Step = {
   op: 'command',
@@ -55,6 +56,34 @@ function buyer(variant: Variant): Step[] {
         { op: 'if', when: { test: 'ne', left: '${sold}', right: '1' }, goto: 'confirm' },
         { op: 'mark', counter: 'sales', note: text('one sold', '卖出一件') },
         confirm,
+        { op: 'end' },
+      ];
+    case 'watch':
+      return [
+        { op: 'command', label: 'watch', argv: ['WATCH', '${stockKey}'], note: text('watch the stock: EXEC will fail if anyone changes it', '监视库存：如果有人修改了它，EXEC 就会失败') },
+        { op: 'command', argv: ['GET', '${stockKey}'], saveAs: 'stock', note: text('read the stock', '读取库存') },
+        { op: 'if', when: { test: 'le', left: '${stock}', right: '0' }, goto: 'soldOut' },
+        {
+          op: 'transaction',
+          commands: [['DECRBY', '${stockKey}', '1']],
+          saveAs: 'committed',
+          note: text('MULTI, DECRBY, EXEC: nil if the stock changed since WATCH', 'MULTI、DECRBY、EXEC：如果库存在 WATCH 之后被改过，返回 nil'),
+        },
+        { op: 'if', when: { test: 'nil', reply: 'committed' }, goto: 'conflict' },
+        { op: 'mark', counter: 'sales', note: text('one sold', '卖出一件') },
+        confirm,
+        { op: 'end' },
+        {
+          op: 'retry',
+          label: 'conflict',
+          goto: 'watch',
+          afterMs: 0,
+          attemptCountMax: 5,
+          note: text('EXEC answered nil: nothing was written; start over at once (at most 5 times)', 'EXEC 返回 nil：什么都没写入；立即从头再来（最多 5 次）'),
+        },
+        { op: 'end', note: text('give up', '放弃') },
+        { op: 'command', label: 'soldOut', argv: ['UNWATCH'], note: text('sold out: stop watching', '已售罄：取消监视') },
+        { ...confirm, label: 'soldOutConfirm' },
         { op: 'end' },
       ];
     case 'decr-check':
@@ -155,6 +184,26 @@ export const stockOversell: Scenario = {
         { step: 2, text: text('A\'s DECR answers 0: A got the last item.', 'A 的 DECR 返回 0：A 拿到了最后一件。') },
         { step: 3, text: text('B\'s DECR answers -1: too late. For a moment the stock reads -1.', 'B 的 DECR 返回 -1：晚了一步。库存此刻短暂显示为 -1。') },
         { step: 4, text: text('A\'s confirmation page reads the stock in that moment: -1, the price of this fix. Then B gives the item back with INCR: the stock is 0 again.', 'A 的确认页恰好在这一刻读取库存：-1，这就是这种修复的代价。随后 B 用 INCR 把这一件加回去：库存回到 0。') },
+      ],
+      expect: { violations: [], absent: ['oversell', 'mutual-exclusion'] },
+    },
+    {
+      id: 'watch',
+      title: text('Optimistic locking: WATCH, GET, MULTI/EXEC, retry', '乐观锁：WATCH、GET、MULTI/EXEC、重试'),
+      summary: text('B\'s EXEC answers nil because A changed the stock; B starts over, reads 0 and sells nothing.', 'A 改动了库存，B 的 EXEC 因此返回 nil；B 从头再来，读到 0，没有卖出。'),
+      clients: clients('watch'),
+      narration: [
+        { step: 0, text: text('A WATCHes the stock.', 'A 监视（WATCH）库存。') },
+        { step: 1, text: text('B WATCHes it too.', 'B 也监视了它。') },
+        { step: 2, text: text('A reads 1.', 'A 读到 1。') },
+        { step: 3, text: text('B reads 1 as well: the same stale-read race as without a lock, so far.', 'B 也读到 1：到这里为止，和不加锁时一样的过时读取竞态。') },
+        {
+          step: 4,
+          text: text(
+            'A sends MULTI, DECRBY stock 1 (QUEUED) and EXEC: the stock is untouched since A\'s WATCH, so EXEC runs the DECRBY and answers [0]. One sold. B\'s EXEC then answers nil: A changed the watched key, so Redis ran nothing. B starts over: WATCH, GET reads 0, sold out, UNWATCH.',
+            'A 发送 MULTI、DECRBY stock 1（QUEUED）和 EXEC：自 A 执行 WATCH 以来库存没有被改动，所以 EXEC 执行了 DECRBY，返回 [0]。卖出一件。随后 B 的 EXEC 返回 nil：A 改动了被监视的键，Redis 什么也没有执行。B 从头再来：WATCH，GET 读到 0，已售罄，UNWATCH。',
+          ),
+        },
       ],
       expect: { violations: [], absent: ['oversell', 'mutual-exclusion'] },
     },
