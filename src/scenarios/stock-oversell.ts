@@ -5,7 +5,7 @@ import { releaseWithLua, text } from './common';
 
 /*
  * The read-modify-write race behind every oversold flash sale: GET stock, check it, SET stock-1.
- * Two buyers read the same last item and both sell it. Three fixes, each with its trade-off: a
+ * Two buyers read the same last item and both sell it. Four fixes, each with its trade-off: a
  * distributed lock around the check and the write, one Lua script that checks and decrements,
  * DECR first and give the item back (INCR) when the count went negative, or optimistic locking:
  * WATCH the stock, read it, and decrement in MULTI/EXEC, retrying when EXEC answers nil.
@@ -117,18 +117,24 @@ export const stockOversell: Scenario = {
   lesson: text(
     'GET stock, check that it is above 0, SET stock to one less: three steps, and another buyer can run between them. A and B both ' +
       'read 1, both decide to sell, and both write 0; the second write loses the first one\'s update, and one item is sold twice. ' +
-      'Each fix makes the check and the write indivisible, at a different price. A distributed lock around them (with the safe ' +
+      'Each fix makes sure no sale is written on a stale read, at a different price. A distributed lock around them (with the safe ' +
       'release) serializes every buyer: correct, but each sale now costs two more round trips and buyers queue behind one lock, ' +
       'with all the lease problems of the earlier scenarios. A Lua script that checks and decrements runs atomically in Redis: ' +
       'one round trip and no lock, the usual answer for flash sales, though the logic now lives in Redis. DECR first and INCR back ' +
       'when the result went below 0 needs neither lock nor script; but for a moment the stock reads -1, and if the client dies ' +
-      'before its INCR the item is lost from sale (fine for stock, not for money).',
+      'before its INCR the item is lost from sale (fine for stock, not for money). Optimistic locking takes no lock at all: WATCH ' +
+      'stock, GET it, then MULTI, DECRBY stock 1, EXEC. If anyone changed the stock after the WATCH, EXEC answers nil and runs ' +
+      'nothing, and the buyer starts over with a fresh read. No buyer waits, but under heavy contention most EXECs fail and retry, ' +
+      'so it suits keys that are rarely contended; the retries must be bounded.',
     'GET 库存、判断大于 0、SET 库存减一：这是三个步骤，另一个买家可以插在它们之间执行。A 和 B 都读到 1，都决定卖出，都写回 0；' +
-      '后一次写入覆盖了前一次的更新，同一件商品卖了两次。每种修复都让判断和写入变得不可分割，但代价各不相同。' +
+      '后一次写入覆盖了前一次的更新，同一件商品卖了两次。每种修复都确保不会基于过时的读取写下一笔销售，但代价各不相同。' +
       '用分布式锁把它们包起来（配合安全的释放方式）会让所有买家串行执行：正确，但每笔交易多了两次网络往返，买家都排在同一把锁后面，' +
       '还要面对前面场景里所有的租约问题。用 Lua 脚本检查并扣减，在 Redis 里原子执行：一次往返、不需要锁，是秒杀场景的常用做法，' +
       '只是业务逻辑搬进了 Redis。先 DECR、结果小于 0 再 INCR 加回去，既不需要锁也不需要脚本；但库存会短暂显示为 -1，' +
-      '而且如果客户端在 INCR 之前挂掉，这件商品就再也卖不出去了（对库存可以接受，对金额则不行）。',
+      '而且如果客户端在 INCR 之前挂掉，这件商品就再也卖不出去了（对库存可以接受，对金额则不行）。' +
+      '乐观锁完全不加锁：WATCH stock，GET 读取，然后 MULTI、DECRBY stock 1、EXEC。如果在 WATCH 之后有人改了库存，EXEC 返回 nil，' +
+      '什么也不执行，买家重新读取后再来一遍。没有买家需要等待，但在激烈竞争下大多数 EXEC 都会失败重试，' +
+      '所以它适合很少发生争用的键；重试次数必须有上限。',
   ),
   params: { lockKey: 'lock:stock', ttlMs: '5000', stockKey: 'stock' },
   lockKey: 'lock:stock',
