@@ -8,7 +8,7 @@ import type { ScriptSpec } from '../engine/scenario';
 /**
  * The canonical safe release from the Redis docs ("Distributed Locks with Redis"), as redis-py's
  * Lock uses it. (Redisson's unlock is a hash-lock script with a reentrancy counter and a PUBLISH to
- * waiters: see REENTRANT_UNLOCK.)
+ * waiters: see REDISSON_UNLOCK.)
  */
 export const COMPARE_AND_DELETE: ScriptSpec = {
   title: { en: 'Compare and delete', zh: '比较并删除' },
@@ -61,7 +61,8 @@ return redis.call('pttl', KEYS[1]);`,
 };
 
 /**
- * Redisson's RedissonLock.unlockInnerAsync without its PUBLISH to waiting clients: nil = not my
+ * Redisson's RedissonLock.unlockInnerAsync without its PUBLISH to waiting clients (the reentrant
+ * scenario has no waiters; REDISSON_UNLOCK is the whole script): nil = not my
  * lock; 0 = one re-entry released, still held (lease reset); 1 = count reached 0, key deleted.
  * KEYS[1] lock, ARGV[1] lease in ms, ARGV[2] owner id.
  */
