@@ -70,6 +70,7 @@ const BLOCK_KEYS = {
   hang: 'evBlockHang',
   reply: 'evBlockReply',
   busy: 'evBlockBusy',
+  message: 'evBlockMessage',
 } as const;
 const WAKE_KEYS = {
   work: 'evWakeWork',
@@ -79,6 +80,8 @@ const WAKE_KEYS = {
   reply: 'evWakeReply',
   busy: 'evWakeBusy',
   stall: 'evWakeStall',
+  message: 'evWakeMessage',
+  timeout: 'evWakeTimeout',
 } as const;
 
 function describe(event: TraceEvent, t: Translate, name: (text: string) => string, scripts: ScriptNames, lang: Lang): string {
@@ -115,6 +118,8 @@ function describe(event: TraceEvent, t: Translate, name: (text: string) => strin
         : t('evStall', { ms: event.durationMs, untilMs: event.untilMs });
     case 'expire':
       return t('evExpire', { key: name(event.key) });
+    case 'message':
+      return t('evMessage', { payload: name(quoteForDisplay(event.payload)), channel: name(displayBytes(event.channel)), connection: event.connection });
     case 'give-up':
       return event.reason === 'deadline' ? t('evGiveUpDeadline', { n: event.attempts }) : t('evGiveUp', { n: event.attempts });
     case 'crash':

@@ -2,6 +2,8 @@ import type { SimRedisServer } from './redis/server';
 import { advanceMsMax, type Choice } from './schedule';
 import type { TraceEvent } from './trace';
 import { emitter, type Emitter } from './emit';
+import { connectionsOf, takeMessage } from './messages';
+import { reply } from './redis/reply';
 import { runClientStep, saveReply } from './step-rule';
 import { isLive, type BlockReason, type ClientState, type RunContext, type WorldState } from './world';
 
@@ -225,6 +227,10 @@ class WorldRun {
       x.blockReason = null;
       x.blockedUntilMs = null;
       x.awaitingScript = null;
+      x.awaitingMessage = null;
+      x.inbox = [];
+      // Its connections close: Redis discards their transactions and WATCHes and ends their subscriptions.
+      for (const id of connectionsOf(this.ctx, x.id)) this.server.disconnect(id);
       this.emit.event(x.id, { kind: 'crash', pc });
     }
   }
@@ -343,8 +349,19 @@ class WorldRun {
     c.blockedUntilMs = null;
     c.readySinceMs = now;
     c.order = this.world.nextOrder++;
+    if (reason === 'message') return this.endMessageWait(c, dueMs, lateMs);
     this.emit.event(c.id, { kind: 'wake', reason, dueMs, lateMs, lateCause: lateMs > 0 ? 'stall' : null });
     if (reason === 'reply') this.deliverScriptReply(c);
+  }
+
+  /** A `waitMessage` ends: with the oldest message it accepts (saved as its payload), or at its timeout (nil). */
+  private endMessageWait(c: ClientState, dueMs: number, lateMs: number): void {
+    const waiting = c.awaitingMessage;
+    if (waiting === null) throw new Error(`client ${c.id} woke from a message wait it was not in`);
+    c.awaitingMessage = null;
+    const message = takeMessage(c, waiting.channel);
+    this.emit.event(c.id, { kind: 'wake', reason: message === null ? 'timeout' : 'message', dueMs, lateMs, lateCause: lateMs > 0 ? 'stall' : null });
+    saveReply(c, waiting.saveAs, message === null ? reply.nil() : reply.bulk(message.payload));
   }
 
   /** A slow script's caller gets its reply when the script ends (or is killed). */

@@ -68,7 +68,8 @@ export type TraceEvent =
    */
   | (EventBase & {
       readonly kind: 'wake';
-      readonly reason: BlockReason | 'stall';
+      /** What ended the wait; `timeout` when a `waitMessage` ran out of time without a message. */
+      readonly reason: BlockReason | 'stall' | 'timeout';
       /** When the wake-up was due. */
       readonly dueMs: number;
       readonly lateMs: number;
@@ -87,6 +88,18 @@ export type TraceEvent =
   | (EventBase & { readonly kind: 'crash'; readonly pc: number | null })
   /** A delayed reply reaches its client (see `command.replyAtMs`). */
   | (EventBase & { readonly kind: 'reply'; readonly pc: number; readonly var: string | null; readonly reply: Reply })
+  /**
+   * A Pub/Sub message reached one of the client's connections (published by a command or a
+   * script at this instant). It waits there until the client's `waitMessage` reads it.
+   */
+  | (EventBase & {
+      readonly kind: 'message';
+      readonly connection: string;
+      readonly channel: string;
+      /** The pattern it matched (PSUBSCRIBE), or null for a channel subscription. */
+      readonly pattern: string | null;
+      readonly payload: string;
+    })
   /** Redis dropped a key whose expiry time passed (a key with expiry `when` is gone from when+1). */
   | (EventBase & { readonly kind: 'expire'; readonly key: string })
   | (EventBase & {

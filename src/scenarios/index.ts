@@ -7,6 +7,7 @@ import { plainDel } from './plain-del';
 import { leaseExpiresMidWork } from './lease-expires-mid-work';
 import { watchdogScenario } from './watchdog';
 import { reentrant } from './reentrant';
+import { redissonLock } from './redisson-lock';
 import { stockOversell } from './stock-oversell';
 import { cacheBreakdown } from './cache-breakdown';
 import { cachePenetration } from './cache-penetration';
@@ -19,7 +20,7 @@ import { leaseSizing } from './lease-sizing';
 import { releaseResult } from './release-result';
 
 /** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
-export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, subSecondLease, plainDel, getThenDel, leaseExpiresMidWork, leaseSizing, releaseResult, watchdogScenario, reentrant, stockOversell, cacheBreakdown, cachePenetration, cacheAvalanche, retryAndBackoff, scriptCache, longScript];
+export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, subSecondLease, plainDel, getThenDel, leaseExpiresMidWork, leaseSizing, releaseResult, watchdogScenario, reentrant, redissonLock, stockOversell, cacheBreakdown, cachePenetration, cacheAvalanche, retryAndBackoff, scriptCache, longScript];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);

@@ -10,6 +10,7 @@ const BLOCK_KEYS = {
   hang: 'blockHang',
   reply: 'blockReply',
   busy: 'blockBusy',
+  message: 'blockMessage',
   stall: 'blockStall',
 } as const;
 
