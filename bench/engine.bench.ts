@@ -1,0 +1,170 @@
+import { buildLongRun, LONG_RUN } from './engine/long-run';
+import { loadEngine, scenarioById, type EngineSource } from './engine/source';
+import { fmt } from './format';
+import { ratio } from './stats';
+import type { BenchOptions, BenchPart, Figure, TextTable } from './types';
+
+/**
+ * Engine steps per second, headless (Node, no page), for the checkout `--src` names:
+ * - every scenario's default run (default variant, default schedule), a new Simulation each time;
+ * - one 10,000-step run (the long run of engine/long-run.ts), with steps 3,000-4,000 and
+ *   9,000-10,000 (the same kind of step) timed apart: a flat engine applies both at one rate;
+ * - step back and forward at the end of that run (seeking: checkpoint + replay);
+ * - seeded random runs of get-then-del, a new Simulation per seed, the engine's own randomPolicy
+ *   choosing among live clients until every client is done, as a random explorer would.
+ * Each rate is the best of ROUND_COUNT rounds of at least ROUND_MS: on a busy machine other
+ * processes only ever slow a round down.
+ */
+
+const ROUND_COUNT = 5;
+const ROUND_MS = 300;
+const WARMUP_MS = 200;
+const LONG_STEP_COUNT = 10_000;
+/**
+ * Two windows of the long run with the same kind of step (after W's last renewal A is alone,
+ * looping), early and late: a flat engine applies both at the same rate.
+ */
+const EARLY_WINDOW = { from: 3_000, to: 4_000 } as const;
+const LATE_WINDOW = { from: 9_000, to: 10_000 } as const;
+const SEEK_SWEEP_STEPS = 64;
+const RANDOM_SCENARIO = 'get-then-del';
+const RANDOM_RUN_STEP_COUNT_MAX = 1_000;
+
+interface Rate {
+  /** Work units (steps, seeks) per second in the best round. */
+  readonly perSec: number;
+  /** Runs per second in the best round, when the work is made of runs. */
+  readonly runsPerSec: number;
+}
+
+/** `work()` does one run and returns its work units; rounds repeat it for at least ROUND_MS. */
+function bestRate(work: () => number): Rate {
+  const warmupStart = performance.now();
+  while (performance.now() - warmupStart < WARMUP_MS) work();
+  let best: Rate = { perSec: 0, runsPerSec: 0 };
+  for (let round = 0; round < ROUND_COUNT; round++) {
+    let units = 0;
+    let runs = 0;
+    const start = performance.now();
+    let elapsed = 0;
+    while (elapsed < ROUND_MS) {
+      units += work();
+      runs += 1;
+      elapsed = performance.now() - start;
+    }
+    const perSec = (units * 1000) / elapsed;
+    if (perSec > best.perSec) best = { perSec, runsPerSec: (runs * 1000) / elapsed };
+  }
+  return best;
+}
+
+function defaultRunRates(engine: EngineSource): { perScenario: { id: string; variant: string; steps: number; rate: Rate }[]; all: Rate } {
+  const runs = engine.scenarios.map((scenario) => {
+    const sim = new engine.Simulation(scenario);
+    sim.applySchedule(scenario.defaultSchedule);
+    return { scenario, steps: sim.length, variant: sim.variantId };
+  });
+  const runDefault = (scenario: (typeof runs)[number]['scenario']) => {
+    const sim = new engine.Simulation(scenario);
+    sim.applySchedule(scenario.defaultSchedule);
+    return sim.length;
+  };
+  const perScenario = runs.map(({ scenario, steps, variant }) => ({ id: scenario.id, variant, steps, rate: bestRate(() => runDefault(scenario)) }));
+  const all = bestRate(() => runs.reduce((sum, { scenario }) => sum + runDefault(scenario), 0));
+  return { perScenario, all };
+}
+
+interface LongRates {
+  readonly whole: Rate;
+  readonly earlySteps: number;
+  readonly lateSteps: number;
+  readonly seeks: Rate;
+  readonly eventCount: number;
+}
+
+function longRunRates(engine: EngineSource): LongRates {
+  const long = buildLongRun(engine, { stepCount: LONG_STEP_COUNT });
+  const scenario = scenarioById(engine, LONG_RUN.scenarioId);
+  const windowBest = [0, 0];
+  const windows = [EARLY_WINDOW, LATE_WINDOW];
+  const whole = bestRate(() => {
+    const sim = new engine.Simulation(scenario, { variantId: LONG_RUN.variantId });
+    let step = 0;
+    windows.forEach((range, i) => {
+      while (step < range.from) sim.apply(long.choices[step++]);
+      const start = performance.now();
+      while (step < range.to) sim.apply(long.choices[step++]);
+      windowBest[i] = Math.max(windowBest[i], ((range.to - range.from) * 1000) / (performance.now() - start));
+    });
+    while (step < long.choices.length) sim.apply(long.choices[step++]);
+    return sim.length;
+  });
+  const sim = new engine.Simulation(scenario, { variantId: LONG_RUN.variantId });
+  for (const choice of long.choices) sim.apply(choice);
+  const seeks = bestRate(() => {
+    for (let i = 0; i < SEEK_SWEEP_STEPS; i++) sim.stepBack();
+    for (let i = 0; i < SEEK_SWEEP_STEPS; i++) sim.stepForward();
+    return 2 * SEEK_SWEEP_STEPS;
+  });
+  if (sim.cursor !== long.stepCount) throw new Error(`seek sweep ended at ${sim.cursor}, not ${long.stepCount}`);
+  return { whole, earlySteps: windowBest[0], lateSteps: windowBest[1], seeks, eventCount: long.eventCount };
+}
+
+function randomRunRate(engine: EngineSource): Rate & { meanSteps: number } {
+  const scenario = scenarioById(engine, RANDOM_SCENARIO);
+  let seed = 0;
+  let steps = 0;
+  let runs = 0;
+  const rate = bestRate(() => {
+    seed += 1;
+    const sim = new engine.Simulation(scenario);
+    const n = engine.runPolicy(sim, engine.randomPolicy(seed), RANDOM_RUN_STEP_COUNT_MAX);
+    steps += n;
+    runs += 1;
+    return n;
+  });
+  return { ...rate, meanSteps: steps / runs };
+}
+
+
+export async function run(options: BenchOptions): Promise<BenchPart> {
+  const engine = await loadEngine(options.srcRoot);
+  const defaults = defaultRunRates(engine);
+  const long = longRunRates(engine);
+  const random = randomRunRate(engine);
+  const flatness = ratio(long.lateSteps, long.earlySteps);
+
+  const figures: Figure[] = [
+    { id: 'engine.default.all.stepsPerSec', value: defaults.all.perSec, unit: 'steps/s', better: 'higher' },
+    ...defaults.perScenario.map(
+      (row): Figure => ({ id: `engine.default.${row.id}.stepsPerSec`, value: row.rate.perSec, unit: 'steps/s', better: 'higher' }),
+    ),
+    { id: 'engine.long.stepsPerSec', value: long.whole.perSec, unit: 'steps/s', better: 'higher' },
+    { id: 'engine.long.early.stepsPerSec', value: long.earlySteps, unit: 'steps/s', better: 'higher', note: `steps ${EARLY_WINDOW.from}-${EARLY_WINDOW.to}` },
+    { id: 'engine.long.late.stepsPerSec', value: long.lateSteps, unit: 'steps/s', better: 'higher', note: `steps ${LATE_WINDOW.from}-${LATE_WINDOW.to}` },
+    { id: 'engine.long.lateVsEarly', value: flatness, unit: 'x', better: 'higher', note: '1.00: a late step costs what an early one does' },
+    { id: 'engine.long.seeksPerSec', value: long.seeks.perSec, unit: 'seeks/s', better: 'higher' },
+    { id: 'engine.random.get-then-del.stepsPerSec', value: random.perSec, unit: 'steps/s', better: 'higher' },
+    { id: 'engine.random.get-then-del.runsPerSec', value: random.runsPerSec, unit: 'runs/s', better: 'higher' },
+  ];
+
+  const table: TextTable = {
+    title: `Engine, headless (${engine.root === process.cwd() ? 'this checkout' : engine.root}): best of ${ROUND_COUNT} rounds of ${ROUND_MS} ms`,
+    columns: ['steps', 'steps/s', 'runs/s'],
+    rows: [
+      { name: `default runs, all ${defaults.perScenario.length} scenarios`, cells: [fmt(defaults.perScenario.reduce((n, row) => n + row.steps, 0), 0), fmt(defaults.all.perSec, 0), fmt(defaults.all.runsPerSec, 1)] },
+      ...defaults.perScenario.map((row) => ({ name: `  ${row.id} / ${row.variant}`, cells: [fmt(row.steps, 0), fmt(row.rate.perSec, 0), fmt(row.rate.runsPerSec, 1)] })),
+      { name: `${LONG_RUN.scenarioId}/${LONG_RUN.variantId}, ${fmt(LONG_STEP_COUNT, 0)} steps (${fmt(long.eventCount, 0)} events)`, cells: [fmt(LONG_STEP_COUNT, 0), fmt(long.whole.perSec, 0), fmt(long.whole.runsPerSec, 2)] },
+      { name: `  its steps ${fmt(EARLY_WINDOW.from, 0)}-${fmt(EARLY_WINDOW.to, 0)}`, cells: [fmt(EARLY_WINDOW.to - EARLY_WINDOW.from, 0), fmt(long.earlySteps, 0), ''] },
+      { name: `  its steps ${fmt(LATE_WINDOW.from, 0)}-${fmt(LATE_WINDOW.to, 0)} (x${flatness === null ? '?' : fmt(flatness, 2)} the early rate)`, cells: [fmt(LATE_WINDOW.to - LATE_WINDOW.from, 0), fmt(long.lateSteps, 0), ''] },
+      { name: `  step back / forward at step ${fmt(LONG_STEP_COUNT, 0)} (seeks/s)`, cells: ['', fmt(long.seeks.perSec, 0), ''] },
+      { name: `random runs of ${RANDOM_SCENARIO} (randomPolicy, seeds 1..)`, cells: [fmt(random.meanSteps, 1), fmt(random.perSec, 0), fmt(random.runsPerSec, 0)] },
+    ],
+    notes: ['steps: per run (random: mean per run); a run includes creating its Simulation.'],
+  };
+  return {
+    tables: [table],
+    figures,
+    details: { roundCount: ROUND_COUNT, roundMs: ROUND_MS, longRun: { ...LONG_RUN, stepCount: LONG_STEP_COUNT, eventCount: long.eventCount }, randomMeanSteps: random.meanSteps },
+  };
+}
