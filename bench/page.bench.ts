@@ -11,6 +11,7 @@ import { measureHeapPhase, type HeapResult } from './page/heap';
 import { measureRound, type RoundResult } from './page/rounds';
 import { startStaticServer } from './page/static-server';
 import { summarize } from './page/summary';
+import { progress } from './progress';
 import type { BenchOptions, BenchPart } from './types';
 
 /**
@@ -53,10 +54,13 @@ export async function run(options: BenchOptions): Promise<BenchPart> {
     }
   };
   try {
+    progress(`page: ${options.loadCount} cold loads of ${dist}`);
     for (let i = 0; i < options.loadCount; i++) loads.push(await timed('firstScreen', () => loadFirstScreen(browser, server)));
     for (let r = 0; r < options.roundCount; r++) {
+      progress(`page: step round ${r + 1} of ${options.roundCount}`);
       rounds.push(await timed('steps', () => measureRound(browser, server.url, specOf(longEvents), LONG_EVENT_COUNT_MIN, limits, r % 2 === 1)));
     }
+    progress(`page: heap with a ${longSteps.stepCount}-step run`);
     heap = await timed('heap', () => measureHeapPhase(browser, server.url, specOf(longSteps)));
   } finally {
     await browser.close();

@@ -176,7 +176,9 @@ async function main(): Promise<void> {
   const parts = available.filter((name) => (only === null || only.includes(name)) && !skip.includes(name));
 
   const startedAt = new Date();
-  console.log(`lockstep bench: ${parts.join(', ')} on ${os.cpus().length} cores, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  const loadAverageAtStart = os.loadavg();
+  const formatLoad = (load: readonly number[]) => load.map((n) => n.toFixed(2)).join(' ');
+  console.log(`lockstep bench: ${parts.join(', ')} on ${os.cpus().length} cores, load average ${formatLoad(loadAverageAtStart)}`);
   const results: Record<string, BenchPart & { durationMs: number }> = {};
   for (const name of parts) {
     const partStart = performance.now();
@@ -203,7 +205,9 @@ async function main(): Promise<void> {
       cpuCount: os.cpus().length,
       cpuModel: os.cpus()[0]?.model ?? null,
       totalMemoryBytes: os.totalmem(),
-      loadAverageAtStart: os.loadavg(),
+      loadAverageAtStart,
+      loadAverageAtEnd: os.loadavg(),
+      benchMaxRssBytes: process.resourceUsage().maxRSS * 1024,
       node: process.version,
       platform: `${os.platform()} ${os.release()}`,
     },
@@ -212,7 +216,7 @@ async function main(): Promise<void> {
   };
   mkdirSync(path.dirname(jsonFile), { recursive: true });
   writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\nWrote ${figures.length} figures to ${path.relative(process.cwd(), jsonFile)} in ${(report.durationMs / 1000).toFixed(1)} s.`);
+  console.log(`\nWrote ${figures.length} figures to ${path.relative(process.cwd(), jsonFile)} in ${(report.durationMs / 1000).toFixed(1)} s; load average now ${formatLoad(os.loadavg())}.`);
   if (values.compare !== undefined) printComparison(figures, path.resolve(values.compare));
 }
 

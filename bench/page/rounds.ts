@@ -2,6 +2,7 @@ import type { Browser } from '@playwright/test';
 import { newInstrumentedPage, type StepSample } from './browser';
 import { PageDriver, type RunSpec } from './driver';
 import { measureFloor } from './floor';
+import { progress } from '../progress';
 import { measureSeries, type Series, type SeriesLimits } from './step-series';
 
 /**
@@ -48,6 +49,7 @@ export async function measureRound(browser: Browser, url: string, longSpec: RunS
         if (longEventCount < longEventCountMin) throw new Error(`the long run has ${longEventCount} events in the page, fewer than ${longEventCountMin}`);
       }
       const { clientIds } = await driver.currentRun();
+      progress(`page:   ${kind} run, ${position.length} steps: back, forward, append`);
       series[kind] = await measureSeries(driver, spec, clientIds, limits);
     }
     return { freshSpec, freshLength, floor, series: series as Record<RunKind, Series>, longLoadMs, longEventCount };
