@@ -59,17 +59,19 @@ export interface StepSample {
   /** The input event's time on the page's clock (performance.now()). */
   readonly inputAtMs: number;
   /**
-   * Input event to the step's frame produced: the start of the frame after the one that draws
-   * the new position (the browser begins it once that frame is rasterized and activated).
+   * The figure: input to the step on screen, the later of `nextFrameMs` and `nextPaintMs`.
+   * Set by PageDriver.attachNextPaints (until then, `nextFrameMs`).
    */
-  readonly latencyMs: number;
-  /** Input event to the end of the main thread's work (rAF, style, layout, paint) for the frame that draws the new position. */
+  latencyMs: number;
+  /** Input to the start of the frame after the one that draws the new position (its rAF). */
+  readonly nextFrameMs: number;
+  /** Input to the end of the main thread's work (rAF, style, layout, paint) for the frame that draws the new position. */
   readonly frameMs: number;
-  /** Input event to the position showing the new cursor. */
+  /** Input to the position showing the new cursor. */
   readonly domMs: number;
   /**
-   * Event Timing's input-to-next-paint duration (the browser's own figure, rounded to 8 ms), or
-   * null when under 16 ms (not reported). Filled in by PageDriver.attachNextPaints.
+   * Chromium's Event Timing duration for the input: to the presentation of the next paint after
+   * the event was handled (rounded to 8 ms), or null when under 16 ms (not reported).
    */
   nextPaintMs: number | null;
   readonly commitsToFrame: number;

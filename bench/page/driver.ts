@@ -110,13 +110,19 @@ export class PageDriver {
     );
   }
 
-  /** Gives each sample the Event Timing duration the page reported for its input, if any. */
+  /**
+   * Gives each sample the Event Timing duration the page reported for its input, if any, and
+   * makes its latency the later of that presentation and the next frame's start. (When the page
+   * updates the DOM while handling the input, the next paint presents the step; when it updates
+   * later, the next frame after the update does.)
+   */
   async attachNextPaints(samples: readonly StepSample[]): Promise<void> {
     await this.quiet();
     const entries = await this.page.evaluate(() => (window as unknown as Win).__lockstepBench.takeNextPaints());
     for (const sample of samples) {
       const entry = entries.find((e) => Math.abs(e.inputAtMs - sample.inputAtMs) < 1);
       sample.nextPaintMs = entry === undefined ? null : entry.durationMs;
+      sample.latencyMs = Math.max(sample.nextFrameMs, sample.nextPaintMs ?? 0);
     }
   }
 

@@ -34,7 +34,7 @@ export async function measureHeapPhase(browser: Browser, url: string, longRun: R
     await scrubber.focus();
     const seekToStart = await driver.measure(0, () => page.keyboard.press('Home'));
     const seekToEnd = await driver.measure(position.length, () => page.keyboard.press('End'));
-    await driver.quiet();
+    await driver.attachNextPaints([seekToStart, seekToEnd]);
     const afterWalk = await measureHeap(browser, page, origin);
     return { firstScreen, afterLongRun, afterWalk, longRunSteps: position.length, longRunEvents, loadMs, seekToStart, seekToEnd };
   } finally {

@@ -148,7 +148,7 @@ export function summarize(m: PageMeasurements): { figures: Figure[]; tables: Tex
     notes: ['kB = 1000 bytes of gzip (level 6) as sent; times from navigation start.'],
   };
   const latencyTable: TextTable = {
-    title: `Page: step latency, input to the frame showing the step produced, ms (up to ${m.pressCount} presses x ${rounds.length} rounds; median over rounds)`,
+    title: `Page: step latency, input to the step on screen, ms (up to ${m.pressCount} presses x ${rounds.length} rounds; median over rounds)`,
     columns: ['fresh med', 'fresh p95', '10k med', '10k p95', '10k/fresh p95', '10k/fresh med', 'presses'],
     rows: [
       ...ACTIONS.map((action) => ({
@@ -196,7 +196,7 @@ export function summarize(m: PageMeasurements): { figures: Figure[]; tables: Tex
     ],
     notes: [
       `Loading the ${heap.longRunSteps}-step run took ${fmt(heap.loadMs, 0)} ms; scrubber Home took ${fmt(heap.seekToStart.latencyMs, 0)} ms, ` +
-        `End ${fmt(heap.seekToEnd.latencyMs, 0)} ms (input to frame produced).`,
+        `End ${fmt(heap.seekToEnd.latencyMs, 0)} ms (input to the step on screen).`,
     ],
   };
   return { figures, tables: [firstScreenTable, latencyTable, reactTable, heapTable] };
