@@ -7,8 +7,8 @@ import type { BenchOptions, BenchPart, Figure, TextTable } from './types';
 /**
  * Engine steps per second, headless (Node, no page), for the checkout `--src` names:
  * - every scenario's default run (default variant, default schedule), a new Simulation each time;
- * - one 10,000-step run (the long run of engine/long-run.ts), with steps 3,000-4,000 and
- *   9,000-10,000 (the same kind of step) timed apart: a flat engine applies both at one rate;
+ * - one 10,000-step run (the long run of engine/long-run.ts), with choices 1,000-2,000 and
+ *   5,000-6,000 (the same kind: clock advances) timed apart: a flat engine applies both at one rate;
  * - step back and forward at the end of that run (seeking: checkpoint + replay);
  * - seeded random runs of get-then-del, a new Simulation per seed, the engine's own randomPolicy
  *   choosing among live clients until every client is done, as a random explorer would.
@@ -22,11 +22,11 @@ const ROUND_MS = 200;
 const WARMUP_MS = 200;
 const LONG_STEP_COUNT = 10_000;
 /**
- * Two windows of the long run with the same kind of step (after W's last renewal A is alone,
- * looping), early and late: a flat engine applies both at the same rate.
+ * Two windows of the long run with the same kind of choice (its lead-in clock advances), one
+ * early and one late: a flat engine applies both at the same rate.
  */
-const EARLY_WINDOW = { from: 3_000, to: 4_000 } as const;
-const LATE_WINDOW = { from: 9_000, to: 10_000 } as const;
+const EARLY_WINDOW = { from: 1_000, to: 2_000 } as const;
+const LATE_WINDOW = { from: 5_000, to: 6_000 } as const;
 const SEEK_SWEEP_STEPS = 64;
 const RANDOM_SCENARIO = 'get-then-del';
 const RANDOM_RUN_STEP_COUNT_MAX = 1_000;

@@ -1,5 +1,5 @@
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildLongRun, type LongRun } from './engine/long-run';
 import { loadEngine } from './engine/source';
 import { launchChromium } from './page/browser';
@@ -24,8 +24,6 @@ import type { BenchOptions, BenchPart } from './types';
 const LONG_EVENT_COUNT_MIN = 10_000;
 const HEAP_STEP_COUNT = 10_000;
 
-const benchDir = path.dirname(fileURLToPath(import.meta.url));
-
 function specOf(run: LongRun): RunSpec {
   return { scenario: run.scenarioId, variant: run.variantId, seed: 1, schedule: run.schedule };
 }
@@ -35,7 +33,7 @@ export async function run(options: BenchOptions): Promise<BenchPart> {
   const engine = await loadEngine(options.srcRoot);
   const longEvents = buildLongRun(engine, { eventCountMin: LONG_EVENT_COUNT_MIN });
   const longSteps = buildLongRun(engine, { stepCount: HEAP_STEP_COUNT });
-  const dist = options.dist ?? buildApp(options.srcRoot, path.join(benchDir, 'results', 'dist'));
+  const dist = options.dist ?? buildApp(options.srcRoot, path.join(os.tmpdir(), 'lockstep-bench-dist'));
   const limits = { pressCount: options.pressCount, budgetMs: options.seriesBudgetMs };
 
   const server = await startStaticServer(dist, { [FLOOR_PATH]: FLOOR_PAGE });
@@ -58,7 +56,7 @@ export async function run(options: BenchOptions): Promise<BenchPart> {
     for (let i = 0; i < options.loadCount; i++) loads.push(await timed('firstScreen', () => loadFirstScreen(browser, server)));
     for (let r = 0; r < options.roundCount; r++) {
       progress(`page: step round ${r + 1} of ${options.roundCount}`);
-      rounds.push(await timed('steps', () => measureRound(browser, server.url, specOf(longEvents), LONG_EVENT_COUNT_MIN, limits, r % 2 === 1)));
+      rounds.push(await timed('steps', () => measureRound(browser, engine, server.url, specOf(longEvents), LONG_EVENT_COUNT_MIN, limits, r % 2 === 1)));
     }
     progress(`page: heap with a ${longSteps.stepCount}-step run`);
     heap = await timed('heap', () => measureHeapPhase(browser, server.url, specOf(longSteps)));

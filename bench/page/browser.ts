@@ -80,6 +80,8 @@ export interface StepSample {
   readonly commitsToQuiet: number;
   readonly componentsToQuiet: number;
   readonly settled: boolean;
+  /** The control pressed (set by the series, e.g. `Step W`, `Advance`). */
+  control?: string;
 }
 
 export function instrumentState(page: Page): Promise<InstrumentState> {

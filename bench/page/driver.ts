@@ -12,7 +12,6 @@ export interface RunSpec {
   readonly variant: string;
   readonly seed: number;
   readonly schedule: string;
-  readonly cursor?: number;
 }
 
 export interface Position {
@@ -30,7 +29,7 @@ const LOAD_WAIT_MS_MAX = 120_000;
 
 interface PageApi {
   load(spec: RunSpec): { ok: true } | { ok: false; error: { reason: string; detail?: string } };
-  state(): { scenario: string; variant: string; seed: number; schedule: string; cursor: number; length: number; clients: readonly { id: string }[] };
+  state(): { scenario: string; variant: string; seed: number; schedule: string; cursor: number; length: number };
   trace(): { events: readonly unknown[] };
 }
 
@@ -57,10 +56,10 @@ export class PageDriver {
   }
 
   /** The run on screen, as `lockstep.load` takes it. */
-  async currentRun(): Promise<RunSpec & { clientIds: string[] }> {
+  async currentRun(): Promise<RunSpec> {
     return this.page.evaluate(() => {
       const state = (window as unknown as Win).lockstep.state();
-      return { scenario: state.scenario, variant: state.variant, seed: state.seed, schedule: state.schedule, clientIds: state.clients.map((client) => client.id) };
+      return { scenario: state.scenario, variant: state.variant, seed: state.seed, schedule: state.schedule };
     });
   }
 
@@ -126,7 +125,7 @@ export class PageDriver {
     }
   }
 
-  clockButton(name: 'Step back' | 'Step forward'): Locator {
+  clockButton(name: 'Step back' | 'Step forward' | 'Advance'): Locator {
     return this.page.getByTestId('clock-bar').getByRole('button', { name, exact: true });
   }
 
@@ -136,14 +135,5 @@ export class PageDriver {
 
   scrubber(): Locator {
     return this.page.getByRole('slider', { name: 'Position in the run', exact: true });
-  }
-
-  /** The first client (in lane order) whose Step button is enabled, or null. */
-  async firstSteppableClient(clientIds: readonly string[]): Promise<string | null> {
-    for (const id of clientIds) {
-      const button = this.clientStepButton(id);
-      if ((await button.count()) === 1 && (await button.isEnabled())) return id;
-    }
-    return null;
   }
 }

@@ -49,10 +49,6 @@ export async function loadFirstScreen(browser: Browser, server: StaticServer): P
       polling: 50,
     });
     const state = await instrumentState(page);
-    const { timeOrigin, fcpMs } = await page.evaluate(() => ({
-      timeOrigin: performance.timeOrigin,
-      fcpMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
-    }));
     // The first-screen check in the page confirmed by Playwright's own role engine.
     if (!(await page.getByRole('button', { name: 'Step A', exact: true }).first().isEnabled())) {
       throw new Error('first screen: the instrument saw an enabled "Step A" button that Playwright does not find');
@@ -71,6 +67,11 @@ export async function loadFirstScreen(browser: Browser, server: StaticServer): P
       }
     }
 
+    // Read after the wait: on a busy machine the first paint can come after ready.
+    const { timeOrigin, fcpMs } = await page.evaluate(() => ({
+      timeOrigin: performance.timeOrigin,
+      fcpMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+    }));
     const readyEpochMs = timeOrigin + state.readyAtMs;
     const scripts = server.served
       .slice(servedBefore)

@@ -2,7 +2,9 @@ import type { Browser } from '@playwright/test';
 import { newInstrumentedPage, type StepSample } from './browser';
 import { PageDriver, type RunSpec } from './driver';
 import { measureFloor } from './floor';
+import type { EngineSource } from '../engine/source';
 import { progress } from '../progress';
+import { AppendPlan } from './append-plan';
 import { measureSeries, type Series, type SeriesLimits } from './step-series';
 
 /**
@@ -26,14 +28,13 @@ export interface RoundResult {
   readonly longEventCount: number;
 }
 
-export async function measureRound(browser: Browser, url: string, longSpec: RunSpec, longEventCountMin: number, limits: SeriesLimits, longFirst: boolean): Promise<RoundResult> {
+export async function measureRound(browser: Browser, engine: EngineSource, url: string, longSpec: RunSpec, longEventCountMin: number, limits: SeriesLimits, longFirst: boolean): Promise<RoundResult> {
   const { context, page } = await newInstrumentedPage(browser);
   try {
     const floor = await measureFloor(context, url, limits.pressCount);
     const driver = new PageDriver(page);
     await driver.open(url);
-    const opened = await driver.currentRun();
-    const freshSpec: RunSpec = { scenario: opened.scenario, variant: opened.variant, seed: opened.seed, schedule: opened.schedule };
+    const freshSpec = await driver.currentRun();
     const series: Partial<Record<RunKind, Series>> = {};
     let longLoadMs = 0;
     let longEventCount = 0;
@@ -48,9 +49,9 @@ export async function measureRound(browser: Browser, url: string, longSpec: RunS
         longEventCount = await driver.eventCount();
         if (longEventCount < longEventCountMin) throw new Error(`the long run has ${longEventCount} events in the page, fewer than ${longEventCountMin}`);
       }
-      const { clientIds } = await driver.currentRun();
-      progress(`page:   ${kind} run, ${position.length} steps: back, forward, append`);
-      series[kind] = await measureSeries(driver, spec, clientIds, limits);
+      const plan = new AppendPlan(engine, spec);
+      progress(`page:   ${kind} run, ${position.length} steps: back, forward, append (${plan.control})`);
+      series[kind] = await measureSeries(driver, spec, plan, limits);
     }
     return { freshSpec, freshLength, floor, series: series as Record<RunKind, Series>, longLoadMs, longEventCount };
   } finally {

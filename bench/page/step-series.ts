@@ -1,4 +1,5 @@
 import type { StepSample } from './browser';
+import type { AppendPlan } from './append-plan';
 import type { PageDriver, RunSpec } from './driver';
 
 /**
@@ -8,8 +9,10 @@ import type { PageDriver, RunSpec } from './driver';
  * actionability waits, which on a slow page wait for several frames before clicking).
  * - back / forward: sweeps from the end of the run, K presses back then K forward
  *   (K = min(pressCount, length)), repeated until each action has its samples;
- * - append: at the end of the run, the first client (in lane order) whose Step button is
- *   enabled; when no client can step any more, the run is loaded again (not measured).
+ * - append: at the end of the run, the control AppendPlan chose ("Step X" of the first client
+ *   that can step there, else "Advance", the clock by the field's amount): either way one new
+ *   choice at the end of the timeline; when the client cannot step any more, the run is loaded
+ *   again (not measured). Each sample records its control.
  * Bounded: an action stops early once its presses took `budgetMs` and it has at least
  * PRESS_COUNT_MIN samples (a slow build would otherwise take many minutes); the sample count of
  * each series is reported.
@@ -84,27 +87,31 @@ async function sweeps(driver: PageDriver, spec: RunSpec, limits: SeriesLimits): 
   return { back: back.samples, forward: forward.samples };
 }
 
-async function appends(driver: PageDriver, spec: RunSpec, clientIds: readonly string[], limits: SeriesLimits): Promise<StepSample[]> {
+async function appends(driver: PageDriver, spec: RunSpec, plan: AppendPlan, limits: SeriesLimits): Promise<StepSample[]> {
   const append = new Collector(limits);
+  const button = plan.control === 'Advance' ? driver.clockButton('Advance') : driver.clientStepButton(plan.control.slice('Step '.length));
   while (append.wantsMore) {
-    let client = await driver.firstSteppableClient(clientIds);
-    if (client === null) {
+    if (!plan.next()) {
       await driver.load(spec);
-      client = await driver.firstSteppableClient(clientIds);
-      if (client === null) throw new Error(`${spec.scenario}/${spec.variant}: no client can step at the end of the run`);
+      plan.restart();
+      if (!plan.next()) throw new Error(`${spec.scenario}/${spec.variant}: "${plan.control}" cannot append at the end of the run`);
     }
+    if (!(await button.isEnabled())) throw new Error(`"${plan.control}" is disabled at the end of the run`);
     const { cursor, length } = await driver.shown();
     if (cursor !== length) throw new Error(`append expects the end of the run, not ${cursor} / ${length}`);
-    const button = driver.clientStepButton(client);
-    await append.press(() => driver.measure(cursor + 1, () => button.click({ force: true })));
+    await append.press(async () => {
+      const sample = await driver.measure(cursor + 1, () => button.click({ force: true }));
+      sample.control = plan.control;
+      return sample;
+    });
   }
   return append.samples;
 }
 
 /** Runs the three series on the run `spec`, which must be on screen at its end. */
-export async function measureSeries(driver: PageDriver, spec: RunSpec, clientIds: readonly string[], limits: SeriesLimits): Promise<Series> {
+export async function measureSeries(driver: PageDriver, spec: RunSpec, plan: AppendPlan, limits: SeriesLimits): Promise<Series> {
   const { back, forward } = await sweeps(driver, spec, limits);
-  const append = await appends(driver, spec, clientIds, limits);
+  const append = await appends(driver, spec, plan, limits);
   await driver.attachNextPaints([...back, ...forward, ...append]);
   return { back, forward, append };
 }

@@ -133,6 +133,7 @@ export function summarize(m: PageMeasurements): { figures: Figure[]; tables: Tex
     { id: 'page.seek.toEndMs', value: heap.seekToEnd.latencyMs, unit: 'ms', better: 'lower', note: `scrubber End on ${heap.longRunSteps} steps` },
   );
 
+  const appendControls = (kind: RunKind) => [...new Set(rounds.flatMap((round) => round.series[kind].append.map((sample) => sample.control ?? '?')))].join(', ');
   const minOf = (values: readonly number[]) => (values.length === 0 ? null : Math.min(...values));
   const firstScreenTable: TextTable = {
     title: `Page: first screen (${loads.length} cold loads; median, best)`,
@@ -168,6 +169,7 @@ export function summarize(m: PageMeasurements): { figures: Figure[]; tables: Tex
     notes: [
       `fresh: the default scenario's default run (${fresh.scenario}/${fresh.variant}, ${rounds[0].freshLength} steps); ` +
         `10k: ${m.longRun.scenarioId}/${m.longRun.variantId}, ${m.longRun.stepCount} steps, ${longEventCount} events (loaded in ${fmt(longLoadMs, 0)} ms).`,
+      `append pressed: fresh ${appendControls('fresh')}; 10k ${appendControls('long')}.`,
       `Goals: 10k p95 < ${GOALS.stepP95Ms} ms and <= ${GOALS.longVsFresh}x the fresh run's.`,
     ],
   };
