@@ -15,6 +15,8 @@ import { scenarioById, type EngineSource } from './source';
  * still be stepped (commit 60e7543) and in the one where it cannot.
  */
 export const LONG_RUN = { scenarioId: 'watchdog', variantId: 'zombie' } as const;
+/** The client whose Step button appends to the long run: W, renewing, in both time models. */
+export const LONG_RUN_APPEND_CLIENT = 'W';
 const LEAD_IN_ADVANCE_COUNT = 6_000;
 const ADVANCE_MS = 1_000;
 

@@ -5,8 +5,8 @@ import type { RunSpec } from './driver';
 /**
  * Which control appends a step at the end of a run, decided by the engine the page was built
  * from (a Step button can be enabled for a client the engine will refuse, e.g. a hung one):
- * "Step X" for the first client (in the scenario's order) whose step applies there, else
- * "Advance". The plan mirrors the appends on its own Simulation, so it knows when the client can
+ * "Step X" for the first client whose step applies there (the preferred one first, then the
+ * scenario's order), else "Advance". The plan mirrors the appends on its own Simulation, so it knows when the client can
  * no longer step and the run must be loaded again.
  */
 export class AppendPlan {
@@ -17,9 +17,12 @@ export class AppendPlan {
   constructor(
     private readonly engine: EngineSource,
     private readonly spec: RunSpec,
+    preferredClientId?: string,
   ) {
     this.sim = this.fresh();
-    this.clientId = this.sim.clients.map((client) => client.id).find((id) => this.applies(id)) ?? null;
+    const ids = this.sim.clients.map((client) => client.id);
+    const candidates = preferredClientId !== undefined && ids.includes(preferredClientId) ? [preferredClientId, ...ids.filter((id) => id !== preferredClientId)] : ids;
+    this.clientId = candidates.find((id) => this.applies(id)) ?? null;
     this.control = this.clientId === null ? 'Advance' : `Step ${this.clientId}`;
     this.sim = this.fresh();
   }

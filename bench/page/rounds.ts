@@ -2,6 +2,7 @@ import type { Browser } from '@playwright/test';
 import { newInstrumentedPage, type StepSample } from './browser';
 import { PageDriver, type RunSpec } from './driver';
 import { measureFloor } from './floor';
+import { LONG_RUN_APPEND_CLIENT } from '../engine/long-run';
 import type { EngineSource } from '../engine/source';
 import { progress } from '../progress';
 import { AppendPlan } from './append-plan';
@@ -49,7 +50,7 @@ export async function measureRound(browser: Browser, engine: EngineSource, url: 
         longEventCount = await driver.eventCount();
         if (longEventCount < longEventCountMin) throw new Error(`the long run has ${longEventCount} events in the page, fewer than ${longEventCountMin}`);
       }
-      const plan = new AppendPlan(engine, spec);
+      const plan = new AppendPlan(engine, spec, kind === 'long' ? LONG_RUN_APPEND_CLIENT : undefined);
       progress(`page:   ${kind} run, ${position.length} steps: back, forward, append (${plan.control})`);
       series[kind] = await measureSeries(driver, spec, plan, limits);
     }
