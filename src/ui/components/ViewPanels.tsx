@@ -2,7 +2,6 @@ import { useCallback, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ExportButtons } from '../views/ExportButtons';
 import type { ExportTarget } from '../views/export';
-import { SequenceView } from '../views/SequenceView';
 import { TimelineView } from '../views/TimelineView';
 import type { RunViewProps } from '../views/types';
 import { useSimStore, useSimStoreApi } from '../store/context';
@@ -21,7 +20,7 @@ const selectViewProps = (s: SimState) => ({
 });
 
 /** A view's `onJump(n)` puts the cursor just after n choices. */
-function useJump(): (step: number) => void {
+export function useJump(): (step: number) => void {
   const store = useSimStoreApi();
   return useCallback((step: number) => store.getState().seek(step), [store]);
 }
@@ -40,7 +39,7 @@ function eventsOf(runLog: RunLog): readonly TraceEvent[] {
   return runLog.events.slice(0, runLog.eventCount);
 }
 
-function useViewProps(): Omit<RunViewProps, 'onJump'> {
+export function useViewProps(): Omit<RunViewProps, 'onJump'> {
   const { runLog, ...rest } = useSimStore(useShallow(selectViewProps));
   const events = useMemo(() => eventsOf(runLog), [runLog]);
   return { ...rest, events };
@@ -53,17 +52,6 @@ export function TimelinePanel() {
   return (
     <div className="view-region">
       <TimelineView {...props} onJump={onJump} />
-    </div>
-  );
-}
-
-/** Sequence diagram (C2's view): clients and Redis as columns, arrows for commands and replies. */
-export function SequencePanel() {
-  const props = useViewProps();
-  const onJump = useJump();
-  return (
-    <div className="view-region">
-      <SequenceView {...props} onJump={onJump} />
     </div>
   );
 }
