@@ -47,7 +47,7 @@ test('broken and hostile links are refused with a message; the default loads; sa
   await app.open(`${HEADLINE}&at=4`);
   await app.stepClient('A');
   // The run is saved shortly after it changes (not on every step's frame): wait for the step.
-  await expect.poll(() => page.evaluate(() => localStorage.getItem('lockstep.session.v1'))).toMatch(/get-then-del.*at=5$/);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('lockstep.session.v1'))).toMatch(/get-then-del\?seed=1&s=A\.A\.A~5000\.%2B4000\.A$/);
   const saved = await page.evaluate(() => localStorage.getItem('lockstep.session.v1'));
 
   await test.step('a schedule that does not fit', async () => {
