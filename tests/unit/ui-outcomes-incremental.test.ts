@@ -25,8 +25,8 @@ describe('incremental outcomes', () => {
       fc.property(
         fc.nat(20),
         fc.array(intentArb, { minLength: 1, maxLength: 30 }),
-        // Each request: a prefix length of the schedule, and possibly a different tail or seed.
-        fc.array(fc.record({ cut: fc.nat(30), tail: fc.array(intentArb, { maxLength: 6 }), seed: fc.constantFrom(1, 1, 1, 2) }), { minLength: 1, maxLength: 8 }),
+        // Each request: a prefix length of the schedule, and possibly a different tail, seed or base variant.
+        fc.array(fc.record({ cut: fc.nat(30), tail: fc.array(intentArb, { maxLength: 6 }), seed: fc.constantFrom(1, 1, 1, 2), base: fc.nat(4) }), { minLength: 1, maxLength: 8 }),
         (scenarioIndex, intents, requests) => {
           const runs = new OutcomeRuns();
           const { scenarioId, choices } = scheduleOf(scenarioIndex, intents, 1);
@@ -41,7 +41,7 @@ describe('incremental outcomes', () => {
               prefix.push(choice);
             }
             const all = prefix.concat(applyIntents(sim, r.tail));
-            const request: OutcomeRequest = { id, scenarioId, seed: r.seed, schedule: formatSchedule(all), baseVariantId: scenario.defaultVariant };
+            const request: OutcomeRequest = { id, scenarioId, seed: r.seed, schedule: formatSchedule(all), baseVariantId: scenario.variants[r.base % scenario.variants.length].id };
             expect(runs.report(request, 'page')).toEqual(computeOutcomes(request, 'page'));
           });
         },

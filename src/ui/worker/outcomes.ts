@@ -29,6 +29,13 @@ interface VariantRun {
   readonly signatures: string[];
   /** Lock holder after each applied step (the next step's signature starts from it). */
   readonly holders: (string | null)[];
+  /** First step whose signature the last request (re)computed. */
+  changedFrom: number;
+  /** Leading steps known to have the base variant's signatures. */
+  agreed: number;
+  /** Commands among the projection's first `countedEvents` events. */
+  commands: number;
+  countedEvents: number;
 }
 
 /** The signature of one step: the holder after its events, and the violations it reported. */
@@ -56,6 +63,7 @@ export class OutcomeRuns {
   private runs: VariantRun[] = [];
   private schedule = '';
   private choices: Choice[] = [];
+  private baseVariantId = '';
 
   report(request: OutcomeRequest, ranIn: OutcomeReport['ranIn']): OutcomeReport {
     const key = `${request.scenarioId}\n${request.seed}`;
@@ -66,21 +74,12 @@ export class OutcomeRuns {
     this.choices = choices;
 
     const base = this.runs.find((r) => r.variant.id === request.baseVariantId) ?? this.runs[0];
+    if (request.baseVariantId !== this.baseVariantId) for (const run of this.runs) run.agreed = 0;
+    this.baseVariantId = request.baseVariantId;
     let commandCount = 0;
     const outcomes: VariantOutcome[] = this.runs.map((run) => {
-      let firstDivergentStep: number | null = null;
-      if (run !== base) {
-        const stepCountMax = Math.max(run.signatures.length, base.signatures.length);
-        for (let step = 0; step < stepCountMax; step++) {
-          if (run.signatures[step] !== base.signatures[step]) {
-            firstDivergentStep = step;
-            break;
-          }
-        }
-      }
-      const events = run.projection.events;
-      let runCommands = 0;
-      for (let i = 0; i < run.projection.eventCount; i++) if (events[i].kind === 'command') runCommands += 1;
+      const firstDivergentStep = run === base ? null : this.divergence(run, base);
+      const runCommands = run.commands;
       commandCount += runCommands;
       return {
         variantId: run.variant.id,
@@ -104,6 +103,15 @@ export class OutcomeRuns {
     };
   }
 
+  /** The first step whose signature differs from the base's (a missing step differs), from where the runs last agreed. */
+  private divergence(run: VariantRun, base: VariantRun): number | null {
+    let agreed = Math.min(run.agreed, run.changedFrom, base.changedFrom);
+    const shared = Math.min(run.signatures.length, base.signatures.length);
+    while (agreed < shared && run.signatures[agreed] === base.signatures[agreed]) agreed++;
+    run.agreed = agreed;
+    return agreed < Math.max(run.signatures.length, base.signatures.length) ? agreed : null;
+  }
+
   private reset(key: string, scenario: Scenario, seed: number): void {
     this.key = key;
     this.scenario = scenario;
@@ -116,6 +124,10 @@ export class OutcomeRuns {
       stop: null,
       signatures: [],
       holders: [],
+      changedFrom: 0,
+      agreed: 0,
+      commands: 0,
+      countedEvents: 0,
     }));
   }
 
@@ -128,8 +140,10 @@ export class OutcomeRuns {
     const previous = this.schedule;
     if (schedule === previous) return { choices: this.choices, common: this.choices.length };
     if (previous === '' || (schedule.startsWith(previous) && schedule[previous.length] === ' ')) {
-      const tail = parseSchedule(schedule.slice(previous.length));
-      return { choices: this.choices.concat(tail), common: this.choices.length };
+      const common = this.choices.length;
+      // Extended in place: the list is this object's own, and its prefix stays as it was.
+      for (const choice of parseSchedule(schedule.slice(previous.length))) this.choices.push(choice);
+      return { choices: this.choices, common };
     }
     const choices = parseSchedule(schedule);
     return { choices, common: commonPrefix(this.choices, choices) };
@@ -138,7 +152,10 @@ export class OutcomeRuns {
   /** Brings one variant's run to `choices`, reusing what it has of the first `common` ones. */
   private extend(run: VariantRun, choices: readonly Choice[], common: number): void {
     // A run that stopped on a choice both requests share stops there again.
-    if (run.stop !== null && run.stop.index < common) return;
+    if (run.stop !== null && run.stop.index < common) {
+      run.changedFrom = run.signatures.length;
+      return;
+    }
     const from = Math.min(common, run.sim.length);
     run.stop = null;
     run.sim.seek(from);
@@ -168,8 +185,13 @@ export class OutcomeRuns {
     if (run.projection.sync(sim.allEvents(), sim.timeline) === 'replaced') {
       run.projection = new RunProjection(run.projection.generation + 1);
       run.projection.sync(sim.allEvents(), sim.timeline);
+      run.commands = 0;
+      run.countedEvents = 0;
     }
+    const events = run.projection.events;
+    for (; run.countedEvents < run.projection.eventCount; run.countedEvents++) if (events[run.countedEvents].kind === 'command') run.commands += 1;
     const start = Math.min(from, run.signatures.length);
+    run.changedFrom = start;
     run.signatures.length = start;
     run.holders.length = start;
     let holder = start > 0 ? run.holders[start - 1] : null;
