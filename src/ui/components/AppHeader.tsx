@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { LANG_LABEL, LANGS, LOCALES } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import { selectAppearance } from '../store/selectors';
+import { selectAppearance, selectRunHash } from '../store/selectors';
 import { Icon } from './Icon';
 import { ScenarioPicker } from './ScenarioPicker';
 
@@ -79,6 +79,7 @@ type CopyState = 'idle' | 'copied' | 'failed';
 
 function CopyLinkButton() {
   const t = useT();
+  const store = useSimStoreApi();
   const [state, setState] = useState<CopyState>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => {
@@ -87,7 +88,9 @@ function CopyLinkButton() {
   const copy = async () => {
     let next: CopyState = 'copied';
     try {
-      await navigator.clipboard.writeText(window.location.href);
+      // The run's link from the store: the address bar may lag it by a moment (share/sync.ts).
+      const { origin, pathname, search } = window.location;
+      await navigator.clipboard.writeText(`${origin}${pathname}${search}${selectRunHash(store.getState())}`);
     } catch {
       next = 'failed';
     }
