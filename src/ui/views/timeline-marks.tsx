@@ -122,39 +122,40 @@ const Chip = memo(function Chip(props: ChipProps) {
 });
 
 
-export function ClockMarks(props: { clocks: readonly ClockMark[]; layout: TimelineLayout; cursorStep: number; lang: Lang; onJump: (step: number) => void }) {
-  const G = useG();
-  const { clocks, layout, cursorStep, lang, onJump } = props;
-  const t = translator(lang);
-  return (
-    <g>
-      {clocks.map((c) => {
-        const x = layout.xOfSeq(c.seq);
-        const label = t('clockAdvance', { ms: c.toMs - c.fromMs });
-        const w = textWidth(label, TIMELINE_FONT_MIN_PX, true) + 12;
-        const name = t('clockMark', { step: c.step + 1, ms: c.toMs - c.fromMs, to: c.toMs });
-        return (
-          <JumpMark
-            key={c.seq}
-            className="lsv-mark lsv-clock"
-            testId={`timeline.clock.${c.seq}`}
-            step={c.step}
-            state={markState(c.step, cursorStep)}
-            name={name}
-            onJump={onJump}
-          >
-            <rect x={x - w / 2} y={G.flagY} width={w} height={G.flagH} rx={G.flagH / 2} />
-            <text x={x} y={G.flagY + G.flagH / 2} textAnchor="middle">
-              {label}
-            </text>
-          </JumpMark>
-        );
-      })}
-    </g>
-  );
+/** One mark on the flag row (clock moves and violations), placed so none covers another. */
+interface FlagPlace {
+  readonly left: number;
+  readonly width: number;
+  readonly label: string;
 }
 
-export function ViolationFlags(props: {
+/** The narrowest a flag is drawn: room for "⚠" or "+…". */
+const FLAG_WIDTH_MIN_PX = 26;
+
+/**
+ * Places the flag row left to right: a clock move centred on its event, a violation starting at
+ * its cause. A mark never covers the next one: it is pushed right of the one before and cut
+ * (words shortened, "…") to end before the next one's place. Names and tooltips keep all the words.
+ */
+function placeFlags(items: readonly { anchor: number; text: string; mono: boolean; centred: boolean }[], widthPx: number): FlagPlace[] {
+  const natural = items.map((item) => textWidth(item.text, TIMELINE_FONT_MIN_PX, item.mono) + 16);
+  const wanted = items.map((item, i) => (item.centred ? item.anchor - natural[i] / 2 : item.anchor - 12));
+  const places: FlagPlace[] = [];
+  let taken = Number.NEGATIVE_INFINITY;
+  items.forEach((item, i) => {
+    const left = Math.max(wanted[i], taken + 4, 0);
+    const limit = i + 1 < items.length ? Math.max(wanted[i + 1], left + FLAG_WIDTH_MIN_PX + 4) - 4 : widthPx;
+    const width = Math.max(FLAG_WIDTH_MIN_PX, Math.min(natural[i], limit - left));
+    const label = width >= natural[i] ? item.text : fitText(item.text, width - 16, TIMELINE_FONT_MIN_PX, item.mono) || [...item.text][0];
+    places.push({ left, width, label });
+    taken = left + width;
+  });
+  return places;
+}
+
+/** The flag row: clock moves ("+4000 ms") and violations ("⚠ A deleted B's lock"), each a button to its step. */
+export function FlagRow(props: {
+  clocks: readonly ClockMark[];
   violations: readonly ViolationMarker[];
   layout: TimelineLayout;
   cursorStep: number;
@@ -162,30 +163,53 @@ export function ViolationFlags(props: {
   onJump: (step: number) => void;
 }) {
   const G = useG();
-  const { violations, layout, cursorStep, lang, onJump } = props;
+  const { clocks, violations, layout, cursorStep, lang, onJump } = props;
   const t = translator(lang);
+  const items = [
+    ...clocks.map((c) => ({ clock: c, violation: null, anchor: layout.xOfSeq(c.seq), text: t('clockAdvance', { ms: c.toMs - c.fromMs }), mono: true, centred: true })),
+    ...violations.map((v) => {
+      const message = violationText(v.kind, v.message, lang);
+      // Long messages are cut on the flag; the accessible name and the tooltip keep all of it.
+      const text = fitText(`⚠ ${message}`, VIOLATION_FLAG_MAX_PX - 16, TIMELINE_FONT_MIN_PX, false);
+      return { clock: null, violation: { v, message }, anchor: layout.xOfSeq(v.causeSeq), text, mono: false, centred: false };
+    }),
+  ].sort((a, b) => a.anchor - b.anchor);
+  const places = placeFlags(items, layout.widthPx);
   return (
     <g>
-      {violations.map((v) => {
-        const x = layout.xOfSeq(v.causeSeq);
-        const message = violationText(v.kind, v.message, lang);
-        // Long messages are cut on the flag; the accessible name and the tooltip keep all of it.
-        const label = fitText(`⚠ ${message}`, VIOLATION_FLAG_MAX_PX - 16, 12, false);
-        const w = textWidth(label, 12, false) + 16;
-        // Centred on its cause, but kept inside the drawing.
-        const left = Math.max(0, Math.min(x - w / 2, layout.widthPx - w));
-        const name = t('violationMark', { step: v.step + 1, message });
+      {items.map((item, i) => {
+        const { left, width, label } = places[i];
+        if (item.clock) {
+          const c = item.clock;
+          return (
+            <JumpMark
+              key={`c${c.seq}`}
+              className="lsv-mark lsv-clock"
+              testId={`timeline.clock.${c.seq}`}
+              step={c.step}
+              state={markState(c.step, cursorStep)}
+              name={t('clockMark', { step: c.step + 1, ms: c.toMs - c.fromMs, to: c.toMs })}
+              onJump={onJump}
+            >
+              <rect x={left} y={G.flagY} width={width} height={G.flagH} rx={G.flagH / 2} />
+              <text x={left + width / 2} y={G.flagY + G.flagH / 2} textAnchor="middle">
+                {label}
+              </text>
+            </JumpMark>
+          );
+        }
+        const { v, message } = item.violation!;
         return (
           <JumpMark
-            key={v.seq}
+            key={`v${v.seq}`}
             className="lsv-mark lsv-violation"
             testId={`timeline.violation.${v.seq}`}
             step={v.step}
             state={markState(v.step, cursorStep)}
-            name={name}
+            name={t('violationMark', { step: v.step + 1, message })}
             onJump={onJump}
           >
-            <rect x={left} y={G.flagY} width={w} height={G.flagH} rx={4} />
+            <rect x={left} y={G.flagY} width={width} height={G.flagH} rx={4} />
             <text x={left + 8} y={G.flagY + G.flagH / 2}>
               {label}
             </text>
@@ -195,4 +219,3 @@ export function ViolationFlags(props: {
     </g>
   );
 }
-

@@ -16,7 +16,7 @@ import {
   type TimelineDensity,
 } from './timeline-geometry';
 import type { TimelineLayout } from './timeline-layout';
-import { ClockMarks, CommandMarks, ViolationFlags } from './timeline-marks';
+import { CommandMarks, FlagRow } from './timeline-marks';
 import { RedisRowStatic } from './timeline-redis-row';
 import type { TimelineModel } from './timeline-types';
 import { visibleIn } from './timeline-visible';
@@ -119,8 +119,7 @@ export function TimelineSvg(props: TimelineSvgProps) {
             <FutureShade x={shadeX} width={layout.widthPx} y={G.rowsY + rowCount * G.clientRowH} height={G.redisRowH} />
           </g>
           <Cursor x={cursorX} top={G.axisY} bottom={rowsEndY} nowMs={nowMs} lang={lang} widthPx={layout.widthPx} />
-          <ClockMarks clocks={visible.clocks} layout={layout} cursorStep={cursorStep} lang={lang} onJump={onJump} />
-          <ViolationFlags violations={visible.violations} layout={layout} cursorStep={cursorStep} lang={lang} onJump={onJump} />
+          <FlagRow clocks={visible.clocks} violations={visible.violations} layout={layout} cursorStep={cursorStep} lang={lang} onJump={onJump} />
         </g>
         <Gutter model={model} lang={lang} height={height} rowsEndY={rowsEndY} axisLabel={G.showLegend || window === null} />
         {G.showLegend && <Legend y={rowsEndY + 6} lang={lang} idPrefix={idPrefix} maxWidthPx={width} />}
