@@ -167,6 +167,10 @@ export const en = {
   // Timeline and sequence diagram
   timeline: 'Timeline',
   timelineLabel: 'Timeline of the run: one row per client and one for Redis',
+  timelineZoom: 'Timeline zoom',
+  zoomIn: 'Zoom in',
+  zoomOut: 'Zoom out',
+  zoomFit: 'Zoom to fit the run',
   sequence: 'Sequence diagram',
   sequenceLabel: 'Sequence diagram of the run: clients and Redis as columns, commands as arrows',
   axisVirtualTime: 'virtual time',

@@ -162,6 +162,10 @@ export const zhCN: Catalog = {
   // 时间线与时序图
   timeline: '时间线',
   timelineLabel: '运行时间线：每个客户端一行，Redis 一行',
+  timelineZoom: '时间线缩放',
+  zoomIn: '放大',
+  zoomOut: '缩小',
+  zoomFit: '缩放以显示整个运行',
   sequence: '时序图',
   sequenceLabel: '运行时序图：客户端和 Redis 为列，命令为箭头',
   axisVirtualTime: '虚拟时间',
