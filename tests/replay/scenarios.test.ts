@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPlan, ReplayRefusal, timeScaleMax } from '../../src/cli/replay/plan';
 import { SCENARIOS } from '../../src/scenarios';
 import { startRealRedis, type RealRedis } from '../support/real-redis';
-import { replay, type JsonReport } from './support';
+import { prepared, type JsonReport } from './support';
 
 /** Each replay runs as fast as leaves at least this many real ms between a command and an expiry (4x the refusal threshold). */
 const testMarginMs = 200;
@@ -37,16 +37,20 @@ const results = new Map<string, { code: number; report: JsonReport | null; stder
 beforeAll(async () => {
   redis = await startRealRedis();
   const url = `redis://127.0.0.1:${redis.port}`;
-  const run = async (id: string) => {
+  const plan = (id: string) => {
     const [scenario, variant] = id.split('/');
     const allowServerWide = SERVER_WIDE.has(scenario);
     const timeScale = id in REFUSED ? 1 : fastestScale(id);
-    const out = await replay({ scenario, variant, redis: url, timeScale, allowServerWide });
-    results.set(id, { code: out.code, report: out.stdout === '' ? null : (JSON.parse(out.stdout) as JsonReport), stderr: out.stderr });
+    const start = prepared({ scenario, variant, redis: url, timeScale, allowServerWide });
+    return async () => {
+      const out = await start();
+      results.set(id, { code: out.code, report: out.stdout === '' ? null : (JSON.parse(out.stdout) as JsonReport), stderr: out.stderr });
+    };
   };
   // Replays of different variants share the server, each under its own key prefix, concurrently.
-  await Promise.all(variants.filter((v) => !SERVER_WIDE.has(v.scenario.id)).map((v) => run(v.id)));
-  for (const v of variants.filter((x) => SERVER_WIDE.has(x.scenario.id))) await run(v.id);
+  const together = variants.filter((v) => !SERVER_WIDE.has(v.scenario.id)).map((v) => plan(v.id));
+  await Promise.all(together.map((run) => run()));
+  for (const v of variants.filter((x) => SERVER_WIDE.has(x.scenario.id))) await plan(v.id)();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,32 +1,45 @@
-import { runReplay, type ReplayCommand } from '../../src/cli/replay';
+import { executeReplay, prepareReplay, runReplay, type ReplayCommand, type ReplayIo } from '../../src/cli/replay';
+
+function commandOf(options: Partial<ReplayCommand> & Pick<ReplayCommand, 'scenario' | 'redis'>): ReplayCommand {
+  return { variant: undefined, schedule: undefined, seed: 1, timeScale: 1, keyPrefix: undefined, allowServerWide: false, json: true, ...options };
+}
+
+function capture(onStderr: (text: string) => void = () => undefined): { io: ReplayIo; out: { stdout: string; stderr: string } } {
+  const out = { stdout: '', stderr: '' };
+  const io: ReplayIo = {
+    stdout: { write: (text: string) => (out.stdout += text) },
+    stderr: {
+      write: (text: string) => {
+        out.stderr += text;
+        onStderr(text);
+      },
+    },
+  };
+  return { io, out };
+}
+
+/**
+ * Plans a replay now and returns a function that runs it: tests plan every replay first, so
+ * that planning (which runs the simulation, synchronously) never delays a replay already running.
+ */
+export function prepared(options: Partial<ReplayCommand> & Pick<ReplayCommand, 'scenario' | 'redis'>): () => Promise<{ code: number; stdout: string; stderr: string }> {
+  const command = commandOf(options);
+  const { io, out } = capture();
+  const plan = prepareReplay(command, io);
+  return async () => {
+    const code = plan === null ? 2 : await executeReplay(plan, command.json, io);
+    return { code, ...out };
+  };
+}
 
 /** Runs the replay command in-process with its output captured; `onStderr` sees each stderr write (progress lines). */
 export async function replay(
   options: Partial<ReplayCommand> & Pick<ReplayCommand, 'scenario' | 'redis'>,
   onStderr: (text: string) => void = () => undefined,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const command: ReplayCommand = {
-    variant: undefined,
-    schedule: undefined,
-    seed: 1,
-    timeScale: 1,
-    keyPrefix: undefined,
-    allowServerWide: false,
-    json: true,
-    ...options,
-  };
-  const code = await runReplay(command, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: {
-      write: (text: string) => {
-        stderr += text;
-        onStderr(text);
-      },
-    },
-  });
-  return { code, stdout, stderr };
+  const { io, out } = capture(onStderr);
+  const code = await runReplay(commandOf(options), io);
+  return { code, ...out };
 }
 
 /** The JSON report's fields the tests read. */

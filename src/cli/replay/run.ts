@@ -77,6 +77,7 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
       );
     }
     for (const id of plan.clientIds) clients.set(id, await RealConnection.open(address, id));
+    const lateMsMax = lateMsMaxOf(plan);
     const replayStart = performance.now();
     for (const command of plan.commands) {
       if (hooks.signal?.aborted) throw new Refused('stopped (interrupted)');
@@ -85,6 +86,7 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
       if (waitMs > 0) await sleep(waitMs, undefined, { signal: hooks.signal }).catch(() => undefined);
       if (hooks.signal?.aborted) throw new Refused('stopped (interrupted)');
       const sentAtMs = performance.now() - replayStart;
+      if (lateMsMax !== null && sentAtMs - dueMs > lateMsMax) throw new FellBehind(command.index, sentAtMs - dueMs, lateMsMax);
       const connection = command.clientId === null ? control : (clients.get(command.clientId) as RealConnection);
       wrote = true;
       let real: RealReply;
@@ -111,6 +113,24 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
 
 class Refused extends Error {}
 
+/**
+ * How late a command may be sent: half the tightest margin (real ms). Two commands whose lateness
+ * differs by the whole margin would meet a key on the wrong side of its expiry; beyond half, the
+ * replay no longer tests what the simulation ran. Null: no command depends on an expiry.
+ */
+function lateMsMaxOf(plan: ReplayPlan): number | null {
+  return plan.margin === null ? null : plan.margin.virtualMs / plan.timeScale / 2;
+}
+
+class FellBehind extends Error {
+  constructor(index: number, lateMs: number, lateMsMax: number) {
+    super(
+      `fell behind: command ${index + 1} was due ${lateMs.toFixed(0)} ms ago, more than half the run's tightest margin (${lateMsMax.toFixed(0)} ms), ` +
+        'so the real server would no longer see the simulated timing; the machine is too busy for this --time-scale: use a smaller one',
+    );
+  }
+}
+
 class LostAt extends Error {
   constructor(
     readonly index: number,
@@ -121,7 +141,7 @@ class LostAt extends Error {
 }
 
 function messageOf(error: unknown): string {
-  if (error instanceof ConnectionFailure || error instanceof Refused) return error.message;
+  if (error instanceof ConnectionFailure || error instanceof Refused || error instanceof FellBehind) return error.message;
   return error instanceof Error ? error.message : String(error);
 }
 
