@@ -10,7 +10,7 @@
  */
 export type Arg = { readonly literal: string } | { readonly expr: string };
 
-export interface DurationArg {
+interface DurationArg {
   /** Index into the argument list (0 = the command name). */
   readonly index: number;
   readonly unit: 'ms' | 's';

@@ -6,8 +6,8 @@ import type { ServerAddress } from './address';
  * No retries, no offline queue, no reconnect: a replay that loses its server must stop and say
  * so, not send a command late, twice, or on a new connection.
  */
-export const connectTimeoutMs = 5_000;
-export const commandTimeoutMs = 10_000;
+const connectTimeoutMs = 5_000;
+const commandTimeoutMs = 10_000;
 
 /** A reply as ioredis hands it over: status and bulk strings both arrive as strings. */
 export type RealReply =

@@ -13,7 +13,7 @@ import type { ReplayResult } from './run';
  * point hold for the real run too. After a divergence (or where the replay stopped) the real
  * clients would have acted on other replies, which a recorded replay cannot follow: unknown.
  */
-export interface RealVerdict {
+interface RealVerdict {
   readonly violations: readonly ViolationEvent[];
   /** Whether the verdict covers the whole run (every reply matched and the replay reached the end). */
   readonly complete: boolean;
@@ -21,7 +21,7 @@ export interface RealVerdict {
   readonly unknownFromCommand: number | null;
 }
 
-export function realVerdict(plan: ReplayPlan, result: ReplayResult): RealVerdict {
+function realVerdict(plan: ReplayPlan, result: ReplayResult): RealVerdict {
   const stop = result.divergence ?? (result.rows.length < plan.commands.length ? result.rows.length : null);
   if (stop === null) return { violations: plan.simViolations, complete: true, unknownFromCommand: null };
   const seq = plan.commandSeqs[stop];

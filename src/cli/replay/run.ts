@@ -10,7 +10,7 @@ import { timingMarginMinMs, type ReplayPlan } from './plan';
  * than its virtual time divided by the time scale after the start. Before writing anything it
  * checks that none of the prefixed keys exists; afterwards, also after an error, it removes them.
  */
-export interface ReplayRow {
+interface ReplayRow {
   readonly index: number;
   readonly real: RealReply;
   readonly match: Match;
@@ -19,7 +19,7 @@ export interface ReplayRow {
   readonly lateMs: number;
 }
 
-export interface Cleanup {
+interface Cleanup {
   readonly removed: number;
   /** Keys that may still be on the server (the server could not be reached to remove them). */
   readonly left: readonly string[];
@@ -175,7 +175,7 @@ async function readVersion(control: RealConnection): Promise<string | null> {
 }
 
 /** Compares dotted version numbers: '7.0.15' < '8.4'. */
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const pa = a.split('.').map((x) => Number.parseInt(x, 10) || 0);
   const pb = b.split('.').map((x) => Number.parseInt(x, 10) || 0);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
