@@ -25,7 +25,7 @@ function sim(args: string[]): Promise<{ status: number | null; stdout: string; s
 
 describe('npm run sim -- replay', () => {
   it('replays get-then-del: both timelines side by side, no divergence, the violation in both runs, exit 0', async () => {
-    const { status, stdout, stderr } = await sim(['replay', 'get-then-del', '--redis', `redis://127.0.0.1:${redis.port}`, '--time-scale', '5']);
+    const { status, stdout, stderr } = await sim(['replay', 'get-then-del', '--redis', `redis://127.0.0.1:${redis.port}`, '--time-scale', '2']);
     expect(stderr).toMatch(/replaying command 4 of 4, \d+\.\d s elapsed/);
     expect(status).toBe(0);
     expect(stdout).toMatch(/^# +step +time +client +command +simulated +real$/m);

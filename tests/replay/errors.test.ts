@@ -38,8 +38,8 @@ describe('replay errors', () => {
 
   it('stops with a clear message when its connection is lost, and still removes its keys', async () => {
     let killed: Promise<unknown> | null = null;
-    const out = await replay({ scenario: 'get-then-del', redis: url, keyPrefix: 'lost:', timeScale: 4 }, (text) => {
-      // After A's SET (command 1) wrote lost:lock, and 500 ms before A's GET: cut A's connection.
+    const out = await replay({ scenario: 'get-then-del', redis: url, keyPrefix: 'lost:', timeScale: 2 }, (text) => {
+      // After A's SET (command 1) wrote lost:lock, and 1000 ms before A's GET: cut A's connection.
       if (killed === null && /command 1 of 4/.test(text)) killed = client.send(['CLIENT', 'KILL', 'USER', 'default', 'SKIPME', 'yes']);
     });
     expect(killed).not.toBeNull();
@@ -56,7 +56,7 @@ describe('replay errors', () => {
     const doomed = await startRealRedis();
     let stopping: Promise<void> | null = null;
     try {
-      const out = await replay({ scenario: 'get-then-del', redis: `redis://127.0.0.1:${doomed.port}`, keyPrefix: 'gone:', timeScale: 4 }, (text) => {
+      const out = await replay({ scenario: 'get-then-del', redis: `redis://127.0.0.1:${doomed.port}`, keyPrefix: 'gone:', timeScale: 2 }, (text) => {
         if (stopping === null && /command 1 of 4/.test(text)) {
           process.kill(doomed.pid, 'SIGKILL');
           stopping = doomed.stop();
@@ -74,7 +74,7 @@ describe('replay errors', () => {
 
   it('reports the first divergence, exits 1, and leaves the real verdict unknown from there', async () => {
     let meddled: Promise<unknown> | null = null;
-    const out = await replay({ scenario: 'get-then-del', redis: url, keyPrefix: 'meddled:', timeScale: 4 }, (text) => {
+    const out = await replay({ scenario: 'get-then-del', redis: url, keyPrefix: 'meddled:', timeScale: 2 }, (text) => {
       // Someone else deletes the lock between A's SET and A's GET: the real GET answers nil.
       if (meddled === null && /command 1 of 4/.test(text)) meddled = client.send(['DEL', 'meddled:lock']);
     });
@@ -86,7 +86,7 @@ describe('replay errors', () => {
     expect(report.verdicts.real).toMatchObject({ violations: [], complete: false });
     expect(report.exitCode).toBe(1);
     expect(await client.send(['EXISTS', 'meddled:lock'])).toEqual({ type: 'integer', value: '0' });
-    const text = await replay({ scenario: 'get-then-del', redis: url, keyPrefix: 'meddled:', timeScale: 4, json: false }, (line) => {
+    const text = await replay({ scenario: 'get-then-del', redis: url, keyPrefix: 'meddled:', timeScale: 2, json: false }, (line) => {
       if (/command 1 of 4/.test(line)) void client.send(['DEL', 'meddled:lock']);
     });
     expect(text.code).toBe(1);

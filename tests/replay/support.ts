@@ -4,9 +4,10 @@ function commandOf(options: Partial<ReplayCommand> & Pick<ReplayCommand, 'scenar
   return { variant: undefined, schedule: undefined, seed: 1, timeScale: 1, keyPrefix: undefined, allowServerWide: false, json: true, ...options };
 }
 
-function capture(onStderr: (text: string) => void = () => undefined): { io: ReplayIo; out: { stdout: string; stderr: string } } {
+function capture(onStderr: (text: string) => void = () => undefined, beforeStart?: () => Promise<void>): { io: ReplayIo; out: { stdout: string; stderr: string } } {
   const out = { stdout: '', stderr: '' };
   const io: ReplayIo = {
+    beforeStart,
     stdout: { write: (text: string) => (out.stdout += text) },
     stderr: {
       write: (text: string) => {
@@ -22,9 +23,12 @@ function capture(onStderr: (text: string) => void = () => undefined): { io: Repl
  * Plans a replay now and returns a function that runs it: tests plan every replay first, so
  * that planning (which runs the simulation, synchronously) never delays a replay already running.
  */
-export function prepared(options: Partial<ReplayCommand> & Pick<ReplayCommand, 'scenario' | 'redis'>): () => Promise<{ code: number; stdout: string; stderr: string }> {
+export function prepared(
+  options: Partial<ReplayCommand> & Pick<ReplayCommand, 'scenario' | 'redis'>,
+  beforeStart?: () => Promise<void>,
+): () => Promise<{ code: number; stdout: string; stderr: string }> {
   const command = commandOf(options);
-  const { io, out } = capture();
+  const { io, out } = capture(undefined, beforeStart);
   const plan = prepareReplay(command, io);
   return async () => {
     const code = plan === null ? 2 : await executeReplay(plan, command.json, io);
@@ -51,4 +55,25 @@ export interface JsonReport {
   readonly error: string | null;
   readonly exitCode: number;
   readonly keyPrefix: string;
+}
+
+/**
+ * Holds replays at their start until all `count` are connected (or finished without starting),
+ * so that no replay's clock runs while the others still open connections.
+ */
+export function startLine(count: number): { ready: () => Promise<void>; done: () => void } {
+  let waiting = count;
+  let release: () => void = () => undefined;
+  const all = new Promise<void>((resolve) => (release = resolve));
+  const arrive = () => {
+    waiting -= 1;
+    if (waiting <= 0) release();
+  };
+  return {
+    ready: () => {
+      arrive();
+      return all;
+    },
+    done: arrive,
+  };
 }

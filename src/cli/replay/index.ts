@@ -24,6 +24,8 @@ export interface ReplayIo {
   /** Progress and errors; `isTTY` makes the progress line rewrite itself. */
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
   readonly signal?: AbortSignal;
+  /** Awaited when the server is checked and connected, just before the replay's clock starts. */
+  readonly beforeStart?: () => Promise<void>;
 }
 
 /** Progress lines on a stream that is not a terminal: at most one per this many ms, and the last. */
@@ -72,6 +74,7 @@ export async function executeReplay({ plan, address }: PreparedReplay, json: boo
   let lastProgressAt = -Infinity;
   const result = await replayOnServer(plan, address, {
     signal: io.signal,
+    beforeStart: io.beforeStart,
     onProgress: (done, total, elapsedMs) => {
       const line = `replaying command ${done} of ${total}, ${(elapsedMs / 1000).toFixed(1)} s elapsed`;
       if (io.stderr.isTTY) io.stderr.write(`\r${line}${done === total ? '\n' : ''}`);

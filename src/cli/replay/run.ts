@@ -42,6 +42,8 @@ export interface ReplayHooks {
   readonly onProgress?: (done: number, total: number, elapsedMs: number) => void;
   /** Stops the replay (Ctrl-C); the keys are still removed. */
   readonly signal?: AbortSignal;
+  /** Awaited once every connection is open and checked, just before the replay's clock starts. */
+  readonly beforeStart?: () => Promise<void>;
 }
 
 export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, hooks: ReplayHooks = {}): Promise<ReplayResult> {
@@ -78,6 +80,7 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
     }
     for (const id of plan.clientIds) clients.set(id, await RealConnection.open(address, id));
     const lateMsMax = lateMsMaxOf(plan);
+    await hooks.beforeStart?.();
     const replayStart = performance.now();
     for (const command of plan.commands) {
       if (hooks.signal?.aborted) throw new Refused('stopped (interrupted)');
