@@ -2,6 +2,7 @@ import { commandText, tokenNamer } from '../../engine/describe';
 import { formatReplyShort, type Reply } from '../../engine/redis/reply';
 import type { ViolationEvent } from '../../engine/trace';
 import { asSimShape } from './compare';
+import type { RealReply } from './connection';
 import { timingMarginMinMs, type ReplayPlan } from './plan';
 import type { ReplayResult } from './run';
 
@@ -51,7 +52,12 @@ function display(plan: ReplayPlan, tokens: Readonly<Record<string, string>>): Di
   };
 }
 
-const MATCH_MARK = { same: '', near: '  (within the margin)', different: '  <-- DIVERGES' } as const;
+/** What follows a real reply: nothing when it is the simulated one, the scaled-back value when it is near it. */
+function matchMark(match: 'same' | 'near' | 'different', real: RealReply, k: number): string {
+  if (match === 'same') return '';
+  if (match === 'different') return '  <-- DIVERGES';
+  return `  (x${k} = ${real.type === 'integer' ? Number(real.value) * k : '?'} on the run's clock: within ${timingMarginMinMs} ms real)`;
+}
 
 export function textReport(plan: ReplayPlan, result: ReplayResult, server: string, tokens: Readonly<Record<string, string>>): string {
   const show = display(plan, tokens);
@@ -75,7 +81,7 @@ export function textReport(plan: ReplayPlan, result: ReplayResult, server: strin
       command: show.command(c.index),
       sim: show.reply(c.simReply),
       real: row === undefined ? '(not sent)' : show.reply(asSimShape(row.real, c.simReply)),
-      mark: row === undefined ? '' : MATCH_MARK[row.match],
+      mark: row === undefined ? '' : matchMark(row.match, row.real, k),
     };
   });
   const header = { n: '#', step: 'step', t: 'time', client: 'client', command: 'command', sim: 'simulated', real: 'real', mark: '' };
