@@ -26,7 +26,7 @@ export interface DescribeOptions {
 }
 
 /** Replaces each client's token with `<A's token>` (`<A 的 token>`). */
-function tokenNamer(tokens: Readonly<Record<string, string>>, lang: Lang): (text: string) => string {
+export function tokenNamer(tokens: Readonly<Record<string, string>>, lang: Lang): (text: string) => string {
   const t = translator(lang);
   const entries = Object.entries(tokens).filter(([, token]) => token.length > 0);
   if (entries.length === 0) return (text) => text;
@@ -40,7 +40,7 @@ function tokenNamer(tokens: Readonly<Record<string, string>>, lang: Lang): (text
 const scriptBodyShownMax = 48;
 
 /** A command line as redis-cli would echo it; a script body is its name, or its first line cut short. */
-function commandText(argv: readonly string[], scripts: ScriptNames = {}): string {
+export function commandText(argv: readonly string[], scripts: ScriptNames = {}): string {
   const isScript = /^eval(_ro)?$/i.test(argv[0] ?? '');
   return argv
     .map((arg, i) => {

@@ -30,6 +30,7 @@ export const COMPARE_AND_PEXPIRE: ScriptSpec = {
 else
   return 0
 end`,
+  durationsMs: { argv: [2] },
 };
 
 /**
@@ -43,6 +44,7 @@ export const ACQUIRE_WITH_FENCING_TOKEN: ScriptSpec = {
   return redis.call("incr", KEYS[2])
 end
 return false`,
+  durationsMs: { argv: [2] },
 };
 
 /**
@@ -58,6 +60,7 @@ export const REENTRANT_LOCK: ScriptSpec = {
   return nil;
 end;
 return redis.call('pttl', KEYS[1]);`,
+  durationsMs: { argv: [1], reply: true },
 };
 
 /**
@@ -79,6 +82,7 @@ else
   redis.call('del', KEYS[1]);
   return 1;
 end;`,
+  durationsMs: { argv: [1] },
 };
 
 /**
@@ -114,6 +118,7 @@ export const REENTRANT_RENEW: ScriptSpec = {
   return 1;
 end;
 return 0;`,
+  durationsMs: { argv: [1] },
 };
 
 /** Check and decrement the stock in one atomic step: 1 = sold, 0 = sold out. */
