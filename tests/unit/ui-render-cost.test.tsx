@@ -58,8 +58,10 @@ async function measure(schedule: string, view: ViewTab): Promise<Measure> {
     </SimStoreProvider>,
   );
   // The sequence diagram and the event log load on first use: count once the tab's panel is in.
-  await waitFor(() => expect(container.querySelector('.run-views__panel [aria-busy="true"]')).toBeNull());
-  await waitFor(() => expect(container.querySelector('.run-views__panel')?.childElementCount).toBeGreaterThan(0));
+  // (Loading a module is not a budget: the wait is generous so a busy machine cannot break it.)
+  const loaded = { timeout: 25_000 };
+  await waitFor(() => expect(container.querySelector('.run-views__panel [aria-busy="true"]')).toBeNull(), loaded);
+  await waitFor(() => expect(container.querySelector('.run-views__panel')?.childElementCount).toBeGreaterThan(0), loaded);
   commits = 0;
   for (const key of Object.keys(renders)) renders[key] = 0;
   // Step between the two points of the story where A is paused and B acquires.
