@@ -90,6 +90,24 @@ export const stepSchema = v.variant(
       argv: v.pipe(args, v.minLength(1, 'a command needs its name')),
       saveAs: v.optional(name),
       releases: v.optional(v.boolean()),
+      connection: v.optional(name),
+    }),
+    v.strictObject({
+      op: v.literal('transaction'),
+      ...stepBase,
+      commands: v.pipe(
+        v.array(v.pipe(args, v.minLength(1, 'a command needs its name'))),
+        v.minLength(1, 'a transaction needs at least one command'),
+        v.maxLength(B.argCountMax, `at most ${B.argCountMax} commands`),
+      ),
+      saveAs: v.optional(name),
+    }),
+    v.strictObject({
+      op: v.literal('waitMessage'),
+      ...stepBase,
+      channel: v.optional(value),
+      timeoutMs: v.union([durationMs, value], 'a timeout: milliseconds, or a template such as "${ttl}"'),
+      saveAs: v.optional(name),
     }),
     v.strictObject({
       op: v.literal('eval'),
@@ -136,7 +154,7 @@ export const stepSchema = v.variant(
     v.strictObject({ op: v.literal('mark'), ...stepBase, counter: name }),
     v.strictObject({ op: v.literal('end'), ...stepBase }),
   ],
-  'a step: { "op": "command" | "eval" | "if" | "goto" | "set" | "work" | "sleep" | "hang" | "start" | "retry" | "enter" | "leave" | "write" | "mark" | "end", ... }',
+  'a step: { "op": "command" | "transaction" | "waitMessage" | "eval" | "if" | "goto" | "set" | "work" | "sleep" | "hang" | "start" | "retry" | "enter" | "leave" | "write" | "mark" | "end", ... }',
 );
 
 const program = v.pipe(v.array(stepSchema), v.maxLength(B.programStepCountMax, `at most ${B.programStepCountMax} steps`));
