@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { LANG_LABEL, LANGS, LOCALES } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import { selectAppearance } from '../store/selectors';
+import { selectAppearance, selectRunHash, selectRunInfo } from '../store/selectors';
+import { localized } from '../../i18n';
 import { Icon } from './Icon';
 import { ScenarioPicker } from './ScenarioPicker';
 
@@ -60,6 +61,7 @@ export function AppHeader() {
           <span>{t('presentation')}</span>
         </button>
         <CopyLinkButton />
+        <CopyEmbedButton />
         <button
           type="button"
           className="button button--ghost button--icon"
@@ -104,6 +106,49 @@ function CopyLinkButton() {
       </button>
       <span className="copy-link__status" role="status" data-testid="copy-link-status">
         {state === 'copied' ? t('linkCopied') : state === 'failed' ? t('linkCopyFailed') : ''}
+      </span>
+    </span>
+  );
+}
+
+/** The iframe snippet for the current run (docs/AUTOMATION.md, "Embed mode"). */
+function embedSnippet(href: string, title: string): string {
+  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return `<iframe src="${escape(href)}" width="900" height="640" title="${escape(title)}" loading="lazy" style="border:0"></iframe>`;
+}
+
+/** "Copy embed code": an iframe of this run in embed mode, for a course page or a slide. */
+function CopyEmbedButton() {
+  const t = useT();
+  const { lang } = useSimStore(useShallow(selectAppearance));
+  const hash = useSimStore(selectRunHash);
+  const { title } = useSimStore(selectRunInfo);
+  const [state, setState] = useState<CopyState>('idle');
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => {
+    if (timer.current) clearTimeout(timer.current);
+  }, []);
+  const copy = async () => {
+    const href = `${window.location.origin}${window.location.pathname}?embed=1${hash}`;
+    let next: CopyState = 'copied';
+    try {
+      await navigator.clipboard.writeText(embedSnippet(href, t('embedFrameTitle', { title: localized(title, lang) })));
+    } catch {
+      next = 'failed';
+    }
+    setState(next);
+    if (timer.current) clearTimeout(timer.current);
+    // A transient confirmation, not simulation time.
+    timer.current = setTimeout(() => setState('idle'), 2500);
+  };
+  return (
+    <span className="copy-link">
+      <button type="button" className="button button--ghost button--icon-text" aria-label={t('copyEmbed')} title={t('copyEmbed')} onClick={() => void copy()} data-testid="copy-embed">
+        <Icon name={state === 'copied' ? 'check' : 'code'} />
+        <span className="button__label--wide">{t('copyEmbed')}</span>
+      </button>
+      <span className="copy-link__status" role="status" data-testid="copy-embed-status">
+        {state === 'copied' ? t('embedCopied') : state === 'failed' ? t('linkCopyFailed') : ''}
       </span>
     </span>
   );

@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type UIEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
+import { selectVisibleEvents } from '../store/predict';
 import type { SimState } from '../store/createSimStore';
 import type { TraceEvent } from '../store/published';
 import { selectDescribeEvent } from '../store/selectors';
@@ -13,7 +14,7 @@ const overscanRowCount = 6;
 const fallbackViewportPx = 240;
 
 const selectLog = (s: SimState) => ({
-  events: s.events,
+  events: selectVisibleEvents(s),
   past: s.eventCountToCursor,
   clientIds: s.clientIds,
   presentation: s.presentation,

@@ -7,11 +7,12 @@ import { TimelineView } from '../views/TimelineView';
 import type { RunViewProps } from '../views/types';
 import { useSimStore, useSimStoreApi } from '../store/context';
 import type { SimState, SimStore } from '../store/createSimStore';
+import { selectVisibleEvents } from '../store/predict';
 import '../views/views.css';
 
 /** The data the run views draw; everything else they need comes through `onJump`. */
 const selectViewProps = (s: SimState) => ({
-  events: s.events,
+  events: selectVisibleEvents(s),
   clientIds: s.clientIds,
   cursorStep: s.cursor,
   nowMs: s.nowMs,

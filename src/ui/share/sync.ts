@@ -5,7 +5,7 @@
  */
 import type { SimState, SimStore } from '../store/createSimStore';
 import { selectRunHash } from '../store/selectors';
-import { saveSessionHash, savePrefs, type KeyValueStorage } from './persist';
+import { saveProgress, saveSessionHash, savePrefs, type KeyValueStorage } from './persist';
 
 export function connectBrowser(store: SimStore, win: Window, storage: KeyValueStorage | null): () => void {
   const embed = store.getState().embed;
@@ -37,12 +37,16 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
       state.seed !== previous.seed ||
       state.schedule !== previous.schedule ||
       state.cursor !== previous.cursor ||
+      state.challengeId !== previous.challengeId ||
+      state.predict !== previous.predict ||
       state.persistRun !== previous.persistRun ||
       state.linkError !== previous.linkError
     ) {
       syncRun(state);
     }
     syncPrefs(state, previous);
+    // Progress is this browser's: an embed neither reads nor writes it.
+    if (state.progress !== previous.progress && !embed) saveProgress(storage, state.progress);
   });
 
   // A hash edited by hand or a link pasted into this tab: load it like a fresh page would.

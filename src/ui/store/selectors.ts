@@ -27,7 +27,8 @@ export const selectAppearance = (s: SimState) => ({ lang: s.lang, theme: s.theme
 export const selectOutcomes = (s: SimState) => ({ outcomes: s.outcomes, pending: s.outcomesPending, variantId: s.variantId, lang: s.lang });
 
 /** The share-link hash of the current run (the address bar, "Open in Lockstep"). */
-export const selectRunHash = (s: SimState) => formatRunHash(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor);
+export const selectRunHash = (s: SimState) =>
+  formatRunHash(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor, { challengeId: s.challengeId, predict: s.predict });
 
 let lastLock: { view: SimState['lock']; state: LockState } | null = null;
 
