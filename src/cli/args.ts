@@ -214,6 +214,9 @@ const OPTIONS = {
     walks: { type: 'string' },
     'walk-seed': { type: 'string' },
     'no-reduce': { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  },
   replay: {
     variant: { type: 'string' },
     schedule: { type: 'string' },
@@ -271,6 +274,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
       return { name: 'console', json };
     case 'explore':
       return exploreCommand(values, parsed.positionals, json);
+    case 'replay':
+      return parseReplay(values, parsed.positionals, json);
   }
 }
 
@@ -318,9 +323,8 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
     walks: whole('walks', 1, WALKS_MAX),
     walkSeed: whole('walk-seed', 0, SEED_MAX),
     reduce: values['no-reduce'] !== true,
-    case 'replay':
-      return parseReplay(values, parsed.positionals, json);
-  }
+    json,
+  };
 }
 
 function parseReplay(values: Record<string, unknown>, positionals: readonly string[], json: boolean): Command {
