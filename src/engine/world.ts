@@ -267,6 +267,9 @@ function cloneClient(c: Readonly<ClientState>): ClientState {
     attempts: { ...c.attempts },
     retrySinceMs: { ...c.retrySinceMs },
     awaitingScript: c.awaitingScript === null ? null : { ...c.awaitingScript },
+    // Messages are immutable once received: a new array is enough.
+    inbox: c.inbox.slice(),
+    awaitingMessage: c.awaitingMessage === null ? null : { ...c.awaitingMessage },
   };
 }
 
