@@ -13,7 +13,6 @@ import { ScenarioBar } from './components/ScenarioBar';
 import { ExploreDialog } from './components/ExploreDialog';
 import { useKeyboardShortcuts } from './components/useKeyboardShortcuts';
 import { EmbedBar } from './components/EmbedBar';
-import { Landing } from './components/Landing';
 import { ViolationBanner as ViolationBannerSlot } from './components/ViolationBanner';
 import { useSimStore, useSimStoreApi } from './store/context';
 import { selectAppearance, selectShortcutsOpen } from './store/selectors';
@@ -58,7 +57,6 @@ export function App() {
       {embed ? <EmbedBar /> : <AppHeader />}
       <LinkErrorNotice />
       <main className="workspace">
-        {!embed && <Landing />}
         {!embed && <ScenarioBar />}
         <div className="stage">
           <Lanes />
