@@ -7,7 +7,6 @@ import { Inspector } from './components/Inspector';
 import { Lanes } from './components/Lanes';
 import { Narration } from './components/Narration';
 import { LinkErrorNotice, NoticeLine } from './components/Notices';
-import { ReplayCommand } from './components/ReplayCommand';
 import { RunViews } from './components/RunViews';
 import { ScenarioBar } from './components/ScenarioBar';
 import { ExploreDialog } from './components/ExploreDialog';
@@ -68,7 +67,6 @@ export function App() {
         </div>
         <ClockBar />
         <RunViews />
-        {!embed && <ReplayCommand />}
       </main>
       <NoticeLine />
       {shortcutsOpen && (
