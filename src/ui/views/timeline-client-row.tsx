@@ -174,7 +174,7 @@ export function FutureShade({ x, width, y, height, extent }: { x: number; width:
 }
 
 /** The line under a row, across the drawn part of the run. */
-export function RowSeparator({ extent, widthPx, y }: { extent: DrawExtent; widthPx: number; y: number }) {
+function RowSeparator({ extent, widthPx, y }: { extent: DrawExtent; widthPx: number; y: number }) {
   const [x, w] = cutSpan(extent, 0, widthPx, 0);
   return <line className="lsv-row-sep" x1={x} x2={x + w} y1={y} y2={y} />;
 }

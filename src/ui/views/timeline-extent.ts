@@ -7,7 +7,7 @@
 export type DrawExtent = readonly [number, number];
 
 /** No cut (an export draws the whole run). */
-export const WHOLE_RUN: DrawExtent = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
+const WHOLE_RUN: DrawExtent = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
 
 /** Cut ends lie this far outside the window, so neither a rounded corner nor a stroke shows. */
 const CUT_MARGIN_PX = 40;
