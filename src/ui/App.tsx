@@ -14,11 +14,13 @@ import { useKeyboardShortcuts } from './components/useKeyboardShortcuts';
 import { EmbedBar } from './components/EmbedBar';
 import { ViolationBanner as ViolationBannerSlot } from './components/ViolationBanner';
 import { useSimStore, useSimStoreApi } from './store/context';
-import { selectAppearance, selectShortcutsOpen } from './store/selectors';
+import { selectAppearance, selectReplayOpen, selectShortcutsOpen } from './store/selectors';
 import type { SimState } from './store/createSimStore';
 
 /** The `?` dialog's code loads the first time it opens (not first-screen work). */
 const ShortcutsDialog = lazy(() => import('./components/ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
+/** "Replay on a real Redis" (the header's button): its code loads the first time it opens. */
+const ReplayDialog = lazy(() => import('./components/ReplayDialog').then((module) => ({ default: module.ReplayDialog })));
 
 const selectTitleInput = (s: SimState) => ({ title: s.runInfo.title, lang: s.lang });
 
@@ -39,6 +41,7 @@ export function App() {
   const store = useSimStoreApi();
   const { lang, theme, presentation, embed } = useSimStore(useShallow(selectAppearance));
   const shortcutsOpen = useSimStore(selectShortcutsOpen);
+  const replayOpen = useSimStore(selectReplayOpen);
   useKeyboardShortcuts(store, true);
 
   // Theme, language and presentation live on <html> so the page background and fonts follow.
@@ -72,6 +75,11 @@ export function App() {
       {shortcutsOpen && (
         <Suspense fallback={null}>
           <ShortcutsDialog />
+        </Suspense>
+      )}
+      {!embed && replayOpen && (
+        <Suspense fallback={null}>
+          <ReplayDialog />
         </Suspense>
       )}
       {!embed && <ExploreDialog />}

@@ -6,7 +6,7 @@ import { Icon } from './Icon';
 import { ScenarioPicker } from './ScenarioPicker';
 import { useCopyText } from './useCopyText';
 
-/** Brand, scenario picker and the page's settings: language, theme, presentation, link, help. */
+/** Brand, scenario picker and the page's settings: language, theme, presentation, link, replay on a real Redis, help. */
 export function AppHeader() {
   const t = useT();
   const store = useSimStoreApi();
@@ -60,6 +60,16 @@ export function AppHeader() {
           <span>{t('presentation')}</span>
         </button>
         <CopyLinkButton />
+        <button
+          type="button"
+          className="button button--ghost button--icon"
+          aria-label={t('replayTitle')}
+          title={t('replayTitle')}
+          onClick={() => store.getState().setReplayOpen(true)}
+          data-testid="replay.open"
+        >
+          <Icon name="terminal" />
+        </button>
         <button
           type="button"
           className="button button--ghost button--icon"

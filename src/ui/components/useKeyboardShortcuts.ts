@@ -16,7 +16,7 @@ export function useKeyboardShortcuts(store: SimStore, enabled: boolean): void {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
       const state = store.getState();
-      if (state.shortcutsOpen) return;
+      if (state.shortcutsOpen || state.replayOpen) return;
       const target = event.target instanceof Element ? event.target : null;
       const owns = (selector: string) => target?.closest(selector) != null;
       if (event.key === '?') {

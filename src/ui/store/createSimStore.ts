@@ -132,12 +132,15 @@ export interface UiSlice {
   readonly embed: boolean;
   readonly view: ViewTab;
   readonly shortcutsOpen: boolean;
+  /** The "Replay on a real Redis" dialog (the CLI command for the run shown) is open. */
+  readonly replayOpen: boolean;
   readonly linkError: LinkError | null;
   setLang(lang: Lang): void;
   setTheme(theme: Theme): void;
   togglePresentation(): void;
   setView(view: ViewTab): void;
   setShortcutsOpen(open: boolean): void;
+  setReplayOpen(open: boolean): void;
   dismissLinkError(): void;
 }
 

@@ -21,15 +21,16 @@ export const selectNotice = (s: SimState) => s.notice;
 export const selectLinkError = (s: SimState) => s.linkError;
 export const selectView = (s: SimState) => s.view;
 export const selectShortcutsOpen = (s: SimState) => s.shortcutsOpen;
+export const selectReplayOpen = (s: SimState) => s.replayOpen;
 export const selectPresentation = (s: SimState) => s.presentation;
 
 export const selectPlayback = (s: SimState) => ({ playing: s.playing, speedStepsPerS: s.speedStepsPerS });
 export const selectAppearance = (s: SimState) => ({ lang: s.lang, theme: s.theme, presentation: s.presentation, embed: s.embed });
 export const selectOutcomes = (s: SimState) => ({ outcomes: s.outcomes, pending: s.outcomesPending, variantId: s.variantId, lang: s.lang });
 
-/** The share-link hash of the current run (the address bar, "Open in Lockstep"). */
 /** The CLI command that replays the run shown on a real Redis (docs/REPLAY.md). */
 export const selectReplayCommand = (s: SimState) => replayCommandText(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor);
+/** The share-link hash of the current run (the address bar, "Open in Lockstep"). */
 export const selectRunHash = (s: SimState) => formatRunHash(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor);
 
 let lastLock: { view: SimState['lock']; state: LockState } | null = null;

@@ -1,4 +1,4 @@
-/** The ui slice: language, theme, presentation and embed modes, the open view and dialogs. */
+/** The ui slice: language, theme, presentation and embed modes, the open view and dialogs (shortcuts, replay command). */
 import type { StateCreator } from 'zustand/vanilla';
 import type { SimState, SimStoreInit, UiSlice } from '../createSimStore';
 
@@ -10,6 +10,7 @@ export function createUiSlice(init: SimStoreInit): StateCreator<SimState, [], []
     embed: init.embed ?? false,
     view: 'timeline',
     shortcutsOpen: false,
+    replayOpen: false,
     linkError: init.linkError ?? null,
     setLang(lang) {
       set({ lang });
@@ -25,6 +26,9 @@ export function createUiSlice(init: SimStoreInit): StateCreator<SimState, [], []
     },
     setShortcutsOpen(open) {
       set({ shortcutsOpen: open });
+    },
+    setReplayOpen(open) {
+      set({ replayOpen: open });
     },
     dismissLinkError() {
       set({ linkError: null });
