@@ -108,6 +108,7 @@ else
   return 1;
 end;
 return nil;`,
+  durationsMs: { argv: [2] },
 };
 
 /** Redisson's renewExpiration script for its hash lock: extend only if the owner's field is there. */

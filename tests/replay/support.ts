@@ -49,6 +49,8 @@ export async function replay(
 /** The JSON report's fields the tests read. */
 export interface JsonReport {
   readonly commands: readonly { readonly n: number; readonly match: string | null; readonly realArgv: readonly string[] }[];
+  readonly messages: readonly { readonly afterCommand: number; readonly connection: string; readonly payload: string; readonly match: boolean | null }[];
+  readonly unexpectedMessages: readonly unknown[];
   readonly firstDivergence: number | null;
   readonly verdicts: { readonly simulation: readonly { kind: string }[]; readonly real: { readonly violations: readonly { kind: string }[]; readonly complete: boolean } };
   readonly cleanup: { readonly removed: number; readonly left: readonly string[] } | null;

@@ -79,4 +79,38 @@ end`);
       ],
     });
   });
+
+  it('sends a Pub/Sub client\'s subscribe family on its named connection, channels under the prefix (not keys), and expects the messages it received', () => {
+    const p = buildPlan(findScenario('redisson-lock'), { variantId: 'pubsub', seed: 1, schedule: 'A B C +9000', timeScale: 1, keyPrefix: 'p*:', allowServerWide: false });
+    const subscribe = p.commands.find((c) => c.argv[0] === 'SUBSCRIBE')!;
+    expect([subscribe.clientId, subscribe.connection, subscribe.realArgv[1]]).toEqual(['B', 'B/pubsub', 'p*:redisson_lock__channel:{lock:order:42}']);
+    expect(p.commands.filter((c) => c.argv[0] === 'EVAL').every((c) => c.connection === c.clientId)).toBe(true);
+    expect(p.connections).toEqual(['A', 'B', 'C', 'B/pubsub', 'C/pubsub']);
+    // The unlock script's channel comes in as KEYS[2]: prefixed like a key (PUBLISH inside counts only the replay's subscribers).
+    expect(p.realKeys).toEqual(['p*:lock:order:42', 'p*:redisson_lock__channel:{lock:order:42}']);
+    expect(p.messages.map((m) => [p.commands[m.afterCommand].clientId, m.connection, m.channel, m.payload])).toEqual([
+      ['A', 'B/pubsub', 'redisson_lock__channel:{lock:order:42}', '0'],
+      ['A', 'C/pubsub', 'redisson_lock__channel:{lock:order:42}', '0'],
+      ['B', 'C/pubsub', 'redisson_lock__channel:{lock:order:42}', '0'],
+    ]);
+  });
+
+  it('sends a transaction on its client\'s connection, WATCH keys under the prefix, and plans each connection\'s MULTI apart', () => {
+    const p = plan('stock-oversell', 'watch', 1);
+    expect(p.commands.filter((c) => c.clientId === 'B').map((c) => c.realArgv.join(' ')).slice(0, 5)).toEqual([
+      'WATCH p:stock',
+      'GET p:stock',
+      'MULTI',
+      'DECRBY p:stock 1',
+      'EXEC',
+    ]);
+    expect(p.commands.find((c) => c.argv[0] === 'EXEC' && c.clientId === 'B')!.simReply).toEqual({ type: 'nil' });
+  });
+
+  it('escapes the prefix\'s glob characters in a PSUBSCRIBE pattern and refuses SUBSCRIBE with several channels', async () => {
+    const { commandShape } = await import('../../src/cli/replay/commands');
+    expect(commandShape([{ literal: 'SUBSCRIBE' }, { literal: 'a' }, { literal: 'b' }])).toEqual({ refusal: 'SUBSCRIBE with several channels: the replay compares one confirmation per command' });
+    const { escapeGlob } = await import('../../src/cli/replay/plan');
+    expect(escapeGlob('p*[x]?\\:')).toBe('p\\*\\[x\\]\\?\\\\:');
+  });
 });

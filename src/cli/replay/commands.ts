@@ -19,6 +19,12 @@ interface DurationArg {
 export interface CommandShape {
   /** Indexes of key names. */
   readonly keys: readonly number[];
+  /**
+   * Indexes of Pub/Sub channel names and patterns: they get the key prefix too (the replay's
+   * messages then reach only its own subscribers, and PUBLISH counts only them), but they are
+   * not keys: nothing checks or removes them on the server.
+   */
+  readonly channels?: readonly number[];
   readonly durations: readonly DurationArg[];
   /** The integer reply is a duration in ms (PTTL): compared on the scaled clock, within the margin. */
   readonly replyIsDurationMs: boolean;
@@ -118,7 +124,24 @@ export function commandShape(args: readonly Arg[]): ShapeResult {
       return plain([1], n > 2 ? [{ index: 2, unit: 'ms' }] : []);
     case 'PING':
     case 'ECHO':
+    // A transaction's frame: the queued commands between MULTI and EXEC are planned one by one.
+    case 'MULTI':
+    case 'EXEC':
+    case 'DISCARD':
+    case 'UNWATCH':
       return plain([]);
+    case 'WATCH':
+      return plain(range(1, n));
+    case 'PUBLISH':
+      return { shape: { keys: [], channels: n > 1 ? [1] : [], durations: [], replyIsDurationMs: false } };
+    case 'SUBSCRIBE':
+    case 'UNSUBSCRIBE':
+    case 'PSUBSCRIBE':
+    case 'PUNSUBSCRIBE':
+      // ioredis answers the subscribe family with the subscription count only, once per command:
+      // the replay rebuilds the confirmation from one named channel (report.ts says so).
+      if (n !== 2) return { refusal: `${name} with ${n === 1 ? 'no channel' : 'several channels'}: the replay compares one confirmation per command` };
+      return { shape: { keys: [], channels: [1], durations: [], replyIsDurationMs: false } };
     case 'EVAL':
     case 'EVALSHA': {
       const numkeysText = literalOf(args[2]);

@@ -17,6 +17,13 @@ export type RealReply =
   | { readonly type: 'array'; readonly value: readonly RealReply[] }
   | { readonly type: 'error'; readonly value: string };
 
+/** A Pub/Sub message as a subscribed connection received it. */
+export interface RealMessage {
+  readonly channel: string;
+  readonly pattern: string | null;
+  readonly payload: string;
+}
+
 /** The connection failed (refused, timed out, closed): not a reply from Redis. */
 export class ConnectionFailure extends Error {
   override name = 'ConnectionFailure';
@@ -59,12 +66,19 @@ export class RealConnection {
   /** Sends one command; a Redis error reply is a reply, a lost connection is a ConnectionFailure. */
   async send(argv: readonly string[]): Promise<RealReply> {
     try {
-      const raw: unknown = await this.redis.call(argv[0], ...argv.slice(1));
+      // Lower case: ioredis recognises the subscribe family (subscriber mode) by its lower-case name.
+      const raw: unknown = await this.redis.call(argv[0].toLowerCase(), ...argv.slice(1));
       return toRealReply(raw);
     } catch (error) {
       if (error instanceof ReplyError) return { type: 'error', value: (error as Error).message };
       throw new ConnectionFailure(describeError(this.lastError ?? error));
     }
+  }
+
+  /** Hands every Pub/Sub message this connection receives (once subscribed) to `onMessage`, in arrival order. */
+  listen(onMessage: (message: RealMessage) => void): void {
+    this.redis.on('message', (channel: string, payload: string) => onMessage({ channel, pattern: null, payload }));
+    this.redis.on('pmessage', (pattern: string, channel: string, payload: string) => onMessage({ channel, pattern, payload }));
   }
 
   close(): void {

@@ -3,6 +3,8 @@ import type { Reply } from '../../engine/redis/reply';
 import { SimRedisServer } from '../../engine/redis/server';
 import { findVariant, type Scenario, type ScriptSpec, type VariantSpec } from '../../engine/scenario';
 import { Simulation } from '../../engine/simulation';
+import { connectionId } from '../../engine/messages';
+import type { Step } from '../../engine/program';
 import type { ViolationEvent } from '../../engine/trace';
 import { commandShape, serverWideEffect, type Arg, type CommandShape } from './commands';
 import { luaRedisCalls } from './lua-calls';
@@ -31,6 +33,11 @@ export interface PlannedCommand {
   readonly atMs: number;
   /** The simulated client that sent it; null for the scenario's setup (run on its own connection). */
   readonly clientId: string | null;
+  /**
+   * The client's connection it goes out on (`A`, or a named one such as `A/pubsub`: a subscribed
+   * connection may only run the subscribe family); null for the setup's control connection.
+   */
+  readonly connection: string | null;
   /** As the simulation sent it. */
   readonly argv: readonly string[];
   /** As the replay sends it: keys prefixed, durations scaled. */
@@ -40,6 +47,17 @@ export interface PlannedCommand {
   readonly simReply: Reply;
   /** The reply is a duration in ms (PTTL, a script's PTTL): compared on the scaled clock. */
   readonly replyIsDurationMs: boolean;
+}
+
+/** A message the simulation delivered to a subscribed connection (a `message` trace event). */
+export interface ExpectedMessage {
+  /** The command whose execution published it (a PUBLISH, or a script that publishes). */
+  readonly afterCommand: number;
+  readonly connection: string;
+  /** Unprefixed, as the simulation names them. */
+  readonly channel: string;
+  readonly pattern: string | null;
+  readonly payload: string;
 }
 
 /** The smallest distance between a command and the expiry of a key it uses, on the virtual clock. */
@@ -63,6 +81,10 @@ export interface ReplayPlan {
   readonly realKeys: readonly string[];
   /** Clients that send commands, in order of their first command. */
   readonly clientIds: readonly string[];
+  /** Connections the replay opens for the clients (`A`, `A/pubsub`), in order of first use. */
+  readonly connections: readonly string[];
+  /** Pub/Sub messages the simulated clients received, in the trace's order: the real subscribers must receive the same. */
+  readonly messages: readonly ExpectedMessage[];
   readonly margin: TimingMargin | null;
   /** The largest --time-scale whose tightest margin is still timingMarginMinMs (null: no expiry matters). */
   readonly timeScaleLimit: number | null;
@@ -90,9 +112,15 @@ export function buildPlan(scenario: Scenario, options: PlanOptions): ReplayPlan 
   const scripts = scriptsBySource(scenario, variant);
   const k = options.timeScale;
 
-  type Raw = { step: number | null; atMs: number; clientId: string | null; argv: readonly string[]; simReply: Reply | null; seq: number };
-  const raws: Raw[] = (scenario.setup ?? []).map((argv) => ({ step: null, atMs: 0, clientId: null, argv, simReply: null, seq: -1 }));
+  type Raw = { step: number | null; atMs: number; clientId: string | null; connection: string | null; argv: readonly string[]; simReply: Reply | null; seq: number };
+  const raws: Raw[] = (scenario.setup ?? []).map((argv) => ({ step: null, atMs: 0, clientId: null, connection: null, argv, simReply: null, seq: -1 }));
+  const messages: ExpectedMessage[] = [];
   for (const event of trace.events) {
+    if (event.kind === 'message') {
+      if (raws.length === 0) throw new Error(`replay plan: a message at seq ${event.seq} before any command`);
+      messages.push({ afterCommand: raws.length - 1, connection: event.connection, channel: event.channel, pattern: event.pattern, payload: event.payload });
+      continue;
+    }
     if (event.kind !== 'command') continue;
     if (event.reply === null) {
       throw new ReplayRefusal(
@@ -100,12 +128,14 @@ export function buildPlan(scenario: Scenario, options: PlanOptions): ReplayPlan 
           "A real server runs a script as fast as its CPU does and answers others BUSY after its own busy-reply-threshold, so that timing cannot be replayed.",
       );
     }
-    raws.push({ step: event.step, atMs: event.atMs, clientId: event.clientId, argv: event.argv, simReply: event.reply, seq: event.seq });
+    const connection = connectionOf(sim.ctx.programs[event.clientId ?? ''], event.clientId ?? '', event.pc);
+    raws.push({ step: event.step, atMs: event.atMs, clientId: event.clientId, connection, argv: event.argv, simReply: event.reply, seq: event.seq });
   }
 
   const commands: PlannedCommand[] = [];
   const realKeys = new Set<string>();
   const clientIds: string[] = [];
+  const connections: string[] = [];
   for (const raw of raws) {
     const where = raw.step === null ? 'setup' : `step ${raw.step + 1} (${raw.clientId})`;
     const wide = serverWideEffect(raw.argv);
@@ -116,11 +146,13 @@ export function buildPlan(scenario: Scenario, options: PlanOptions): ReplayPlan 
     if ('refusal' in planned) throw new ReplayRefusal(`${where}: ${raw.argv[0]}: ${planned.refusal}`);
     for (const key of planned.keys) realKeys.add(options.keyPrefix + key);
     if (raw.clientId !== null && !clientIds.includes(raw.clientId)) clientIds.push(raw.clientId);
+    if (raw.connection !== null && !connections.includes(raw.connection)) connections.push(raw.connection);
     commands.push({
       index: commands.length,
       step: raw.step,
       atMs: raw.atMs,
       clientId: raw.clientId,
+      connection: raw.connection,
       argv: raw.argv,
       realArgv: planned.realArgv,
       keys: planned.keys,
@@ -154,12 +186,20 @@ export function buildPlan(scenario: Scenario, options: PlanOptions): ReplayPlan 
     commands: withSetup,
     realKeys: [...realKeys].sort(),
     clientIds,
+    connections,
+    messages,
     margin,
     timeScaleLimit: timeScaleLimit === null ? null : Math.min(timeScaleLimit, timeScaleMax),
     simViolations: trace.violations,
     commandSeqs: raws.map((r) => r.seq),
     finalTimeMs: sim.nowMs,
   };
+}
+
+/** The connection a client's command went out on: its own, or the one its program step names (engine/messages.ts). */
+function connectionOf(program: readonly Step[] | undefined, clientId: string, pc: number): string {
+  const step = program?.[pc];
+  return step !== undefined && step.op === 'command' && step.connection !== undefined ? connectionId(clientId, step.connection) : connectionId(clientId);
 }
 
 function formatMs(ms: number): string {
@@ -181,6 +221,8 @@ function planCommand(argv: readonly string[], scripts: Map<string, { name: strin
   const realArgv = argv.slice();
   const keys = shape.keys.map((i) => argv[i]);
   for (const i of shape.keys) realArgv[i] = prefix + argv[i];
+  const isPattern = /^P(UN)?SUBSCRIBE$/i.test(argv[0]);
+  for (const i of shape.channels ?? []) realArgv[i] = (isPattern ? escapeGlob(prefix) : prefix) + argv[i];
   for (const d of shape.durations) {
     const scaled = scaleDuration(argv[d.index], d.unit, k);
     if ('refusal' in scaled) return scaled;
@@ -204,6 +246,11 @@ function planCommand(argv: readonly string[], scripts: Map<string, { name: strin
     replyIsDurationMs = script.spec.durationsMs?.reply === true;
   }
   return { realArgv, keys, replyIsDurationMs };
+}
+
+/** A pattern (PSUBSCRIBE) matches the prefix literally: its glob characters are escaped. */
+export function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 }
 
 /** EX 60 at scale 7 is not whole seconds: the command is sent in its ms form (PX, PEXPIRE, PSETEX). */
@@ -251,7 +298,7 @@ function findScriptProblem(spec: ScriptSpec, k: number): string | null {
     const name = 'literal' in call[0] ? call[0].literal : call[0].expr;
     if ('refusal' in result) return result.refusal;
     if (result.shape.script) return 'it calls EVAL from a script';
-    for (const i of result.shape.keys) {
+    for (const i of [...result.shape.keys, ...(result.shape.channels ?? [])]) {
       const arg = call[i];
       if (arg !== undefined && !('expr' in arg && /^KEYS\[[0-9]+\]$/.test(arg.expr))) {
         return `it builds a key name itself (redis.call('${name}', ${'literal' in arg ? JSON.stringify(arg.literal) : arg.expr}, ...)): the key prefix cannot reach it`;
@@ -290,7 +337,9 @@ function measureMargins(scenario: Scenario, commands: readonly PlannedCommand[])
       const distance = Math.abs(c.atMs - e);
       if (margin === null || distance < margin.virtualMs) margin = { virtualMs: distance, commandIndex: c.index, key, expireAtMs: e };
     }
-    const got = server.execute(c.argv, c.atMs);
+    // Each on its own connection, as sent: MULTI and WATCH keep state per connection.
+    const got = server.execute(c.argv, c.atMs, c.connection ?? 'setup');
+    server.takePushes();
     if (c.step === null) setupReplies[c.index] = got;
     else if (JSON.stringify(got) !== JSON.stringify(c.simReply)) {
       throw new Error(`replay plan: command ${c.index + 1} (${c.argv[0]}) answers differently when replayed alone: the recording lost a command`);

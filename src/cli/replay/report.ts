@@ -94,7 +94,20 @@ export function textReport(plan: ReplayPlan, result: ReplayResult, server: strin
     );
   }
   lines.push('');
-  if (result.divergence !== null) {
+  if (plan.messages.length > 0 || result.unexpectedMessages.length > 0) {
+    lines.push('Pub/Sub messages (each awaited on its subscriber before the next command):');
+    plan.messages.forEach((m, i) => {
+      const row = result.messages[i];
+      const got = row === undefined ? '(not reached)' : row.match ? 'received' : row.real === null ? `not received within the wait  <-- DIVERGES` : `received ${messageText(row.real)}  <-- DIVERGES`;
+      lines.push(`  after #${m.afterCommand + 1}  to ${m.connection}  ${messageText(m)}  ${got}`);
+    });
+    for (const u of result.unexpectedMessages) lines.push(`  unexpected, to ${u.connection}: ${messageText(u.message)}  <-- DIVERGES`);
+    lines.push('');
+  }
+  if (result.divergence !== null && (result.rows[result.divergence]?.match ?? 'different') !== 'different') {
+    const c = plan.commands[result.divergence];
+    lines.push(`First divergence after #${c.index + 1} (${c.step === null ? 'setup' : `step ${c.step + 1}`}, ${c.clientId ?? 'setup'}, t=${c.atMs}): the Pub/Sub messages it published (above)`);
+  } else if (result.divergence !== null) {
     const c = plan.commands[result.divergence];
     const row = result.rows[result.divergence];
     lines.push(
@@ -116,6 +129,10 @@ export function textReport(plan: ReplayPlan, result: ReplayResult, server: strin
   lines.push('');
   lines.push(cleanupLine(result));
   return `${lines.join('\n')}\n`;
+}
+
+function messageText(m: { readonly channel: string; readonly pattern: string | null; readonly payload: string }): string {
+  return `${m.pattern === null ? '' : `pattern ${m.pattern} `}channel ${m.channel} payload ${JSON.stringify(m.payload)}`;
 }
 
 function verdictLine(title: string, violations: readonly ViolationEvent[]): string {
@@ -163,6 +180,11 @@ export function jsonReport(plan: ReplayPlan, result: ReplayResult, server: strin
         lateRealMs: row === undefined ? null : Math.round(row.lateMs * 10) / 10,
       };
     }),
+    messages: plan.messages.map((m, i) => {
+      const row = result.messages[i];
+      return { afterCommand: m.afterCommand + 1, connection: m.connection, channel: m.channel, pattern: m.pattern, payload: m.payload, real: row?.real ?? null, match: row?.match ?? null };
+    }),
+    unexpectedMessages: result.unexpectedMessages,
     firstDivergence: result.divergence === null ? null : result.divergence + 1,
     verdicts: {
       simulation: plan.simViolations.map(violation),

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { compareReplies, type Match } from './compare';
 import type { ServerAddress } from './address';
-import { ConnectionFailure, RealConnection, type RealReply } from './connection';
-import { timingMarginMinMs, type ReplayPlan } from './plan';
+import { ConnectionFailure, RealConnection, type RealMessage, type RealReply } from './connection';
+import { escapeGlob, timingMarginMinMs, type ExpectedMessage, type PlannedCommand, type ReplayPlan } from './plan';
 
 /**
  * Sends a plan's commands to a real server: each client over its own connection, one command at a
@@ -19,6 +19,20 @@ interface ReplayRow {
   readonly lateMs: number;
 }
 
+/** A Pub/Sub message the simulation delivered, and what the real subscriber received in its place. */
+export interface MessageRow {
+  readonly expected: ExpectedMessage;
+  /** Unprefixed channel and pattern; null when nothing arrived within messageWaitMsMax. */
+  readonly real: RealMessage | null;
+  readonly match: boolean;
+}
+
+/**
+ * How long to wait, after the command that published, for the messages the simulation delivered:
+ * on loopback they arrive within a millisecond; one missing after this long is a divergence.
+ */
+const messageWaitMsMax = 1_000;
+
 interface Cleanup {
   readonly removed: number;
   /** Keys that may still be on the server (the server could not be reached to remove them). */
@@ -29,7 +43,10 @@ interface Cleanup {
 export interface ReplayResult {
   readonly serverVersion: string | null;
   readonly rows: readonly ReplayRow[];
-  /** The first command whose real reply differs, or null. */
+  readonly messages: readonly MessageRow[];
+  /** Messages the real subscribers received that the simulated ones did not (unprefixed names). */
+  readonly unexpectedMessages: readonly { readonly connection: string; readonly message: RealMessage }[];
+  /** The first command whose real reply differs (or whose published messages differ), or null. */
   readonly divergence: number | null;
   /** Why the replay stopped before its end (a refusal before writing, a lost server), or null. */
   readonly error: { readonly atCommand: number | null; readonly message: string } | null;
@@ -50,17 +67,20 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
   const startedAt = performance.now();
   const elapsed = () => performance.now() - startedAt;
   const rows: ReplayRow[] = [];
+  const messageRows: MessageRow[] = [];
   let control: RealConnection;
   try {
     control = await RealConnection.open(address, 'control');
   } catch (error) {
-    return { serverVersion: null, rows, divergence: null, error: { atCommand: null, message: messageOf(error) }, cleanup: null, elapsedMs: elapsed() };
+    const failed = { serverVersion: null, rows, messages: messageRows, unexpectedMessages: [], divergence: null, cleanup: null, elapsedMs: elapsed() };
+    return { ...failed, error: { atCommand: null, message: messageOf(error) } };
   }
   const clients = new Map<string, RealConnection>();
   let serverVersion: string | null = null;
   let wrote = false;
   let error: ReplayResult['error'] = null;
   let divergence: number | null = null;
+  let inbox: Inbox | null = null;
   try {
     serverVersion = await readVersion(control);
     const required = plan.variant.requiresRedis;
@@ -78,7 +98,13 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
           'so it refuses rather than overwrite them (choose another --key-prefix, or remove them if they are left from an earlier replay)',
       );
     }
-    for (const id of plan.clientIds) clients.set(id, await RealConnection.open(address, id));
+    const received = new Inbox(plan.keyPrefix);
+    inbox = received;
+    for (const id of plan.connections) {
+      const connection = await RealConnection.open(address, id);
+      clients.set(id, connection);
+      connection.listen((message) => received.receive(id, message));
+    }
     const lateMsMax = lateMsMaxOf(plan);
     await hooks.beforeStart?.();
     const replayStart = performance.now();
@@ -90,17 +116,25 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
       if (hooks.signal?.aborted) throw new Refused('stopped (interrupted)');
       const sentAtMs = performance.now() - replayStart;
       if (lateMsMax !== null && sentAtMs - dueMs > lateMsMax) throw new FellBehind(command.index, sentAtMs - dueMs, lateMsMax);
-      const connection = command.clientId === null ? control : (clients.get(command.clientId) as RealConnection);
+      const connection = command.connection === null ? control : (clients.get(command.connection) as RealConnection);
       wrote = true;
       let real: RealReply;
       try {
-        real = await connection.send(command.realArgv);
+        real = asConfirmation(command, await connection.send(command.realArgv));
       } catch (failure) {
         throw new LostAt(command.index, failure);
       }
       const match = compareReplies(command.simReply, real, command.replyIsDurationMs ? { scale: plan.timeScale, toleranceMs: timingMarginMinMs } : null);
       if (match === 'different' && divergence === null) divergence = command.index;
       rows.push({ index: command.index, real, match, sentAtMs, lateMs: Math.max(0, sentAtMs - dueMs) });
+      // The messages it published reach their subscribers before the next command: a simulated
+      // subscriber read each one before acting on it.
+      for (const expected of plan.messages.filter((m) => m.afterCommand === command.index)) {
+        const got = await received.next(expected.connection, messageWaitMsMax);
+        const same = got !== null && got.channel === expected.channel && got.pattern === expected.pattern && got.payload === expected.payload;
+        messageRows.push({ expected, real: got, match: same });
+        if (!same && divergence === null) divergence = command.index;
+      }
       hooks.onProgress?.(rows.length, plan.commands.length, elapsed());
     }
   } catch (failure) {
@@ -108,10 +142,60 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
       error = { atCommand: failure.index, message: `command ${failure.index + 1} of ${plan.commands.length}: ${messageOf(failure.cause)}` };
     } else error = { atCommand: null, message: messageOf(failure) };
   }
+  const unexpectedMessages = inbox?.unread() ?? [];
+  if (unexpectedMessages.length > 0 && divergence === null && error === null) divergence = Math.max(0, rows.length - 1);
   for (const connection of clients.values()) connection.close();
   const cleanup = wrote ? await removeKeys(plan.realKeys, control, address) : null;
   control.close();
-  return { serverVersion, rows, divergence, error, cleanup, elapsedMs: elapsed() };
+  return { serverVersion, rows, messages: messageRows, unexpectedMessages, divergence, error, cleanup, elapsedMs: elapsed() };
+}
+
+/**
+ * ioredis answers SUBSCRIBE and its family with the connection's subscription count only: the
+ * confirmation Redis sent (`["subscribe", channel, count]`) is rebuilt from the one channel the
+ * command named (commands.ts refuses several) and that count, so it compares with the simulation's.
+ */
+function asConfirmation(command: PlannedCommand, real: RealReply): RealReply {
+  const kind = command.argv[0].toLowerCase();
+  if (!/^p?(un)?subscribe$/.test(kind) || real.type !== 'integer') return real;
+  return { type: 'array', value: [{ type: 'string', value: kind }, { type: 'string', value: command.argv[1] }, real] };
+}
+
+/** Messages the real subscribers received, per connection, with the key prefix taken off their channels. */
+class Inbox {
+  private readonly queues = new Map<string, { channel: string; pattern: string | null; payload: string }[]>();
+  private readonly waiters = new Map<string, () => void>();
+
+  constructor(private readonly prefix: string) {}
+
+  receive(connection: string, message: RealMessage): void {
+    const queue = this.queues.get(connection) ?? [];
+    queue.push({ channel: this.unprefixed(message.channel), pattern: message.pattern === null ? null : this.unprefixed(message.pattern, true), payload: message.payload });
+    this.queues.set(connection, queue);
+    this.waiters.get(connection)?.();
+  }
+
+  /** The next message on a connection, waiting at most `waitMsMax` real ms for it; null if none came. */
+  async next(connection: string, waitMsMax: number): Promise<RealMessage | null> {
+    const queue = this.queues.get(connection) ?? [];
+    if (queue.length === 0) {
+      const controller = new AbortController();
+      const arrived = new Promise<void>((resolve) => this.waiters.set(connection, resolve));
+      await Promise.race([arrived, sleep(waitMsMax, undefined, { signal: controller.signal }).catch(() => undefined)]);
+      controller.abort();
+      this.waiters.delete(connection);
+    }
+    return (this.queues.get(connection) ?? []).shift() ?? null;
+  }
+
+  unread(): { connection: string; message: RealMessage }[] {
+    return [...this.queues].flatMap(([connection, queue]) => queue.map((message) => ({ connection, message })));
+  }
+
+  private unprefixed(name: string, pattern = false): string {
+    const prefix = pattern ? escapeGlob(this.prefix) : this.prefix;
+    return name.startsWith(prefix) ? name.slice(prefix.length) : name;
+  }
 }
 
 class Refused extends Error {}
