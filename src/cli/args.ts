@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ReplayCommand } from './replay';
 import { parseServerUrl } from './replay/address';
+import { hashTagOf } from './replay/cluster';
 
 /**
  * The CLI's command line, parsed with node:util's parseArgs (strict: an unknown option or a
@@ -154,7 +155,7 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
 Numbers: ${NUMBERS_ACCEPTED}.
 Exit codes: 0 no violation found, 3 a violation found, 2 bad usage or input (1: an internal error).`,
   replay: `Usage: npm run sim -- replay <scenario> --redis redis://host:port [--variant <id>] [--schedule "<text>"]
-                            [--seed <n>] [--time-scale <k>] [--key-prefix <p>] [--allow-server-wide] [--json]
+                            [--seed <n>] [--time-scale <k>] [--key-prefix <p>] [--allow-server-wide] [--cluster] [--json]
 
 Runs the scenario in the simulator, then sends the same Redis commands to a real server, in the
 simulated order, each client over its own connection, and compares every reply (docs/REPLAY.md).
@@ -172,6 +173,9 @@ Exit 0: every reply matched (a violation is still a success); 1: a reply differe
                         refuses to start if any of its keys exists, and removes them at the end
   --allow-server-wide   allow commands that affect the whole server (SCRIPT FLUSH): only on a
                         server of your own
+  --cluster             --redis is a node of a Redis Cluster: the key prefix gets a hash tag
+                        (default lockstep:{<random id>}:) and the replay runs on the master that
+                        serves its slot
   --json                one JSON document instead of text
   -h, --help            this text
 Progress goes to stderr.`,
@@ -225,6 +229,7 @@ const OPTIONS = {
     'time-scale': { type: 'string' },
     'key-prefix': { type: 'string' },
     'allow-server-wide': { type: 'boolean' },
+    cluster: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -341,6 +346,9 @@ function parseReplay(values: Record<string, unknown>, positionals: readonly stri
   if (keyPrefix !== undefined && (keyPrefix === '' || keyPrefix.length > KEY_PREFIX_LENGTH_MAX || /[\s]/.test(keyPrefix))) {
     throw new UsageError(`--key-prefix must be 1 to ${KEY_PREFIX_LENGTH_MAX} characters without spaces, got "${keyPrefix}"`, 'replay');
   }
+  if (values.cluster === true && keyPrefix !== undefined && hashTagOf(keyPrefix) === null) {
+    throw new UsageError(`--cluster needs a key prefix with a hash tag, such as lockstep:{demo}:, so that every key and script stays on one slot; got "${keyPrefix}"`, 'replay');
+  }
   const timeScale = scale === undefined ? 1 : parseWholeNumber('--time-scale', scale, TIME_SCALE_MAX, 'replay');
   if (timeScale === 0) throw new UsageError(`--time-scale must be a whole number from 1 to ${TIME_SCALE_MAX}, got "0"`, 'replay');
   return {
@@ -353,6 +361,7 @@ function parseReplay(values: Record<string, unknown>, positionals: readonly stri
     timeScale,
     keyPrefix,
     allowServerWide: values['allow-server-wide'] === true,
+    cluster: values.cluster === true,
     json,
   };
 }

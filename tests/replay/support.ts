@@ -1,7 +1,7 @@
 import { executeReplay, prepareReplay, runReplay, type ReplayCommand, type ReplayIo } from '../../src/cli/replay';
 
 function commandOf(options: Partial<ReplayCommand> & Pick<ReplayCommand, 'scenario' | 'redis'>): ReplayCommand {
-  return { variant: undefined, schedule: undefined, seed: 1, timeScale: 1, keyPrefix: undefined, allowServerWide: false, json: true, ...options };
+  return { variant: undefined, schedule: undefined, seed: 1, timeScale: 1, keyPrefix: undefined, allowServerWide: false, cluster: false, json: true, ...options };
 }
 
 function capture(onStderr: (text: string) => void = () => undefined, beforeStart?: () => Promise<void>): { io: ReplayIo; out: { stdout: string; stderr: string } } {

@@ -49,7 +49,8 @@ function isExecutable(file: string): boolean {
   }
 }
 
-export async function startRealRedis(): Promise<RealRedis> {
+/** `extraArgs`: more redis-server options, e.g. `['--cluster-enabled', 'yes']` (nodes.conf goes to the private --dir). */
+export async function startRealRedis(extraArgs: readonly string[] = []): Promise<RealRedis> {
   const binary = findRedisServer();
   if (binary === null) throw new Error(REDIS_NOT_INSTALLED);
   let lastError: Error | null = null;
@@ -57,7 +58,7 @@ export async function startRealRedis(): Promise<RealRedis> {
   for (let attempt = 0; attempt < START_ATTEMPT_COUNT_MAX; attempt++) {
     const port = await freePort();
     try {
-      return await startOn(binary, port);
+      return await startOn(binary, port, extraArgs);
     } catch (error) {
       lastError = error as Error;
     }
@@ -65,11 +66,11 @@ export async function startRealRedis(): Promise<RealRedis> {
   throw new Error(`could not start redis-server after ${START_ATTEMPT_COUNT_MAX} attempts: ${lastError?.message}`);
 }
 
-async function startOn(binary: string, port: number): Promise<RealRedis> {
+async function startOn(binary: string, port: number, extraArgs: readonly string[]): Promise<RealRedis> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockstep-redis-'));
   const child = spawn(
     binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--logfile', ''],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--logfile', '', ...extraArgs],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

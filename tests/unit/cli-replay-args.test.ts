@@ -23,7 +23,7 @@ describe('replay arguments', () => {
     expect(
       parseCommandLine([
         'replay', 'get-then-del', '--redis', 'redis://127.0.0.1:6380/2', '--variant', 'lua', '--schedule', 'A A +4000 B',
-        '--seed', '7', '--time-scale', '20', '--key-prefix', 'demo:', '--allow-server-wide', '--json',
+        '--seed', '7', '--time-scale', '20', '--key-prefix', 'demo:{1}:', '--allow-server-wide', '--cluster', '--json',
       ]),
     ).toEqual({
       name: 'replay',
@@ -33,11 +33,12 @@ describe('replay arguments', () => {
       schedule: 'A A +4000 B',
       seed: 7,
       timeScale: 20,
-      keyPrefix: 'demo:',
+      keyPrefix: 'demo:{1}:',
       allowServerWide: true,
+      cluster: true,
       json: true,
     });
-    expect(parseCommandLine(['replay', 'x', '--redis', 'redis://h:1'])).toMatchObject({ seed: 1, timeScale: 1, keyPrefix: undefined, allowServerWide: false, json: false });
+    expect(parseCommandLine(['replay', 'x', '--redis', 'redis://h:1'])).toMatchObject({ seed: 1, timeScale: 1, keyPrefix: undefined, allowServerWide: false, cluster: false, json: false });
   });
 
   it('refuses what it cannot use, naming the option', () => {
@@ -53,7 +54,9 @@ describe('replay arguments', () => {
     }
     expect(usageMessage(['replay', 'x', '--redis', 'redis://h:1', '--key-prefix', 'a b'])).toMatch(/--key-prefix must be 1 to 200 characters/);
     expect(usageMessage(['replay', 'x', '--redis', 'redis://h:1', '--seed=-1'])).toMatch(/--seed must be a whole number/);
-    expect(usageMessage(['replay', 'x', '--redis', 'redis://h:1', '--cluster'])).toMatch(/Unknown option '--cluster'/);
+    expect(usageMessage(['replay', 'x', '--redis', 'redis://h:1', '--cluster', '--key-prefix', 'demo:'])).toMatch(/--cluster needs a key prefix with a hash tag/);
+    expect(usageMessage(['replay', 'x', '--redis', 'redis://h:1', '--cluster', '--key-prefix', 'demo:{}:'])).toMatch(/--cluster needs a key prefix with a hash tag/);
+    expect(parseCommandLine(['replay', 'x', '--redis', 'redis://h:1', '--cluster', '--key-prefix', 'demo:{t}:'])).toMatchObject({ cluster: true, keyPrefix: 'demo:{t}:' });
   });
 
   it('has its own help, listed in the overview', () => {

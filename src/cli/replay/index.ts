@@ -3,6 +3,7 @@ import { Simulation } from '../../engine/simulation';
 import { findScenario } from '../../scenarios';
 import { parseServerUrl, type ServerAddress } from './address';
 import { buildPlan, ReplayRefusal, type ReplayPlan } from './plan';
+import { hashTagOf } from './cluster';
 import { exitCodeOf, jsonReport, textReport } from './report';
 import { replayOnServer } from './run';
 
@@ -16,6 +17,8 @@ export interface ReplayCommand {
   readonly timeScale: number;
   readonly keyPrefix: string | undefined;
   readonly allowServerWide: boolean;
+  /** The server is a node of a Redis Cluster (cluster.ts). */
+  readonly cluster: boolean;
   readonly json: boolean;
 }
 
@@ -39,6 +42,7 @@ export async function runReplay(command: ReplayCommand, io: ReplayIo): Promise<n
 export interface PreparedReplay {
   readonly plan: ReplayPlan;
   readonly address: ServerAddress;
+  readonly cluster: boolean;
 }
 
 /** The plan (the simulated run and the commands to send), or null after saying why it cannot be replayed. */
@@ -49,7 +53,13 @@ export function prepareReplay(command: ReplayCommand, io: ReplayIo): PreparedRep
     return null;
   }
   const scenario = findScenario(command.scenario);
-  const keyPrefix = command.keyPrefix ?? `lockstep:${randomBytes(4).toString('hex')}:`;
+  const id = randomBytes(4).toString('hex');
+  // On a cluster the prefix's hash tag puts every key of the replay in one slot.
+  const keyPrefix = command.keyPrefix ?? (command.cluster ? `lockstep:{${id}}:` : `lockstep:${id}:`);
+  if (command.cluster && hashTagOf(keyPrefix) === null) {
+    io.stderr.write(`lockstep: --cluster needs a key prefix with a hash tag, such as lockstep:{demo}:, so that every key and script stays on one slot; got "${keyPrefix}"\n`);
+    return null;
+  }
   try {
     const plan = buildPlan(scenario, {
       variantId: command.variant,
@@ -59,7 +69,7 @@ export function prepareReplay(command: ReplayCommand, io: ReplayIo): PreparedRep
       keyPrefix,
       allowServerWide: command.allowServerWide,
     });
-    return { plan, address };
+    return { plan, address, cluster: command.cluster };
   } catch (error) {
     if (!(error instanceof ReplayRefusal)) throw error;
     io.stderr.write(`lockstep: cannot replay ${scenario.id}: ${error.message}\n`);
@@ -68,11 +78,12 @@ export function prepareReplay(command: ReplayCommand, io: ReplayIo): PreparedRep
 }
 
 /** Replays a prepared plan on its server and writes the report; the exit code (report.ts exitCodeOf). */
-export async function executeReplay({ plan, address }: PreparedReplay, json: boolean, io: ReplayIo): Promise<number> {
+export async function executeReplay({ plan, address, cluster }: PreparedReplay, json: boolean, io: ReplayIo): Promise<number> {
   // Names each client's token in the text report (`<A's token>`), read before any wait starts.
   const tokens = json ? {} : Object.fromEntries(new Simulation(plan.scenario, { variantId: plan.variant.id, seed: plan.seed }).clients.map((c) => [c.id, c.vars.token ?? '']));
   let lastProgressAt = -Infinity;
   const result = await replayOnServer(plan, address, {
+    cluster,
     signal: io.signal,
     beforeStart: io.beforeStart,
     onProgress: (done, total, elapsedMs) => {

@@ -64,7 +64,8 @@ export function textReport(plan: ReplayPlan, result: ReplayResult, server: strin
   const lines: string[] = [];
   const k = plan.timeScale;
   lines.push(`replay ${plan.scenario.id} / ${plan.variant.id}   seed ${plan.seed}   schedule: ${plan.schedule}`);
-  lines.push(`server ${server}${result.serverVersion ? ` (Redis ${result.serverVersion})` : ''}   time scale ${k} (1 s of the run takes ${formatMs(1000 / k)} ms)   key prefix ${plan.keyPrefix}`);
+  const node = result.clusterNode === null ? '' : `   cluster master ${result.clusterNode.display} (slot ${result.clusterNode.slot} of the key prefix's hash tag)`;
+  lines.push(`server ${server}${result.serverVersion ? ` (Redis ${result.serverVersion})` : ''}${node}   time scale ${k} (1 s of the run takes ${formatMs(1000 / k)} ms)   key prefix ${plan.keyPrefix}`);
   lines.push(
     plan.margin === null
       ? 'tightest timing margin: none (no command uses a key with an expiry)'
@@ -159,7 +160,7 @@ export function jsonReport(plan: ReplayPlan, result: ReplayResult, server: strin
     variant: plan.variant.id,
     seed: plan.seed,
     schedule: plan.schedule,
-    server: { url: server, version: result.serverVersion },
+    server: { url: server, version: result.serverVersion, clusterNode: result.clusterNode },
     timeScale: plan.timeScale,
     keyPrefix: plan.keyPrefix,
     margin: plan.margin === null ? null : { ...plan.margin, realMs: plan.margin.virtualMs / plan.timeScale, realMsMin: timingMarginMinMs },

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { compareReplies, type Match } from './compare';
 import type { ServerAddress } from './address';
+import { ClusterRefusal, clusterNodeFor, isClusterNode } from './cluster';
 import { ConnectionFailure, RealConnection, type RealMessage, type RealReply } from './connection';
 import { escapeGlob, timingMarginMinMs, type ExpectedMessage, type PlannedCommand, type ReplayPlan } from './plan';
 
@@ -42,6 +43,8 @@ interface Cleanup {
 
 export interface ReplayResult {
   readonly serverVersion: string | null;
+  /** With --cluster: the master the replay ran on and the slot of the key prefix's hash tag. */
+  readonly clusterNode: { readonly display: string; readonly slot: number } | null;
   readonly rows: readonly ReplayRow[];
   readonly messages: readonly MessageRow[];
   /** Messages the real subscribers received that the simulated ones did not (unprefixed names). */
@@ -61,6 +64,8 @@ export interface ReplayHooks {
   readonly signal?: AbortSignal;
   /** Awaited once every connection is open and checked, just before the replay's clock starts. */
   readonly beforeStart?: () => Promise<void>;
+  /** The address is a node of a Redis Cluster: replay on the master serving the key prefix's slot (cluster.ts). */
+  readonly cluster?: boolean;
 }
 
 export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, hooks: ReplayHooks = {}): Promise<ReplayResult> {
@@ -72,16 +77,32 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
   try {
     control = await RealConnection.open(address, 'control');
   } catch (error) {
-    const failed = { serverVersion: null, rows, messages: messageRows, unexpectedMessages: [], divergence: null, cleanup: null, elapsedMs: elapsed() };
+    const failed = { serverVersion: null, clusterNode: null, rows, messages: messageRows, unexpectedMessages: [], divergence: null, cleanup: null, elapsedMs: elapsed() };
     return { ...failed, error: { atCommand: null, message: messageOf(error) } };
   }
   const clients = new Map<string, RealConnection>();
   let serverVersion: string | null = null;
+  let clusterNode: ReplayResult['clusterNode'] = null;
+  let target = address;
   let wrote = false;
   let error: ReplayResult['error'] = null;
   let divergence: number | null = null;
   let inbox: Inbox | null = null;
   try {
+    const isCluster = await isClusterNode(control);
+    if (hooks.cluster === true && !isCluster) throw new Refused(`--cluster: ${address.display} is not a Redis Cluster node (INFO cluster says cluster_enabled:0)`);
+    if (hooks.cluster !== true && isCluster) {
+      throw new Refused(`${address.display} is a Redis Cluster node: replay with --cluster (the key prefix then carries a hash tag, so every key and script stays on one slot)`);
+    }
+    if (hooks.cluster === true) {
+      const node = await clusterNodeFor(control, address, plan.keyPrefix);
+      clusterNode = { display: node.address.display, slot: node.slot };
+      if (node.address.url !== address.url) {
+        target = node.address;
+        control.close();
+        control = await RealConnection.open(target, 'control');
+      }
+    }
     serverVersion = await readVersion(control);
     const required = plan.variant.requiresRedis;
     if (required !== undefined && serverVersion !== null && compareVersions(serverVersion, required) < 0) {
@@ -101,7 +122,7 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
     const received = new Inbox(plan.keyPrefix);
     inbox = received;
     for (const id of plan.connections) {
-      const connection = await RealConnection.open(address, id);
+      const connection = await RealConnection.open(target, id);
       clients.set(id, connection);
       connection.listen((message) => received.receive(id, message));
     }
@@ -145,9 +166,9 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
   const unexpectedMessages = inbox?.unread() ?? [];
   if (unexpectedMessages.length > 0 && divergence === null && error === null) divergence = Math.max(0, rows.length - 1);
   for (const connection of clients.values()) connection.close();
-  const cleanup = wrote ? await removeKeys(plan.realKeys, control, address) : null;
+  const cleanup = wrote ? await removeKeys(plan.realKeys, control, target) : null;
   control.close();
-  return { serverVersion, rows, messages: messageRows, unexpectedMessages, divergence, error, cleanup, elapsedMs: elapsed() };
+  return { serverVersion, clusterNode, rows, messages: messageRows, unexpectedMessages, divergence, error, cleanup, elapsedMs: elapsed() };
 }
 
 /**
@@ -228,7 +249,7 @@ class LostAt extends Error {
 }
 
 function messageOf(error: unknown): string {
-  if (error instanceof ConnectionFailure || error instanceof Refused || error instanceof FellBehind) return error.message;
+  if (error instanceof ConnectionFailure || error instanceof Refused || error instanceof FellBehind || error instanceof ClusterRefusal) return error.message;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -1,0 +1,78 @@
+// Goal: `replay --cluster` on a Redis Cluster the test starts itself (three masters on loopback):
+// single-node scenarios replay with no divergence on the master that serves the key prefix's slot
+// (reached from another node), scripts with two KEYS included, and leave no key on any node; a
+// cluster node without --cluster, and --cluster on a plain server, are refused before writing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRealRedis, type RealRedis } from '../support/real-redis';
+import { startRealRedisCluster, type RealRedisCluster } from '../support/real-redis-cluster';
+import { RespClient } from '../support/resp-client';
+import { replay, type JsonReport } from './support';
+
+let cluster: RealRedisCluster;
+let plain: RealRedis;
+
+beforeAll(async () => {
+  cluster = await startRealRedisCluster();
+  plain = await startRealRedis();
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  await plain?.stop();
+});
+
+/** A seed node that does not serve the prefix's slot, so the replay must find the master itself. */
+async function otherNode(keyPrefix: string): Promise<RealRedis> {
+  const owner = await cluster.ownerOf(keyPrefix);
+  return cluster.nodes.find((n) => n !== owner)!;
+}
+
+describe('replay on a Redis Cluster (--cluster)', () => {
+  it.each([
+    ['get-then-del', 'get-then-del', 5],
+    ['get-then-del', 'lua', 5],
+    // The unlock script's KEYS are the lock and its channel: one slot only through the prefix's hash tag.
+    // Each at the fastest scale that leaves 200 ms real for its tightest margin (as scenarios.test.ts).
+    ['redisson-lock', 'polling', 2],
+    ['stock-oversell', 'watch', 10],
+  ])('%s / %s replays with no divergence on the master serving the prefix\'s slot', async (scenario, variant, timeScale) => {
+    const keyPrefix = `lockstep:{cl-${variant}}:`;
+    const seed = await otherNode(keyPrefix);
+    const owner = await cluster.ownerOf(keyPrefix);
+    const out = await replay({ scenario, variant, redis: `redis://127.0.0.1:${seed.port}`, cluster: true, keyPrefix, timeScale });
+    const report = JSON.parse(out.stdout) as JsonReport & { server: { clusterNode: { display: string; slot: number } | null } };
+    expect(out.stderr).not.toMatch(/lockstep:/);
+    expect(report.error).toBeNull();
+    expect(report.firstDivergence).toBeNull();
+    expect(report.server.clusterNode?.display).toBe(`redis://127.0.0.1:${owner.port}`);
+    expect(report.verdicts.real.violations.map((v) => v.kind)).toEqual(report.verdicts.simulation.map((v) => v.kind));
+    expect(report.cleanup?.left).toEqual([]);
+    expect(out.code).toBe(0);
+  });
+
+  it('picks a hash-tagged prefix by default, and leaves no key on any node', async () => {
+    const out = await replay({ scenario: 'plain-del', redis: `redis://127.0.0.1:${cluster.nodes[0].port}`, cluster: true, timeScale: 10 });
+    const report = JSON.parse(out.stdout) as JsonReport;
+    expect(report.keyPrefix).toMatch(/^lockstep:\{[0-9a-f]{8}\}:$/);
+    expect(out.code).toBe(0);
+    for (const node of cluster.nodes) {
+      const client = await RespClient.connect(node.port);
+      try {
+        expect(await client.send(['DBSIZE'])).toEqual({ type: 'integer', value: '0' });
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it('refuses a cluster node without --cluster, and --cluster on a server that is not a cluster node, before writing', async () => {
+    const without = await replay({ scenario: 'get-then-del', redis: `redis://127.0.0.1:${cluster.nodes[0].port}`, timeScale: 10 });
+    expect(without.code).toBe(2);
+    expect(without.stderr).toMatch(/is a Redis Cluster node: replay with --cluster/);
+    expect((JSON.parse(without.stdout) as JsonReport).cleanup).toBeNull();
+    const notCluster = await replay({ scenario: 'get-then-del', redis: `redis://127.0.0.1:${plain.port}`, cluster: true, timeScale: 10 });
+    expect(notCluster.code).toBe(2);
+    expect(notCluster.stderr).toMatch(/--cluster: redis:\/\/127\.0\.0\.1:\d+ is not a Redis Cluster node/);
+    expect((JSON.parse(notCluster.stdout) as JsonReport).cleanup).toBeNull();
+  });
+});
