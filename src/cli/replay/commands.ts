@@ -122,9 +122,9 @@ export function commandShape(args: readonly Arg[]): ShapeResult {
       return plain([1], n > 2 ? [{ index: 2, unit: 's' }] : []);
     case 'PEXPIRE':
       return plain([1], n > 2 ? [{ index: 2, unit: 'ms' }] : []);
+    // PING and ECHO; and a transaction's frame (the queued commands between MULTI and EXEC are planned one by one).
     case 'PING':
     case 'ECHO':
-    // A transaction's frame: the queued commands between MULTI and EXEC are planned one by one.
     case 'MULTI':
     case 'EXEC':
     case 'DISCARD':

@@ -129,6 +129,7 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
     const lateMsMax = lateMsMaxOf(plan);
     await hooks.beforeStart?.();
     const replayStart = performance.now();
+    let lateMsSoFar = 0;
     for (const command of plan.commands) {
       if (hooks.signal?.aborted) throw new Refused('stopped (interrupted)');
       const dueMs = command.atMs / plan.timeScale;
@@ -145,9 +146,14 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
       } catch (failure) {
         throw new LostAt(command.index, failure);
       }
-      const match = compareReplies(command.simReply, real, command.replyIsDurationMs ? { scale: plan.timeScale, toleranceMs: timingMarginMinMs } : null);
+      const lateMs = Math.max(0, sentAtMs - dueMs);
+      lateMsSoFar = Math.max(lateMsSoFar, lateMs);
+      // A duration reply (PTTL) moves by as much as the commands that set and read it were late:
+      // compared within the margin plus the most the replay has been late so far (itself bounded by lateMsMax).
+      const tolerance = { scale: plan.timeScale, toleranceMs: timingMarginMinMs + lateMsSoFar };
+      const match = compareReplies(command.simReply, real, command.replyIsDurationMs ? tolerance : null);
       if (match === 'different' && divergence === null) divergence = command.index;
-      rows.push({ index: command.index, real, match, sentAtMs, lateMs: Math.max(0, sentAtMs - dueMs) });
+      rows.push({ index: command.index, real, match, sentAtMs, lateMs });
       // The messages it published reach their subscribers before the next command: a simulated
       // subscriber read each one before acting on it.
       for (const expected of plan.messages.filter((m) => m.afterCommand === command.index)) {
