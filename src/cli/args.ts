@@ -154,7 +154,7 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   -h, --help                this text
 Numbers: ${NUMBERS_ACCEPTED}.
 Exit codes: 0 no violation found, 3 a violation found, 2 bad usage or input (1: an internal error).`,
-  replay: `Usage: npm run sim -- replay <scenario> --redis redis://host:port [--variant <id>] [--schedule "<text>"]
+  replay: `Usage: npm run sim -- replay <scenario> (--redis redis://host:port | --start-server) [--variant <id>] [--schedule "<text>"]
                             [--seed <n>] [--time-scale <k>] [--key-prefix <p>] [--allow-server-wide] [--cluster] [--json]
 
 Runs the scenario in the simulator, then sends the same Redis commands to a real server, in the
@@ -162,6 +162,8 @@ simulated order, each client over its own connection, and compares every reply (
 Exit 0: every reply matched (a violation is still a success); 1: a reply differed; 2: an error.
   <scenario>            a scenario id (see "list")
   --redis <url>         the server, redis://[user:password@]host:port[/db] (rediss:// for TLS)
+  --start-server        start a private redis-server (from PATH) on a free loopback port for this
+                        replay and stop it at the end; node faults happen only on such servers
   --variant <id>        one of the scenario's variants (default: its default variant)
   --schedule "<text>"   who moves when, as for "run" (default: the scenario's)
   --seed <n>            the random seed, 0 to ${SEED_MAX} (${NUMBERS_ACCEPTED}; default 1)
@@ -230,6 +232,7 @@ const OPTIONS = {
     'key-prefix': { type: 'string' },
     'allow-server-wide': { type: 'boolean' },
     cluster: { type: 'boolean' },
+    'start-server': { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -337,9 +340,14 @@ function parseReplay(values: Record<string, unknown>, positionals: readonly stri
   if (scenario === undefined) throw new UsageError('replay needs a scenario id (see "list")', 'replay');
   if (extra.length > 0) throw new UsageError(`replay takes one scenario id, got also "${extra.join(' ')}"`, 'replay');
   const redis = values.redis as string | undefined;
-  if (redis === undefined) throw new UsageError('replay needs --redis redis://host:port (the server to replay on)', 'replay');
-  const address = parseServerUrl(redis);
-  if ('problem' in address) throw new UsageError(address.problem, 'replay');
+  const startServer = values['start-server'] === true;
+  if (startServer && redis !== undefined) throw new UsageError('replay takes --redis or --start-server, not both', 'replay');
+  if (startServer && values.cluster === true) throw new UsageError('--start-server starts one server, not a cluster: give --cluster a running cluster with --redis', 'replay');
+  if (redis === undefined && !startServer) throw new UsageError('replay needs --redis redis://host:port (the server to replay on), or --start-server', 'replay');
+  if (redis !== undefined) {
+    const address = parseServerUrl(redis);
+    if ('problem' in address) throw new UsageError(address.problem, 'replay');
+  }
   const seed = values.seed as string | undefined;
   const scale = values['time-scale'] as string | undefined;
   const keyPrefix = values['key-prefix'] as string | undefined;
@@ -357,7 +365,7 @@ function parseReplay(values: Record<string, unknown>, positionals: readonly stri
     variant: values.variant as string | undefined,
     schedule: values.schedule as string | undefined,
     seed: seed === undefined ? 1 : parseWholeNumber('--seed', seed, SEED_MAX, 'replay'),
-    redis,
+    redis: redis ?? null,
     timeScale,
     keyPrefix,
     allowServerWide: values['allow-server-wide'] === true,

@@ -4,6 +4,7 @@ import { findScenario } from '../../scenarios';
 import { parseServerUrl, type ServerAddress } from './address';
 import { buildPlan, ReplayRefusal, type ReplayPlan } from './plan';
 import { hashTagOf } from './cluster';
+import { OwnedServers } from './owned-servers';
 import { exitCodeOf, jsonReport, textReport } from './report';
 import { replayOnServer } from './run';
 
@@ -13,7 +14,8 @@ export interface ReplayCommand {
   readonly variant: string | undefined;
   readonly schedule: string | undefined;
   readonly seed: number;
-  readonly redis: string;
+  /** The server's URL; null: start a private redis-server for this replay (--start-server). */
+  readonly redis: string | null;
   readonly timeScale: number;
   readonly keyPrefix: string | undefined;
   readonly allowServerWide: boolean;
@@ -35,8 +37,24 @@ export interface ReplayIo {
 const progressEveryMs = 1_000;
 
 export async function runReplay(command: ReplayCommand, io: ReplayIo): Promise<number> {
+  if (command.redis === null) return await replayOnOwnServer(command, io);
   const prepared = prepareReplay(command, io);
   return prepared === null ? 2 : await executeReplay(prepared, command.json, io);
+}
+
+/** --start-server: a private redis-server on a free loopback port, for this replay only, stopped at the end. */
+async function replayOnOwnServer(command: ReplayCommand, io: ReplayIo): Promise<number> {
+  const owned = new OwnedServers();
+  try {
+    const address = await owned.start();
+    io.stderr.write(`started redis-server on ${address.display} for this replay (stopped at the end)\n`);
+    return await runReplay({ ...command, redis: address.url }, io);
+  } catch (error) {
+    io.stderr.write(`lockstep: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  } finally {
+    await owned.stopAll();
+  }
 }
 
 export interface PreparedReplay {
@@ -47,7 +65,7 @@ export interface PreparedReplay {
 
 /** The plan (the simulated run and the commands to send), or null after saying why it cannot be replayed. */
 export function prepareReplay(command: ReplayCommand, io: ReplayIo): PreparedReplay | null {
-  const address = parseServerUrl(command.redis);
+  const address = parseServerUrl(command.redis ?? '');
   if ('problem' in address) {
     io.stderr.write(`lockstep: ${address.problem}\n`);
     return null;
