@@ -47,6 +47,7 @@ test('the replay command follows the run shown, copies exactly, and adds no row'
 
   await dialog.getByRole('button', { name: 'Copy command' }).click();
   await expect(page.getByTestId('replay.command.status')).toHaveText('Command copied');
+  await app.screenshot('replay-dialog');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await command.textContent());
 
   // The dialog is modal: the page under it keeps its size (no scroll at 1280x720).
