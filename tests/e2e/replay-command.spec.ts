@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { startRealRedis, type RealRedis } from '../support/real-redis';
+import { runSim } from '../support/run-sim';
 import { expect, test } from './fixtures';
 
 // Goal: the header's "Replay on a real Redis" dialog shows the exact CLI command for the run shown
@@ -12,17 +12,6 @@ const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%
 /** Splits the shown command as a POSIX shell would (its only quoting is double quotes around the schedule). */
 function shellWords(command: string): string[] {
   return [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
-}
-
-function runCli(args: readonly string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/cli/main.ts', ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
 }
 
 let redis: RealRedis;
@@ -73,7 +62,7 @@ test('the command shown replays the same run on a real redis-server', async ({ a
   expect(at).toBeGreaterThan(0);
   // Only the server changes: the test's private redis-server instead of the example address.
   args[at + 1] = `redis://127.0.0.1:${redis.port}`;
-  const { status, stdout, stderr } = await runCli([...args, '--json']);
+  const { status, stdout, stderr } = await runSim([...args, '--json']);
   expect(stderr).not.toMatch(/lockstep:/);
   expect(status).toBe(0);
   const report = JSON.parse(stdout) as {

@@ -1,8 +1,8 @@
 // Goal: `npm run sim -- replay` end to end: the side-by-side text report on stdout, the progress
 // line on stderr, exit 0 when every reply matched although the run shows a violation.
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRealRedis, type RealRedis } from '../support/real-redis';
+import { runSim as sim } from '../support/run-sim';
 
 let redis: RealRedis;
 beforeAll(async () => {
@@ -11,17 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await redis?.stop();
 });
-
-function sim(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/cli/main.ts', ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 describe('npm run sim -- replay', () => {
   it('replays get-then-del: both timelines side by side, no divergence, the violation in both runs, exit 0', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useModalDialog } from './useModalDialog';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { selectReplayCommand, selectReplayOpen } from '../store/selectors';
 import { Icon } from './Icon';
@@ -14,16 +14,7 @@ export function ReplayDialog() {
   const open = useSimStore(selectReplayOpen);
   const command = useSimStore(selectReplayCommand);
   const { state, copy } = useCopyText();
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else dialog.setAttribute('open', '');
-    }
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const ref = useModalDialog(open);
   return (
     <dialog ref={ref} className="dialog replay-dialog" aria-labelledby="replay-title" onClose={() => store.getState().setReplayOpen(false)} data-testid="replay.command">
       <h2 id="replay-title" className="dialog__title">
