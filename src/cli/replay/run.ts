@@ -21,7 +21,7 @@ interface ReplayRow {
 }
 
 /** A Pub/Sub message the simulation delivered, and what the real subscriber received in its place. */
-export interface MessageRow {
+interface MessageRow {
   readonly expected: ExpectedMessage;
   /** Unprefixed channel and pattern; null when nothing arrived within messageWaitMsMax. */
   readonly real: RealMessage | null;
