@@ -22,6 +22,8 @@ import { createLinkSlice } from './slices/links';
 import { createPlaybackSlice } from './slices/playback';
 import { createSimulationSlice } from './slices/simulation';
 import { createUiSlice } from './slices/ui';
+import { createWorkbenchSlice, type WorkbenchSlice } from './slices/workbench';
+import type { DraftCheckService } from '../worker/draft-check-protocol';
 import type { ClientView, KeyView, LinkError, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
 
 export interface RunSpec {
@@ -37,6 +39,8 @@ export interface RunSpec {
    * `scenarioId` is its id. The worker gets the definition to replay the other variants.
    */
   readonly custom?: { readonly scenario: Scenario; readonly definition: ScenarioDefinition };
+  /** Keep the choices that fit (with a notice saying where the rest stopped) instead of refusing. */
+  readonly cutToFit?: boolean;
 }
 
 export type LoadResult = { readonly ok: true } | { readonly ok: false; readonly error: LinkError };
@@ -46,6 +50,7 @@ export type ViewTab = 'timeline' | 'sequence' | 'events';
 export type { VariantOutcome } from '../worker/protocol';
 export type { ExploreProgress, ExploreResult } from '../worker/explore-protocol';
 export type { ExploreForm, ExploreState, ExploreStatus } from './slices/explore';
+export type { DraftBudgetStop, ProgramEdit, ScriptEntry, TextProblem, WorkbenchState, WorkbenchTab } from './slices/workbench';
 
 export { SPEEDS_STEPS_PER_S } from './slices/playback';
 /** Longest clock advance or stall the engine accepts (ms): the bound of the duration fields. */
@@ -151,7 +156,7 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice;
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice;
 export type SimStore = StoreApi<SimState> & {
   /** The engine instance behind the store: read-only access for the test API. */
   readonly simulation: () => Simulation;
@@ -173,6 +178,8 @@ export interface SimStoreInit {
   readonly outcomes?: OutcomeService | null;
   /** Runs "Find a race" searches (the explorer worker); without it the button reports an error. */
   readonly explorer?: ExploreService | null;
+  /** Replays an edited scenario off the page's thread before the page runs it (the draft-check worker); inline without it. */
+  readonly draftChecker?: DraftCheckService | null;
   readonly timers?: PlaybackTimers;
   readonly autoplayStepCountMax?: number;
   readonly scenarios?: readonly Scenario[];
@@ -235,6 +242,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
     ...createUiSlice(init)(...a),
     ...createLinkSlice(rt)(...a),
     ...createExploreSlice(rt, init)(...a),
+    ...createWorkbenchSlice(rt, init)(...a),
   }));
   // Load the requested run; if its schedule does not fit, show why and load the default instead.
   const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });
@@ -245,6 +253,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
       api.getState().pause();
       rt.outcomeService?.dispose();
       init.explorer?.dispose();
+      init.draftChecker?.dispose();
     },
   });
 }
