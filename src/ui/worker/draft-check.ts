@@ -5,6 +5,7 @@
 import { ChoiceError } from '../../engine/engine';
 import { parseSchedule } from '../../engine/schedule';
 import { Simulation } from '../../engine/simulation';
+import type { TraceEvent } from '../../engine/trace';
 import { formatProblems, parseDefinition } from '../../definition';
 import type { DraftBudgetStop, DraftCheckReport, DraftCheckRequest, DraftCheckService } from './draft-check-protocol';
 
@@ -26,20 +27,28 @@ export function checkDraft(request: DraftCheckRequest): DraftCheckReport {
       continue; // A schedule naming another variant's clients: the page cuts it there too.
     }
     const sim = new Simulation(parsed.scenario, { variantId: variant.id, seed: request.seed });
-    for (const choice of choices) {
-      let events;
-      try {
-        events = sim.apply(choice);
-      } catch (error) {
-        if (error instanceof ChoiceError) break;
-        return { id: request.id, stops, failure: error instanceof Error ? error.message : String(error) };
-      }
+    /** A slow script's reply arrives when it ends on the virtual clock: the check waits for the last one. */
+    let lastReplyAtMs = 0;
+    const pending = new Map<string, number>();
+    const scan = (events: readonly TraceEvent[]) => {
       for (const event of events) {
+        if (event.kind === 'command' && event.replyAtMs !== undefined) {
+          lastReplyAtMs = Math.max(lastReplyAtMs, event.replyAtMs);
+          pending.set(`${event.clientId}:${event.pc}`, event.step);
+        }
         const reply = event.kind === 'command' || event.kind === 'reply' ? event.reply : null;
         if (reply?.type === 'error' && reply.value.startsWith(BUDGET_ERROR_PREFIX) && stops.length < stopCountMax) {
-          stops.push({ variantId: variant.id, step: event.step, clientId: event.clientId, message: reply.value });
+          // A delayed reply is reported at the step that sent the script.
+          const step = event.kind === 'reply' ? (pending.get(`${event.clientId}:${event.pc}`) ?? event.step) : event.step;
+          stops.push({ variantId: variant.id, step, clientId: event.clientId, message: reply.value });
         }
       }
+    };
+    try {
+      for (const choice of choices) scan(sim.apply(choice));
+      if (lastReplyAtMs > sim.nowMs) scan(sim.apply({ kind: 'advance', ms: lastReplyAtMs - sim.nowMs }));
+    } catch (error) {
+      if (!(error instanceof ChoiceError)) return { id: request.id, stops, failure: error instanceof Error ? error.message : String(error) };
     }
   }
   return { id: request.id, stops, failure: null };
