@@ -14,6 +14,7 @@ import { isEmbed } from './ui/store/run-link';
 import { installTestApi } from './ui/test-api';
 import { deferredOutcomeService } from './ui/worker/deferred';
 import { deferredExploreService } from './ui/worker/explore-deferred';
+import type { DraftCheckService } from './ui/worker/draft-check-protocol';
 import './ui/styles/index.css';
 
 const storage = browserStorage();
@@ -29,6 +30,15 @@ const explorer = deferredExploreService(async () => {
   const { createInlineExploreService, createWorkerExploreService } = await import('./ui/worker/explore-client');
   return typeof Worker === 'function' ? createWorkerExploreService() : createInlineExploreService();
 });
+// The workbench's draft check (and its worker) loads with the first edit.
+let draftCheckService: Promise<DraftCheckService> | null = null;
+const draftChecker: DraftCheckService = {
+  check: async (request) => {
+    draftCheckService ??= import('./ui/worker/draft-check-client').then((m) => m.createWorkerDraftCheckService());
+    return (await draftCheckService).check(request);
+  },
+  dispose: () => void draftCheckService?.then((service) => service.dispose()),
+};
 const prefersDark = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches;
 
 const store = createSimStore({
@@ -41,6 +51,7 @@ const store = createSimStore({
   embed,
   outcomes,
   explorer,
+  draftChecker: typeof Worker === 'function' ? draftChecker : null,
 });
 // A saved run that could not be restored moves aside before the current run is saved over it.
 const unrestored = store.getState().linkError?.savedText;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { LOCALES, localized, translator } from '../i18n';
 import { AppHeader } from './components/AppHeader';
@@ -20,6 +20,10 @@ import type { SimState } from './store/createSimStore';
 /** The `?` dialog's code loads the first time it opens (not first-screen work). */
 const ShortcutsDialog = lazy(() => import('./components/ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
 
+/** The workbench (CodeMirror, the program and schedule editors) loads the first time it opens. */
+const Workbench = lazy(() => import('./components/workbench/Workbench').then((module) => ({ default: module.Workbench })));
+const selectWorkbenchOpened = (s: SimState) => s.workbench.open;
+
 const selectTitleInput = (s: SimState) => ({ title: s.runInfo.title, lang: s.lang });
 
 /** The tab's title names the scenario, so a teacher's tabs and history read as lessons. */
@@ -39,6 +43,10 @@ export function App() {
   const store = useSimStoreApi();
   const { lang, theme, presentation, embed } = useSimStore(useShallow(selectAppearance));
   const shortcutsOpen = useSimStore(selectShortcutsOpen);
+  const workbenchOpen = useSimStore(selectWorkbenchOpened);
+  // Once loaded, the drawer stays mounted (closed), so its drafts survive closing it.
+  const [workbenchLoaded, setWorkbenchLoaded] = useState(false);
+  if (workbenchOpen && !workbenchLoaded) setWorkbenchLoaded(true);
   useKeyboardShortcuts(store, true);
 
   // Theme, language and presentation live on <html> so the page background and fonts follow.
@@ -75,6 +83,11 @@ export function App() {
         </Suspense>
       )}
       {!embed && <ExploreDialog />}
+      {!embed && workbenchLoaded && (
+        <Suspense fallback={null}>
+          <Workbench />
+        </Suspense>
+      )}
     </div>
   );
 }

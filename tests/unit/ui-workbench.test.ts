@@ -29,13 +29,18 @@ describe('workbench edits', () => {
   it('turns the GET-then-DEL release into the compare-and-delete script: the violation disappears', async () => {
     const s = store();
     expect(s.getState().violations.map((v) => v.violation)).toContain('foreign-release');
+    // Removing the GET first is refused: the `if` still reads its reply (${current}).
     await s.getState().applyProgramEdit({ kind: 'remove', clientId: 'A', pc: pcOf(s, 'A', /^GET/) }, true);
-    await s.getState().applyProgramEdit({ kind: 'remove', clientId: 'A', pc: pcOf(s, 'A', /^if /) }, true);
+    expect(s.getState().workbench.status).toBe('invalid');
+    expect(s.getState().workbench.problems).toMatch(/variants\[0\]\.clients\[0\]\.program\[7\]\.when\.left: \$\{current\}/);
+    await s.getState().applyProgramEdit({ kind: 'remove', clientId: 'A', pc: pcOf(s, 'A', /^if \$\{current\}/) }, true);
+    await s.getState().applyProgramEdit({ kind: 'remove', clientId: 'A', pc: pcOf(s, 'A', /^GET/) }, true);
     await s.getState().applyProgramEdit({ kind: 'callScript', clientId: 'A', pc: pcOf(s, 'A', /^DEL/), script: 'compareAndDelete' }, true);
     const state = s.getState();
     expect(state.workbench.status).toBe('idle');
     expect(state.scenarioId).toBe('get-then-del-edited');
     expect(state.violations).toEqual([]);
+    expect(state.runInfo.programs.A.map((l) => l.code).filter((c) => /^(GET|DEL|if \$\{current)/.test(c))).toEqual([]);
     // Both clients ran the same program, so both changed.
     expect(state.runInfo.programs.B.some((l) => /^EVAL/.test(l.code))).toBe(true);
     // The schedule and the cursor stayed.

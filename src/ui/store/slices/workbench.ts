@@ -7,6 +7,7 @@
  */
 import type { StateCreator } from 'zustand/vanilla';
 import { definitionBounds, definitionOfScenario, formatProblems, parseDefinition, type ScenarioDefinition } from '../../../definition';
+import { formatReplyShort } from '../../../engine/redis/reply';
 import { parseSchedule, ScheduleSyntaxError } from '../../../engine/schedule';
 import { scriptErrorLine, scriptSyntaxProblem } from '../../../engine/shared-scripts';
 import type { DraftBudgetStop, DraftCheckService } from '../../worker/draft-check-protocol';
@@ -27,6 +28,15 @@ export interface TextProblem {
   /** 0-based character offset and length in a schedule's text, or null. */
   readonly offset: number | null;
   readonly length: number;
+}
+
+export interface ScriptCall {
+  readonly clientId: string | null;
+  readonly step: number;
+  readonly keys: readonly string[];
+  readonly args: readonly string[];
+  /** The reply as redis-cli prints it, or null while a slow script still runs. */
+  readonly reply: string | null;
 }
 
 export interface WorkbenchState {
@@ -60,6 +70,8 @@ export interface WorkbenchSlice {
   checkScript(source: string): TextProblem | null;
   /** Runtime errors the run's replies carry from a script, by line (`ERR user_script:3: ...`). */
   scriptRunErrors(name: string): TextProblem[];
+  /** The script's last call before the cursor: what KEYS and ARGV it got, and its reply (text), or null. */
+  scriptLastCall(name: string): ScriptCall | null;
   applyScript(name: string, source: string): Promise<void>;
   applyParam(name: string, value: string): Promise<void>;
   applyProgramEdit(edit: ProgramEdit, sameForAll: boolean): Promise<void>;
@@ -177,6 +189,24 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
           out.push({ message: event.reply.value, line: scriptErrorLine(event.reply.value), offset: null, length: 0 });
         }
         return out;
+      },
+      scriptLastCall(name) {
+        const source = get().workbench.scripts.find((s) => s.name === name)?.source;
+        const { events, eventCountToCursor } = get();
+        for (let i = eventCountToCursor - 1; i >= 0 && source !== undefined; i--) {
+          const event = events[i];
+          if (event.kind !== 'command' || event.argv[0]?.toUpperCase() !== 'EVAL' || event.argv[1] !== source) continue;
+          const numkeys = Number(event.argv[2]);
+          const keyCount = Number.isInteger(numkeys) && numkeys >= 0 ? numkeys : 0;
+          return {
+            clientId: event.clientId,
+            step: event.step,
+            keys: event.argv.slice(3, 3 + keyCount),
+            args: event.argv.slice(3 + keyCount),
+            reply: event.reply === null ? null : formatReplyShort(event.reply),
+          };
+        }
+        return null;
       },
       applyScript(name, source) {
         return edit((definition, variantId) => setScriptSource(definition, variantId, name, source));
