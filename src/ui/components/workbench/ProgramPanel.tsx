@@ -51,6 +51,7 @@ export function ProgramPanel() {
             return (
               <li key={line.pc} className="workbench-step" data-testid={id}>
                 <code className="workbench-step__code">
+                  <span className="workbench-step__pc">{n}</span>
                   {line.label !== undefined ? `${line.label}: ` : ''}
                   {line.code}
                 </code>
