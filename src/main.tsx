@@ -8,6 +8,7 @@ import { detectLang } from './i18n';
 import { App } from './ui/App';
 import { browserStorage, keepUnrestoredRun, loadPrefs, loadSavedRun } from './ui/share/persist';
 import { connectBrowser } from './ui/share/sync';
+import { localMyScenarioStorage } from './ui/share/my-scenarios-storage';
 import { createSimStore } from './ui/store/createSimStore';
 import { SimStoreProvider } from './ui/store/context';
 import { isEmbed } from './ui/store/run-link';
@@ -52,6 +53,7 @@ const store = createSimStore({
   outcomes,
   explorer,
   draftChecker: typeof Worker === 'function' ? draftChecker : null,
+  myScenarioStorage: embed ? null : localMyScenarioStorage(window),
 });
 // A saved run that could not be restored moves aside before the current run is saved over it.
 const unrestored = store.getState().linkError?.savedText;

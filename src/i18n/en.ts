@@ -395,4 +395,23 @@ export const en = {
   workbenchScheduleAt: 'At character {position}: {message}',
   workbenchScheduleProblem: '{message}',
   workbenchScheduleOk: { one: 'Replayed: {n} step.', other: 'Replayed: {n} steps.' },
+
+  // The user's own scenarios
+  myScenarios: 'My scenarios',
+  myScenarioSaveName: 'Name',
+  myScenarioSave: 'Save as my scenario',
+  myScenarioSaved: 'Saved as my scenario “{name}”.',
+  myScenarioOpen: 'Open',
+  myScenarioRename: 'Rename',
+  myScenarioDuplicate: 'Duplicate',
+  myScenarioDelete: 'Delete',
+  myScenarioDeleted: 'Deleted “{name}”.',
+  myScenarioUndo: 'Undo',
+  myScenariosNone: 'None yet: save the scenario on screen.',
+  myScenariosCorrupt: { one: '{n} saved entry could not be read and was kept aside: {reason}', other: '{n} saved entries could not be read and were kept aside: {reason}' },
+  myScenariosNoStorage: 'This browser does not allow storage here: your scenarios cannot be saved.',
+  myScenariosFull: 'At most {n} scenarios can be saved: delete one first.',
+  myScenariosWriteFailed: 'Could not save (storage full or forbidden): {detail}',
+  myScenariosMerged: 'Another tab changed your scenarios: your change was added to theirs.',
+  myScenariosNotExpressible: 'This scenario cannot be saved: one of its clients runs code outside the engine.',
 } as const;

@@ -387,4 +387,23 @@ export const zhCN: Catalog = {
   workbenchScheduleAt: '第 {position} 个字符：{message}',
   workbenchScheduleProblem: '{message}',
   workbenchScheduleOk: { other: '已重放：{n} 步。' },
+
+  // 我的场景
+  myScenarios: '我的场景',
+  myScenarioSaveName: '名称',
+  myScenarioSave: '另存为我的场景',
+  myScenarioSaved: '已另存为我的场景“{name}”。',
+  myScenarioOpen: '打开',
+  myScenarioRename: '重命名',
+  myScenarioDuplicate: '复制',
+  myScenarioDelete: '删除',
+  myScenarioDeleted: '已删除“{name}”。',
+  myScenarioUndo: '撤销',
+  myScenariosNone: '还没有：先保存当前场景。',
+  myScenariosCorrupt: { other: '{n} 个已保存的条目无法读取，已另行保留：{reason}' },
+  myScenariosNoStorage: '此浏览器不允许在这里存储：无法保存你的场景。',
+  myScenariosFull: '最多只能保存 {n} 个场景：请先删除一个。',
+  myScenariosWriteFailed: '无法保存（存储已满或被禁止）：{detail}',
+  myScenariosMerged: '另一个标签页修改了你的场景：你的修改已合并进去。',
+  myScenariosNotExpressible: '这个场景无法保存：它的某个客户端运行的是引擎之外的代码。',
 };

@@ -7,7 +7,7 @@ import { expect, test, type LockstepPage } from './fixtures';
 // and read the budget's BUSY-style error while the page keeps answering; type a schedule and see
 // it replay or say where it is wrong; and find hostile text shown as text.
 
-async function openWorkbench(app: LockstepPage, tab: 'scripts' | 'program' | 'schedule'): Promise<Locator> {
+async function openWorkbench(app: LockstepPage, tab: 'scripts' | 'program' | 'schedule' | 'mine'): Promise<Locator> {
   await app.page.getByTestId('workbench-open').click();
   const drawer = app.page.getByTestId('workbench');
   await expect(drawer).toBeVisible();
@@ -21,8 +21,10 @@ async function applied(drawer: Locator, revision: number): Promise<void> {
   await expect(drawer.getByTestId('workbench-status')).toHaveAttribute('data-status', 'idle');
 }
 
+/** A program step by its code (`code` anchored at the code's start, after the step's number). */
 function step(drawer: Locator, clientId: string, code: RegExp): Locator {
-  return drawer.getByTestId(new RegExp(`^workbench\\.step\\.${clientId}\\.\\d+$`)).filter({ hasText: code });
+  const text = new RegExp(`^\\d+${code.source.replace(/^\^/, '')}`);
+  return drawer.getByTestId(new RegExp(`^workbench\\.step\\.${clientId}\\.\\d+$`)).filter({ hasText: text });
 }
 
 async function releaseWithLua(app: LockstepPage): Promise<Locator> {
@@ -129,4 +131,31 @@ test('hostile text in a script, a parameter and a key value is shown as text', a
   await editor.fill(`-- ${hostile}\nreturn 1`);
   await expect(editor).toContainText(hostile);
   expect(await app.page.evaluate(() => document.querySelectorAll('img[src="x"]').length)).toBe(0);
+});
+
+test('save as my scenario, reload, find it beside the lessons; delete and undo', async ({ app }) => {
+  test.slow();
+  const drawer = await releaseWithLua(app);
+  await drawer.getByTestId('workbench.tab.mine').click();
+  await drawer.getByTestId('my-scenario-name').fill('My safe release');
+  await drawer.getByTestId('my-scenario-save').click();
+  await expect(drawer.getByTestId('my-scenario-row.my-1')).toBeVisible();
+
+  await test.step('reload: the scenario is listed beside the built-in ones and opens as saved', async () => {
+    await app.open();
+    await app.page.getByTestId('scenario-picker').click();
+    await expect(app.page.getByTestId('scenario-menu.mine')).toContainText('My safe release');
+    await app.page.getByTestId('my-scenario.my-1').click();
+    await expect(app.page.getByRole('heading', { level: 1 })).toHaveText('My safe release');
+    await expect(app.noViolations).toBeVisible();
+    expect((await app.state()).schedule).toBe('A A A~5000 +4000 B +1000');
+  });
+
+  await test.step('delete, then undo', async () => {
+    const reopened = await openWorkbench(app, 'mine');
+    await reopened.getByTestId('my-scenario-row.my-1').getByRole('button', { name: 'Delete' }).click();
+    await expect(reopened.getByTestId('my-scenario-row.my-1')).toHaveCount(0);
+    await reopened.getByTestId('my-scenario-undo').getByRole('button', { name: 'Undo' }).click();
+    await expect(reopened.getByTestId('my-scenario-row.my-1')).toBeVisible();
+  });
 });

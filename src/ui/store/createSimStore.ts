@@ -23,8 +23,9 @@ import { createPlaybackSlice } from './slices/playback';
 import { createSimulationSlice } from './slices/simulation';
 import { createUiSlice } from './slices/ui';
 import { createWorkbenchSlice, type WorkbenchSlice } from './slices/workbench';
+import { createMyScenariosSlice, type MyScenariosSlice } from './slices/my-scenarios';
 import type { DraftCheckService } from '../worker/draft-check-protocol';
-import type { ClientView, KeyView, LinkError, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
+import type { ClientView, KeyView, LinkError, MyScenarioStorage, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
 
 export interface RunSpec {
   readonly scenarioId: string;
@@ -50,6 +51,7 @@ export type ViewTab = 'timeline' | 'sequence' | 'events';
 export type { VariantOutcome } from '../worker/protocol';
 export type { ExploreProgress, ExploreResult } from '../worker/explore-protocol';
 export type { ExploreForm, ExploreState, ExploreStatus } from './slices/explore';
+export type { MyScenarioSummary } from './slices/my-scenarios';
 export type { DraftBudgetStop, ProgramEdit, ScriptCall, ScriptEntry, TextProblem, WorkbenchState, WorkbenchTab } from './slices/workbench';
 
 export { SPEEDS_STEPS_PER_S } from './slices/playback';
@@ -156,7 +158,7 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice;
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice & MyScenariosSlice;
 export type SimStore = StoreApi<SimState> & {
   /** The engine instance behind the store: read-only access for the test API. */
   readonly simulation: () => Simulation;
@@ -180,6 +182,8 @@ export interface SimStoreInit {
   readonly explorer?: ExploreService | null;
   /** Replays an edited scenario off the page's thread before the page runs it (the draft-check worker); inline without it. */
   readonly draftChecker?: DraftCheckService | null;
+  /** Where the user's own scenarios live (localStorage in the page); without it they cannot be saved. */
+  readonly myScenarioStorage?: MyScenarioStorage | null;
   readonly timers?: PlaybackTimers;
   readonly autoplayStepCountMax?: number;
   readonly scenarios?: readonly Scenario[];
@@ -243,6 +247,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
     ...createLinkSlice(rt)(...a),
     ...createExploreSlice(rt, init)(...a),
     ...createWorkbenchSlice(rt, init)(...a),
+    ...createMyScenariosSlice(rt, init)(...a),
   }));
   // Load the requested run; if its schedule does not fit, show why and load the default instead.
   const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });

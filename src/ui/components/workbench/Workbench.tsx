@@ -7,14 +7,15 @@ import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../../store/context';
 import type { SimState, WorkbenchTab } from '../../store/createSimStore';
+import { MinePanel } from './MinePanel';
 import { ProgramPanel } from './ProgramPanel';
 import { SchedulePanel } from './SchedulePanel';
 import { ScriptsPanel } from './ScriptsPanel';
 import { WorkbenchStatus } from './WorkbenchStatus';
 import './workbench.css';
 
-const TABS: readonly WorkbenchTab[] = ['scripts', 'program', 'schedule'];
-const TAB_LABEL = { scripts: 'workbenchTabScripts', program: 'workbenchTabProgram', schedule: 'workbenchTabSchedule' } as const;
+const TABS: readonly WorkbenchTab[] = ['scripts', 'program', 'schedule', 'mine'];
+const TAB_LABEL = { scripts: 'workbenchTabScripts', program: 'workbenchTabProgram', schedule: 'workbenchTabSchedule', mine: 'myScenarios' } as const;
 
 const selectShell = (s: SimState) => ({ open: s.workbench.open, tab: s.workbench.tab, scenarioId: s.scenarioId, variantId: s.variantId });
 
@@ -76,6 +77,7 @@ export function Workbench() {
         {tab === 'scripts' && <ScriptsPanel />}
         {tab === 'program' && <ProgramPanel />}
         {tab === 'schedule' && <SchedulePanel />}
+        {tab === 'mine' && <MinePanel />}
       </div>
     </dialog>
   );

@@ -18,7 +18,7 @@ import { editedId, editProgram, paramsOf, scriptsOf, setParam, setScriptSource, 
 export type { ProgramEdit, ScriptEntry } from '../workbench-edits';
 export type { DraftBudgetStop } from '../../worker/draft-check-protocol';
 
-export type WorkbenchTab = 'program' | 'scripts' | 'schedule';
+export type WorkbenchTab = 'program' | 'scripts' | 'schedule' | 'mine';
 
 /** A problem at a place in a text: a script's line, or a schedule's character offset. */
 export interface TextProblem {
