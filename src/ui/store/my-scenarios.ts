@@ -16,7 +16,7 @@
 import * as v from 'valibot';
 import { definitionBounds, parseDefinition, type ScenarioDefinition } from '../../definition';
 
-export const MY_SCENARIOS_VERSION = 1;
+const MY_SCENARIOS_VERSION = 1;
 /** Entries kept at most (each holds a whole definition; localStorage has a few MB). */
 export const myScenarioCountMax = 100;
 export const myScenarioNameCharsMax = 200;
@@ -35,7 +35,7 @@ export interface MyScenarioList {
 }
 
 /** Something read that could not be used: its text kept whole, and why. */
-export interface CorruptEntry {
+interface CorruptEntry {
   readonly text: string;
   readonly reason: string;
 }

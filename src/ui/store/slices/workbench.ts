@@ -15,13 +15,12 @@ import type { SimState, SimStoreInit } from '../createSimStore';
 import type { Runtime } from '../runtime';
 import { editedId, editProgram, paramsOf, scriptsOf, setParam, setScriptSource, type ProgramEdit, type ScriptEntry } from '../workbench-edits';
 
-export type { ProgramEdit, ScriptEntry } from '../workbench-edits';
-export type { DraftBudgetStop } from '../../worker/draft-check-protocol';
+export type { ProgramEdit } from '../workbench-edits';
 
 export type WorkbenchTab = 'program' | 'scripts' | 'schedule' | 'mine';
 
 /** A problem at a place in a text: a script's line, or a schedule's character offset. */
-export interface TextProblem {
+interface TextProblem {
   readonly message: string;
   /** 1-based line of a script, or null when the error names none. */
   readonly line: number | null;
@@ -30,7 +29,7 @@ export interface TextProblem {
   readonly length: number;
 }
 
-export interface ScriptCall {
+interface ScriptCall {
   readonly clientId: string | null;
   readonly step: number;
   readonly keys: readonly string[];
@@ -39,7 +38,7 @@ export interface ScriptCall {
   readonly reply: string | null;
 }
 
-export interface WorkbenchState {
+interface WorkbenchState {
   readonly open: boolean;
   readonly tab: WorkbenchTab;
   /**
