@@ -118,6 +118,7 @@ describe('workbench schedule text', () => {
     const problem = s.getState().workbench.scheduleProblem;
     expect(problem?.offset).toBe(10);
     expect(problem?.length).toBe(1);
+    expect(problem?.message).toBe('unknown client "C" (clients: A, B)');
     expect(s.getState().schedule).toBe('A A A~5000 +4000 B +1000');
   });
 

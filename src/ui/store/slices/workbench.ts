@@ -226,7 +226,9 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
           choices = parseSchedule(text, get().clientIds);
         } catch (error) {
           if (!(error instanceof ScheduleSyntaxError)) throw error;
-          patch({ scheduleProblem: { message: error.message, line: null, offset: error.offset, length: Math.max(1, error.token.length) } });
+          // The position is shown (and the token marked) by the panel: the parser's own suffix would repeat it.
+          const message = error.message.replace(/ at position \d+: "[^"]*"$/, '');
+          patch({ scheduleProblem: { message, line: null, offset: error.offset, length: Math.max(1, error.token.length) } });
           return;
         }
         const definition = engine.definition;
