@@ -8,12 +8,14 @@ import { detectLang } from './i18n';
 import { App } from './ui/App';
 import { browserStorage, keepUnrestoredRun, loadPrefs, loadSavedRun } from './ui/share/persist';
 import { connectBrowser } from './ui/share/sync';
+import { localMyScenarioStorage } from './ui/share/my-scenarios-storage';
 import { createSimStore } from './ui/store/createSimStore';
 import { SimStoreProvider } from './ui/store/context';
 import { isEmbed } from './ui/store/run-link';
 import { installTestApi } from './ui/test-api';
 import { deferredOutcomeService } from './ui/worker/deferred';
 import { deferredExploreService } from './ui/worker/explore-deferred';
+import type { DraftCheckService } from './ui/worker/draft-check-protocol';
 import './ui/styles/index.css';
 
 const storage = browserStorage();
@@ -29,6 +31,15 @@ const explorer = deferredExploreService(async () => {
   const { createInlineExploreService, createWorkerExploreService } = await import('./ui/worker/explore-client');
   return typeof Worker === 'function' ? createWorkerExploreService() : createInlineExploreService();
 });
+// The workbench's draft check (and its worker) loads with the first edit.
+let draftCheckService: Promise<DraftCheckService> | null = null;
+const draftChecker: DraftCheckService = {
+  check: async (request) => {
+    draftCheckService ??= import('./ui/worker/draft-check-client').then((m) => m.createWorkerDraftCheckService());
+    return (await draftCheckService).check(request);
+  },
+  dispose: () => void draftCheckService?.then((service) => service.dispose()),
+};
 const prefersDark = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches;
 
 const store = createSimStore({
@@ -41,6 +52,8 @@ const store = createSimStore({
   embed,
   outcomes,
   explorer,
+  draftChecker: typeof Worker === 'function' ? draftChecker : null,
+  myScenarioStorage: embed ? null : localMyScenarioStorage(window),
 });
 // A saved run that could not be restored moves aside before the current run is saved over it.
 const unrestored = store.getState().linkError?.savedText;

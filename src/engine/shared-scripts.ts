@@ -1,4 +1,4 @@
-import { createLuaScriptEngine } from './redis/lua';
+import { createLuaScriptEngine, type LuaScriptEngine } from './redis/lua';
 import type { Reply } from './redis/reply';
 import type { ScriptEngine, ScriptHost, ScriptRunReport } from './redis/script-engine';
 
@@ -18,7 +18,7 @@ import type { ScriptEngine, ScriptHost, ScriptRunReport } from './redis/script-e
  * the expensive part, and explorers move between states with and without a script cached.
  */
 interface Lender {
-  readonly engine: ScriptEngine;
+  readonly engine: LuaScriptEngine;
   /** The loan whose random state the engine holds now. */
   holder: ScriptEngineLoan | null;
   /** The shas the engine's cache holds. */
@@ -106,4 +106,25 @@ function sortedCache(scripts: Record<string, string>): Record<string, string> {
 /** A script engine for one server, backed by the realm's shared Lua engine (a `createScriptEngine`). */
 export function sharedScriptEngine(): ScriptEngine {
   return new ScriptEngineLoan();
+}
+
+/** A script's compile-time error: Redis's text, and the source line it names (1-based) when it names one. */
+export interface ScriptSyntaxProblem {
+  readonly message: string;
+  readonly line: number | null;
+}
+
+/** The source line an error from a script names (`user_script:3: ...`, compile or run time), or null. */
+export function scriptErrorLine(message: string): number | null {
+  const match = /user_script:(\d+):/.exec(message);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * What EVAL would answer at compile time for `source` (the engine's Lua 5.1 parser, Redis's
+ * shebang rules), or null if it compiles: nothing runs and nothing is cached.
+ */
+export function scriptSyntaxProblem(source: string): ScriptSyntaxProblem | null {
+  const message = theLender().engine.syntaxError(source);
+  return message === null ? null : { message, line: scriptErrorLine(message) };
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { LOCALES, localized, translator } from '../i18n';
 import { AppHeader } from './components/AppHeader';
@@ -22,6 +22,10 @@ const ShortcutsDialog = lazy(() => import('./components/ShortcutsDialog').then((
 /** "Replay on a real Redis" (the header's button): its code loads the first time it opens. */
 const ReplayDialog = lazy(() => import('./components/ReplayDialog').then((module) => ({ default: module.ReplayDialog })));
 
+/** The workbench (CodeMirror, the program and schedule editors) loads the first time it opens. */
+const Workbench = lazy(() => import('./components/workbench/Workbench').then((module) => ({ default: module.Workbench })));
+const selectWorkbenchOpened = (s: SimState) => s.workbench.open;
+
 const selectTitleInput = (s: SimState) => ({ title: s.runInfo.title, lang: s.lang });
 
 /** The tab's title names the scenario, so a teacher's tabs and history read as lessons. */
@@ -42,6 +46,10 @@ export function App() {
   const { lang, theme, presentation, embed } = useSimStore(useShallow(selectAppearance));
   const shortcutsOpen = useSimStore(selectShortcutsOpen);
   const replayOpen = useSimStore(selectReplayOpen);
+  const workbenchOpen = useSimStore(selectWorkbenchOpened);
+  // Once loaded, the drawer stays mounted (closed), so its drafts survive closing it.
+  const [workbenchLoaded, setWorkbenchLoaded] = useState(false);
+  if (workbenchOpen && !workbenchLoaded) setWorkbenchLoaded(true);
   useKeyboardShortcuts(store, true);
 
   // Theme, language and presentation live on <html> so the page background and fonts follow.
@@ -83,6 +91,11 @@ export function App() {
         </Suspense>
       )}
       {!embed && <ExploreDialog />}
+      {!embed && workbenchLoaded && (
+        <Suspense fallback={null}>
+          <Workbench />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -3,6 +3,9 @@ import { localized } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { selectLang, selectScenarioId, selectScenarios } from '../store/selectors';
 import { Icon } from './Icon';
+import type { SimState } from '../store/createSimStore';
+
+const selectMyScenarios = (s: SimState) => s.myScenarios;
 
 /** A menu of scenarios, each with its title and one-line lesson. */
 export function ScenarioPicker() {
@@ -10,6 +13,7 @@ export function ScenarioPicker() {
   const lang = useSimStore(selectLang);
   const scenarioId = useSimStore(selectScenarioId);
   const scenarios = useSimStore(selectScenarios);
+  const mine = useSimStore(selectMyScenarios);
   const store = useSimStoreApi();
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -75,6 +79,30 @@ export function ScenarioPicker() {
               </li>
             ))}
           </ul>
+          {mine.length > 0 && (
+            <>
+              <h2 className="scenario-menu__heading">{t('myScenarios')}</h2>
+              <ul data-testid="scenario-menu.mine">
+                {mine.map((entry) => (
+                  <li key={entry.id}>
+                    <button
+                      type="button"
+                      className="scenario-menu__item"
+                      aria-current={entry.id === scenarioId ? 'true' : undefined}
+                      data-testid={`my-scenario.${entry.id}`}
+                      onClick={() => {
+                        setOpen(false);
+                        buttonRef.current?.focus();
+                        store.getState().openMyScenario(entry.id);
+                      }}
+                    >
+                      <span className="scenario-menu__title">{entry.name}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
         </div>
       )}
     </div>

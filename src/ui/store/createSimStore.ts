@@ -22,7 +22,10 @@ import { createLinkSlice } from './slices/links';
 import { createPlaybackSlice } from './slices/playback';
 import { createSimulationSlice } from './slices/simulation';
 import { createUiSlice } from './slices/ui';
-import type { ClientView, KeyView, LinkError, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
+import { createWorkbenchSlice, type WorkbenchSlice } from './slices/workbench';
+import { createMyScenariosSlice, type MyScenariosSlice } from './slices/my-scenarios';
+import type { DraftCheckService } from '../worker/draft-check-protocol';
+import type { ClientView, KeyView, LinkError, MyScenarioStorage, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
 
 export interface RunSpec {
   readonly scenarioId: string;
@@ -37,6 +40,8 @@ export interface RunSpec {
    * `scenarioId` is its id. The worker gets the definition to replay the other variants.
    */
   readonly custom?: { readonly scenario: Scenario; readonly definition: ScenarioDefinition };
+  /** Keep the choices that fit (with a notice saying where the rest stopped) instead of refusing. */
+  readonly cutToFit?: boolean;
 }
 
 export type LoadResult = { readonly ok: true } | { readonly ok: false; readonly error: LinkError };
@@ -46,6 +51,8 @@ export type ViewTab = 'timeline' | 'sequence' | 'events';
 export type { VariantOutcome } from '../worker/protocol';
 export type { ExploreProgress, ExploreResult } from '../worker/explore-protocol';
 export type { ExploreForm, ExploreState, ExploreStatus } from './slices/explore';
+export type { MyScenarioSummary } from './slices/my-scenarios';
+export type { ProgramEdit, WorkbenchTab } from './slices/workbench';
 
 export { SPEEDS_STEPS_PER_S } from './slices/playback';
 /** Longest clock advance or stall the engine accepts (ms): the bound of the duration fields. */
@@ -154,7 +161,7 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice;
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice & MyScenariosSlice;
 export type SimStore = StoreApi<SimState> & {
   /** The engine instance behind the store: read-only access for the test API. */
   readonly simulation: () => Simulation;
@@ -176,6 +183,10 @@ export interface SimStoreInit {
   readonly outcomes?: OutcomeService | null;
   /** Runs "Find a race" searches (the explorer worker); without it the button reports an error. */
   readonly explorer?: ExploreService | null;
+  /** Replays an edited scenario off the page's thread before the page runs it (the draft-check worker); inline without it. */
+  readonly draftChecker?: DraftCheckService | null;
+  /** Where the user's own scenarios live (localStorage in the page); without it they cannot be saved. */
+  readonly myScenarioStorage?: MyScenarioStorage | null;
   readonly timers?: PlaybackTimers;
   readonly autoplayStepCountMax?: number;
   readonly scenarios?: readonly Scenario[];
@@ -238,6 +249,8 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
     ...createUiSlice(init)(...a),
     ...createLinkSlice(rt)(...a),
     ...createExploreSlice(rt, init)(...a),
+    ...createWorkbenchSlice(rt, init)(...a),
+    ...createMyScenariosSlice(rt, init)(...a),
   }));
   // Load the requested run; if its schedule does not fit, show why and load the default instead.
   const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });
@@ -248,6 +261,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
       api.getState().pause();
       rt.outcomeService?.dispose();
       init.explorer?.dispose();
+      init.draftChecker?.dispose();
     },
   });
 }

@@ -144,3 +144,17 @@ export type RunProjectionView = Pick<
   RunProjection,
   'generation' | 'events' | 'eventCount' | 'stepCount' | 'schedule' | 'violations' | 'lockIntervals' | 'openLock' | 'lane' | 'keyHistory' | 'firstEventOfStep' | 'eventsOfStep' | 'violationCountBefore'
 >;
+
+/**
+ * Where the user's own scenarios are stored (localStorage in the page, a Map in tests): text in,
+ * text out; store/my-scenarios.ts reads and writes the document.
+ */
+export interface MyScenarioStorage {
+  read(): string | null;
+  /** Writes the document; returns why it could not (quota, forbidden storage), or null. */
+  write(text: string): string | null;
+  /** Keeps what could not be read, whole, apart from the list (never overwritten by it). */
+  keepAside(entries: readonly { readonly text: string; readonly reason: string }[]): void;
+  /** Calls back when another tab changed the stored document; returns the unsubscribe. */
+  subscribe(onChange: () => void): () => void;
+}

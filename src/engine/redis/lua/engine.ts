@@ -287,8 +287,20 @@ export class LuaScriptEngine implements ScriptEngine {
 
   // ---------------------------------------------------------------- compile and run
 
-  /** Compiles and caches `source`; returns the Redis error text on a syntax error. */
-  private compile(source: string, sha = sha1Hex(source)): CachedScript | string {
+  /**
+   * The error EVAL would answer for `source` at compile time (a bad shebang or a Lua syntax
+   * error, `... user_script:3: ...`), or null if it compiles. Caches nothing and runs nothing:
+   * an editor checks a script before any client runs it.
+   */
+  syntaxError(source: string): string | null {
+    const loaded = this.load(source);
+    if (typeof loaded === 'string') return loaded;
+    lua.lua_pop(this.L, 1);
+    return null;
+  }
+
+  /** Compiles `source` onto the stack (its flags returned), or the Redis error text. */
+  private load(source: string): { flags: CachedScript['flags'] } | string {
     const L = this.L;
     const shebang = parseShebang(source);
     if (typeof shebang === 'string') return shebang;
@@ -299,9 +311,17 @@ export class LuaScriptEngine implements ScriptEngine {
       lua.lua_pop(L, 1);
       return `ERR Error compiling script (new function): ${lua51SyntaxMessage(message)}`;
     }
+    return { flags: shebang.flags };
+  }
+
+  /** Compiles and caches `source`; returns the Redis error text on a syntax error. */
+  private compile(source: string, sha = sha1Hex(source)): CachedScript | string {
+    const L = this.L;
+    const loaded = this.load(source);
+    if (typeof loaded === 'string') return loaded;
     const slot = this.nextSlot++;
     lua.lua_rawseti(L, SLOT_FUNCTIONS, slot);
-    const script: CachedScript = { source, slot, flags: shebang.flags };
+    const script: CachedScript = { source, slot, flags: loaded.flags };
     this.scripts.set(sha, script);
     this.scriptsBySource.set(source, { sha, script });
     return script;

@@ -229,10 +229,11 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
         return { ok: false, error: { reason: 'bad-cursor', detail: String(cursor) } };
       }
       const { sim, error } = replay(scenario, spec.variantId, seed, choices);
-      if (error) return { ok: false, error: { reason: 'schedule-does-not-fit', detail: error.message } };
+      if (error && !spec.cutToFit) return { ok: false, error: { reason: 'schedule-does-not-fit', detail: error.message } };
       get().pause();
+      const notice: Notice | null = error ? { key: 'variantScheduleCut', params: { step: sim.length, reason: error.message }, tone: 'warning' } : null;
       // A definition's run stays out of the saved session: its link names a scenario only this page load knows.
-      install(scenario, sim, cursor, { notice: null, ...(spec.custom ? { persistRun: false } : {}) }, spec.custom?.definition ?? null);
+      install(scenario, sim, cursor === null ? null : Math.min(cursor, sim.length), { notice, ...(spec.custom ? { persistRun: false } : {}) }, spec.custom?.definition ?? null);
       return { ok: true };
     };
 

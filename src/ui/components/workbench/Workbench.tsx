@@ -1,0 +1,84 @@
+/**
+ * The workbench: a drawer beside the run (non-modal, so the timeline, the verdict and the step
+ * buttons stay usable while editing) with three tabs: the scenario's Lua scripts, its programs and
+ * parameters, and the run's schedule as text. Loaded on demand (App.tsx) with CodeMirror.
+ */
+import { useEffect, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useSimStore, useSimStoreApi, useT } from '../../store/context';
+import type { SimState, WorkbenchTab } from '../../store/createSimStore';
+import { MinePanel } from './MinePanel';
+import { ProgramPanel } from './ProgramPanel';
+import { SchedulePanel } from './SchedulePanel';
+import { ScriptsPanel } from './ScriptsPanel';
+import { WorkbenchStatus } from './WorkbenchStatus';
+import './workbench.css';
+
+const TABS: readonly WorkbenchTab[] = ['scripts', 'program', 'schedule', 'mine'];
+const TAB_LABEL = { scripts: 'workbenchTabScripts', program: 'workbenchTabProgram', schedule: 'workbenchTabSchedule', mine: 'myScenarios' } as const;
+
+const selectShell = (s: SimState) => ({ open: s.workbench.open, tab: s.workbench.tab, scenarioId: s.scenarioId, variantId: s.variantId });
+
+export function Workbench() {
+  const t = useT();
+  const store = useSimStoreApi();
+  const { open, tab, scenarioId, variantId } = useSimStore(useShallow(selectShell));
+  const ref = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.show();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  // Another scenario or variant on screen: its scripts and parameters.
+  useEffect(() => {
+    store.getState().refreshWorkbench();
+  }, [store, scenarioId, variantId]);
+
+  return (
+    <dialog
+      ref={ref}
+      className="workbench"
+      aria-labelledby="workbench-title"
+      data-testid="workbench"
+      onClose={() => store.getState().closeWorkbench()}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') store.getState().closeWorkbench();
+        // Keys typed here are text, not the page's shortcuts.
+        event.stopPropagation();
+      }}
+    >
+      <header className="workbench__header">
+        <h2 id="workbench-title" className="workbench__title">
+          {t('workbenchTitle')}
+        </h2>
+        <div role="tablist" aria-label={t('workbenchTabs')} className="workbench__tabs">
+          {TABS.map((id) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              aria-selected={tab === id}
+              className={`button button--small${tab === id ? ' is-active' : ''}`}
+              data-testid={`workbench.tab.${id}`}
+              onClick={() => store.getState().setWorkbenchTab(id)}
+            >
+              {t(TAB_LABEL[id])}
+            </button>
+          ))}
+        </div>
+        <button type="button" className="button button--small" aria-label={t('workbenchClose')} data-testid="workbench-close" onClick={() => store.getState().closeWorkbench()}>
+          ✕
+        </button>
+      </header>
+      <WorkbenchStatus />
+      <div className="workbench__body" role="tabpanel" aria-label={t(TAB_LABEL[tab])}>
+        {tab === 'scripts' && <ScriptsPanel />}
+        {tab === 'program' && <ProgramPanel />}
+        {tab === 'schedule' && <SchedulePanel />}
+        {tab === 'mine' && <MinePanel />}
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,255 @@
+/**
+ * The workbench slice: edit the scenario on screen (its Lua scripts, parameters, programs) and the
+ * run's schedule as text. Every edit is a new scenario definition, validated with the definition
+ * schema, then replayed in the draft-check worker under every variant before the page runs it:
+ * a script the budget must stop (an endless loop) is reported there and never reaches the page's
+ * thread. A draft that passes replaces the run, keeping its schedule and cursor.
+ */
+import type { StateCreator } from 'zustand/vanilla';
+import { definitionBounds, definitionOfScenario, formatProblems, parseDefinition, type ScenarioDefinition } from '../../../definition';
+import { formatReplyShort } from '../../../engine/redis/reply';
+import { parseSchedule, ScheduleSyntaxError } from '../../../engine/schedule';
+import { scriptErrorLine, scriptSyntaxProblem } from '../../../engine/shared-scripts';
+import type { DraftBudgetStop, DraftCheckService } from '../../worker/draft-check-protocol';
+import type { SimState, SimStoreInit } from '../createSimStore';
+import type { Runtime } from '../runtime';
+import { editedId, editProgram, paramsOf, scriptsOf, setParam, setScriptSource, type ProgramEdit, type ScriptEntry } from '../workbench-edits';
+
+export type { ProgramEdit } from '../workbench-edits';
+
+export type WorkbenchTab = 'program' | 'scripts' | 'schedule' | 'mine';
+
+/** A problem at a place in a text: a script's line, or a schedule's character offset. */
+interface TextProblem {
+  readonly message: string;
+  /** 1-based line of a script, or null when the error names none. */
+  readonly line: number | null;
+  /** 0-based character offset and length in a schedule's text, or null. */
+  readonly offset: number | null;
+  readonly length: number;
+}
+
+interface ScriptCall {
+  readonly clientId: string | null;
+  readonly step: number;
+  readonly keys: readonly string[];
+  readonly args: readonly string[];
+  /** The reply as redis-cli prints it, or null while a slow script still runs. */
+  readonly reply: string | null;
+}
+
+interface WorkbenchState {
+  readonly open: boolean;
+  readonly tab: WorkbenchTab;
+  /**
+   * idle: nothing pending; checking: a draft runs in the worker; refused: a budget stopped a
+   * script (`stops`); invalid: the draft is not a valid definition (`problems`); uneditable: the
+   * scenario cannot be a definition (a client runs code outside the engine).
+   */
+  readonly status: 'idle' | 'checking' | 'refused' | 'invalid' | 'uneditable';
+  readonly problems: string;
+  readonly stops: readonly DraftBudgetStop[];
+  /** The scripts and parameters of the scenario on screen, as the current variant reads them. */
+  readonly scripts: readonly ScriptEntry[];
+  readonly params: readonly { readonly name: string; readonly value: string }[];
+  /** Why the schedule text last typed did not replay, or null. */
+  readonly scheduleProblem: TextProblem | null;
+  /** Edits applied since the workbench opened (the tests wait on it). */
+  readonly revision: number;
+}
+
+export interface WorkbenchSlice {
+  readonly workbench: WorkbenchState;
+  openWorkbench(tab?: WorkbenchTab): void;
+  closeWorkbench(): void;
+  setWorkbenchTab(tab: WorkbenchTab): void;
+  /** Re-reads the scripts and parameters after the scenario or variant on screen changed. */
+  refreshWorkbench(): void;
+  /** A script's compile error (the engine's Lua 5.1 parser) with its line, or null: runs nothing. */
+  checkScript(source: string): TextProblem | null;
+  /** Runtime errors the run's replies carry from a script, by line (`ERR user_script:3: ...`). */
+  scriptRunErrors(name: string): TextProblem[];
+  /** The script's last call before the cursor: what KEYS and ARGV it got, and its reply (text), or null. */
+  scriptLastCall(name: string): ScriptCall | null;
+  applyScript(name: string, source: string): Promise<void>;
+  applyParam(name: string, value: string): Promise<void>;
+  applyProgramEdit(edit: ProgramEdit, sameForAll: boolean): Promise<void>;
+  /** Replays the schedule typed as text (docs/SCHEDULES.md), or says where it is wrong. */
+  applyScheduleText(text: string): void;
+  /** Back to the built-in scenario the edits started from (same schedule as far as it fits). */
+  discardEdits(): void;
+}
+
+const idle = { status: 'idle', problems: '', stops: [] } as const;
+
+export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonly draftChecker?: DraftCheckService | null }): StateCreator<SimState, [], [], WorkbenchSlice> {
+  const { engine } = rt;
+  let checkId = 0;
+  return (set, get) => {
+    const patch = (change: Partial<WorkbenchState>) => set({ workbench: { ...get().workbench, ...change } });
+
+    /** The definition of the scenario on screen: the edited one, else the built-in's. */
+    const current = (): ScenarioDefinition | null => {
+      if (engine.definition) return engine.definition;
+      try {
+        return definitionOfScenario(engine.scenario);
+      } catch {
+        return null;
+      }
+    };
+
+    const describe = (): Partial<WorkbenchState> => {
+      const definition = current();
+      if (definition === null) return { status: 'uneditable', scripts: [], params: [] };
+      return { scripts: scriptsOf(definition, get().variantId), params: paramsOf(definition, get().variantId) };
+    };
+
+    const apply = async (next: ScenarioDefinition): Promise<void> => {
+      const definition = { ...next, id: editedId(next.id) };
+      const parsed = parseDefinition(definition);
+      if (!parsed.ok) {
+        patch({ status: 'invalid', problems: formatProblems(parsed.problems), stops: [] });
+        return;
+      }
+      const id = ++checkId;
+      const { seed, schedule, cursor, variantId } = get();
+      patch({ status: 'checking', problems: '', stops: [] });
+      const checker = init.draftChecker ?? (await import('../../worker/draft-check')).createInlineDraftCheckService();
+      const report = await checker.check({ id, definition: parsed.definition, seed, schedule });
+      if (id !== checkId) return; // A newer edit superseded this one.
+      if (report.failure !== null) {
+        patch({ status: 'invalid', problems: report.failure, stops: [] });
+        return;
+      }
+      if (report.stops.length > 0) {
+        patch({ status: 'refused', problems: '', stops: report.stops });
+        return;
+      }
+      const result = get().loadRun({
+        scenarioId: parsed.definition.id,
+        variantId,
+        seed,
+        schedule,
+        cursor,
+        cutToFit: true,
+        custom: { scenario: parsed.scenario, definition: parsed.definition },
+      });
+      if (!result.ok) {
+        patch({ status: 'invalid', problems: `${result.error.reason}: ${result.error.detail}`, stops: [] });
+        return;
+      }
+      patch({ ...idle, revision: get().workbench.revision + 1, ...describe() });
+    };
+
+    const edit = (change: (definition: ScenarioDefinition, variantId: string) => ScenarioDefinition): Promise<void> => {
+      const definition = current();
+      if (definition === null) return Promise.resolve();
+      return apply(change(definition, get().variantId));
+    };
+
+    return {
+      workbench: {
+        open: false,
+        tab: 'scripts',
+        ...idle,
+        scripts: [],
+        params: [],
+        scheduleProblem: null,
+        revision: 0,
+      },
+      openWorkbench(tab) {
+        patch({ open: true, tab: tab ?? get().workbench.tab, scheduleProblem: null, ...describe() });
+      },
+      closeWorkbench() {
+        patch({ open: false });
+      },
+      setWorkbenchTab(tab) {
+        patch({ tab });
+      },
+      refreshWorkbench() {
+        patch(describe());
+      },
+      checkScript(source) {
+        if (source.length > definitionBounds.scriptSourceCharsMax) {
+          return { message: `the script is ${source.length} characters long; at most ${definitionBounds.scriptSourceCharsMax} are accepted`, line: null, offset: null, length: 0 };
+        }
+        const problem = scriptSyntaxProblem(source);
+        return problem === null ? null : { message: problem.message, line: problem.line, offset: null, length: 0 };
+      },
+      scriptRunErrors(name) {
+        const source = get().workbench.scripts.find((s) => s.name === name)?.source;
+        if (source === undefined) return [];
+        const out: TextProblem[] = [];
+        const seen = new Set<string>();
+        for (const event of get().events) {
+          if (event.kind !== 'command' || event.argv[0]?.toUpperCase() !== 'EVAL' || event.argv[1] !== source) continue;
+          if (event.reply?.type !== 'error' || seen.has(event.reply.value)) continue;
+          seen.add(event.reply.value);
+          out.push({ message: event.reply.value, line: scriptErrorLine(event.reply.value), offset: null, length: 0 });
+        }
+        return out;
+      },
+      scriptLastCall(name) {
+        const source = get().workbench.scripts.find((s) => s.name === name)?.source;
+        const { events, eventCountToCursor } = get();
+        for (let i = eventCountToCursor - 1; i >= 0 && source !== undefined; i--) {
+          const event = events[i];
+          if (event.kind !== 'command' || event.argv[0]?.toUpperCase() !== 'EVAL' || event.argv[1] !== source) continue;
+          const numkeys = Number(event.argv[2]);
+          const keyCount = Number.isInteger(numkeys) && numkeys >= 0 ? numkeys : 0;
+          return {
+            clientId: event.clientId,
+            step: event.step,
+            keys: event.argv.slice(3, 3 + keyCount),
+            args: event.argv.slice(3 + keyCount),
+            reply: event.reply === null ? null : formatReplyShort(event.reply),
+          };
+        }
+        return null;
+      },
+      applyScript(name, source) {
+        return edit((definition, variantId) => setScriptSource(definition, variantId, name, source));
+      },
+      applyParam(name, value) {
+        return edit((definition, variantId) => setParam(definition, variantId, name, value));
+      },
+      applyProgramEdit(programEdit, sameForAll) {
+        return edit((definition, variantId) => editProgram(definition, variantId, programEdit, sameForAll));
+      },
+      applyScheduleText(text) {
+        if (text.length > definitionBounds.scheduleCharsMax) {
+          patch({ scheduleProblem: { message: `the schedule is ${text.length} characters long; at most ${definitionBounds.scheduleCharsMax} are accepted`, line: null, offset: null, length: 0 } });
+          return;
+        }
+        let choices;
+        try {
+          choices = parseSchedule(text, get().clientIds);
+        } catch (error) {
+          if (!(error instanceof ScheduleSyntaxError)) throw error;
+          // The position is shown (and the token marked) by the panel: the parser's own suffix would repeat it.
+          const message = error.message.replace(/ at position \d+: "[^"]*"$/, '');
+          patch({ scheduleProblem: { message, line: null, offset: error.offset, length: Math.max(1, error.token.length) } });
+          return;
+        }
+        const definition = engine.definition;
+        const result = get().loadRun({
+          scenarioId: engine.scenario.id,
+          variantId: get().variantId,
+          seed: get().seed,
+          schedule: choices,
+          cursor: null,
+          ...(definition ? { custom: { scenario: engine.scenario, definition } } : {}),
+        });
+        const problem = result.ok ? null : { message: result.error.detail, line: null, offset: null, length: 0 };
+        patch({ scheduleProblem: problem, ...(result.ok ? { revision: get().workbench.revision + 1 } : {}) });
+      },
+      discardEdits() {
+        const original = engine.definition?.id.replace(/-edited$/, '');
+        if (original === undefined || !rt.scenarios.some((s) => s.id === original)) return;
+        checkId++;
+        get().loadRun({ scenarioId: original, variantId: get().variantId, seed: get().seed, schedule: get().schedule, cursor: get().cursor, cutToFit: true });
+        patch({ ...idle, revision: get().workbench.revision + 1, ...describe() });
+      },
+    };
+  };
+}
