@@ -12,6 +12,7 @@ import { ScenarioBar } from './components/ScenarioBar';
 import { ExploreDialog } from './components/ExploreDialog';
 import { useKeyboardShortcuts } from './components/useKeyboardShortcuts';
 import { EmbedBar } from './components/EmbedBar';
+import { Landing } from './components/Landing';
 import { ViolationBanner as ViolationBannerSlot } from './components/ViolationBanner';
 import { useSimStore, useSimStoreApi } from './store/context';
 import { selectAppearance, selectShortcutsOpen } from './store/selectors';
@@ -56,6 +57,7 @@ export function App() {
       {embed ? <EmbedBar /> : <AppHeader />}
       <LinkErrorNotice />
       <main className="workspace">
+        {!embed && <Landing />}
         {!embed && <ScenarioBar />}
         <div className="stage">
           <Lanes />

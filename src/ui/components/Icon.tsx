@@ -21,6 +21,7 @@ const PATHS = {
   external: 'M9 3h4v4M13 3 7.5 8.5M11 9.5V13H3V5h3.5',
   close: 'M4 4l8 8M12 4l-8 8',
   lock: 'M4.5 7.5h7v5.5h-7zM6 7.5V5.5a2 2 0 0 1 4 0v2',
+  code: 'M5.5 4.5 2 8l3.5 3.5M10.5 4.5 14 8l-3.5 3.5',
 } as const;
 
 export type IconName = keyof typeof PATHS;

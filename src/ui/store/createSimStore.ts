@@ -22,6 +22,8 @@ import { createLinkSlice } from './slices/links';
 import { createPlaybackSlice } from './slices/playback';
 import { createSimulationSlice } from './slices/simulation';
 import { createUiSlice } from './slices/ui';
+import { createDraftsSlice, type DraftsSlice } from './slices/drafts';
+import { createLearnSlice, type LearnInit, type LearnSlice } from './slices/learn';
 import type { ClientView, KeyView, LinkError, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
 
 export interface RunSpec {
@@ -37,6 +39,9 @@ export interface RunSpec {
    * `scenarioId` is its id. The worker gets the definition to replay the other variants.
    */
   readonly custom?: { readonly scenario: Scenario; readonly definition: ScenarioDefinition };
+  /** A link's challenge (`ch=`) and predict mode (`predict=1`): applied after the run loads. */
+  readonly challengeId?: string | null;
+  readonly predict?: boolean;
 }
 
 export type LoadResult = { readonly ok: true } | { readonly ok: false; readonly error: LinkError };
@@ -130,6 +135,8 @@ export interface UiSlice {
   readonly theme: Theme;
   readonly presentation: boolean;
   readonly embed: boolean;
+  /** An embed shows the variant toggle (`variants=0` in its query hides it). */
+  readonly embedVariants: boolean;
   readonly view: ViewTab;
   readonly shortcutsOpen: boolean;
   readonly linkError: LinkError | null;
@@ -151,14 +158,14 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice;
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & LearnSlice & DraftsSlice;
 export type SimStore = StoreApi<SimState> & {
   /** The engine instance behind the store: read-only access for the test API. */
   readonly simulation: () => Simulation;
   readonly dispose: () => void;
 };
 
-export interface SimStoreInit {
+export interface SimStoreInit extends LearnInit {
   /** The page's link (location hash): its run, or a refusal shown over the default run. */
   readonly link?: string;
   /** The last run this browser saved, loaded when `link` is empty; refused in words if it cannot be. */
@@ -168,6 +175,7 @@ export interface SimStoreInit {
   readonly theme?: Theme;
   readonly presentation?: boolean;
   readonly embed?: boolean;
+  readonly embedVariants?: boolean;
   /** A link refused before the store existed (shape, scenario...), shown with the default run. */
   readonly linkError?: LinkError | null;
   readonly outcomes?: OutcomeService | null;
@@ -235,10 +243,14 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
     ...createUiSlice(init)(...a),
     ...createLinkSlice(rt)(...a),
     ...createExploreSlice(rt, init)(...a),
+    ...createLearnSlice(scenarios, init)(...a),
+    ...createDraftsSlice()(...a),
   }));
   // Load the requested run; if its schedule does not fit, show why and load the default instead.
   const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });
   if (!result.ok) api.getState().refuseLink(init.savedText === undefined ? result.error : { ...result.error, savedText: init.savedText });
+  else if (init.run) api.getState().applyLinkExtras(init.run);
+  if (init.progressError) api.setState({ notice: { key: 'progressUnreadable', params: init.progressError, tone: 'warning' } });
   return Object.assign(api, {
     simulation: () => rt.engine.sim,
     dispose: () => {
