@@ -14,6 +14,8 @@ import { embedShowsVariants, isEmbed } from './ui/store/run-link';
 import { installTestApi } from './ui/test-api';
 import { deferredOutcomeService } from './ui/worker/deferred';
 import { deferredExploreService } from './ui/worker/explore-deferred';
+import { explorerShortestWay } from './ui/store/shortest-way';
+import { SCENARIOS } from './scenarios';
 import './ui/styles/index.css';
 
 const storage = browserStorage();
@@ -25,10 +27,13 @@ const outcomes = deferredOutcomeService(async () => {
   return typeof Worker === 'function' ? createWorkerOutcomeService() : createInlineOutcomeService();
 });
 // The explorer's code (and its worker) loads on the first search.
-const explorer = deferredExploreService(async () => {
+const loadExplorer = async () => {
   const { createInlineExploreService, createWorkerExploreService } = await import('./ui/worker/explore-client');
   return typeof Worker === 'function' ? createWorkerExploreService() : createInlineExploreService();
-});
+};
+const explorer = deferredExploreService(loadExplorer);
+// "Show me the shortest way" searches in an explorer of its own (a worker started on first use).
+const shortestWay = explorerShortestWay(deferredExploreService(loadExplorer), (id) => SCENARIOS.find((s) => s.id === id));
 const savedRun = embed ? ({ kind: 'none' } as const) : loadSavedRun(storage);
 const progress = embed ? null : loadProgress(storage);
 const prefersDark = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches;
@@ -47,6 +52,7 @@ const store = createSimStore({
   embed,
   outcomes,
   explorer,
+  shortestWay,
   embedVariants: embedShowsVariants(window.location.search, window.location.hash),
 });
 // A saved run that could not be restored moves aside before the current run is saved over it.

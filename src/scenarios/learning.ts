@@ -86,6 +86,9 @@ const TEACHING: Readonly<Record<string, Teaching>> = {
         goal: { kind: 'break', violation: 'mutual-exclusion' },
         variantIds: ['renewal'],
         start: 'empty',
+        // The lesson's search pauses A for 3.5 s, which renewal survives; a longer pause of the
+        // whole process (A and its watchdog) is what beats it.
+        faults: { stallCountMax: 1, stallLengthsMs: [9000], crashCountMax: 0 },
       },
     ],
     questions: [

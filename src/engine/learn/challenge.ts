@@ -4,6 +4,7 @@
  * write the trace say whether a challenge is met. Pure and DOM-free.
  */
 import type { LocalizedText } from '../program';
+import type { FaultBudget } from '../scenario';
 import type { TraceEvent, ViolationEvent, ViolationKind } from '../trace';
 
 /**
@@ -30,6 +31,11 @@ export interface ChallengeSpec {
   readonly start: 'empty' | 'story';
   /** At most this many choices (schedule entries) count. */
   readonly choiceCountMax?: number;
+  /**
+   * Faults "show me the shortest way" may use, when the goal needs others than the scenario's
+   * declared search (docs/EXPLORER.md); the scenario's budget when absent.
+   */
+  readonly faults?: FaultBudget;
 }
 
 export type ChallengeStatus =

@@ -257,6 +257,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
       api.getState().pause();
       rt.outcomeService?.dispose();
       init.explorer?.dispose();
+      init.shortestWay?.dispose?.();
     },
   });
 }

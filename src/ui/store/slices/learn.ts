@@ -32,9 +32,11 @@ export interface Progress {
 
 export const EMPTY_PROGRESS: Progress = { lessons: {} };
 
-/** Finds the shortest schedule that meets a challenge (the explorer, when it is wired in). */
+/** Finds a shortest schedule that meets a challenge (the explorer: store/shortest-way.ts). */
 export interface ShortestWayService {
+  /** `done` gets the schedule, or null when none was found within the bounds (or the search failed). */
   find(request: { scenarioId: string; variantId: string; seed: number; challenge: ChallengeSpec }, done: (schedule: string | null) => void): void;
+  dispose?(): void;
 }
 
 /** Tries after which "show me the shortest way" is offered. */
@@ -49,6 +51,8 @@ export interface LearnSlice {
   readonly challengeTries: number;
   /** The shortest way is being looked for. */
   readonly shortestWayPending: boolean;
+  /** The last search for the active challenge found no way within its bounds. */
+  readonly shortestWayMissed: boolean;
   readonly shortestWayAvailable: boolean;
   readonly predict: boolean;
   /** The learner's answers by step of the scenario's own schedule (reset with the run's scenario or variant). */
@@ -136,6 +140,7 @@ export function createLearnSlice(scenarios: readonly Scenario[], init: LearnInit
       challengeId: null,
       challengeTries: 0,
       shortestWayPending: false,
+      shortestWayMissed: false,
       shortestWayAvailable: shortestWay !== null,
       predict: false,
       predictions: {},
@@ -159,21 +164,26 @@ export function createLearnSlice(scenarios: readonly Scenario[], init: LearnInit
         if (!spec) return;
         const result = s.loadRun({ scenarioId: s.scenarioId, variantId: spec.variantIds[0], seed: s.seed, schedule: spec.start === 'empty' ? '' : undefined, cursor: 0 });
         if (!result.ok) return;
-        set({ challengeId, challengeTries: s.challengeId === challengeId ? s.challengeTries + 1 : 1, persistRun: true, landing: false });
+        set({ challengeId, challengeTries: s.challengeId === challengeId ? s.challengeTries + 1 : 1, shortestWayMissed: false, persistRun: true, landing: false });
       },
       leaveChallenge() {
-        set({ challengeId: null, challengeTries: 0 });
+        set({ challengeId: null, challengeTries: 0, shortestWayMissed: false });
       },
       showShortestWay() {
         const s = get();
         const spec = selectActiveChallenge(s);
         if (!shortestWay || !spec || s.shortestWayPending) return;
-        set({ shortestWayPending: true });
+        set({ shortestWayPending: true, shortestWayMissed: false });
         shortestWay.find({ scenarioId: s.scenarioId, variantId: spec.variantIds[0], seed: s.seed, challenge: spec }, (schedule) => {
-          set({ shortestWayPending: false });
           const now = get();
-          if (schedule === null || now.challengeId !== spec.id) return;
-          now.loadRun({ scenarioId: now.scenarioId, variantId: spec.variantIds[0], seed: now.seed, schedule, cursor: 0 });
+          // The learner moved on (another challenge or lesson) while it searched: nothing to show.
+          if (now.challengeId !== spec.id) {
+            set({ shortestWayPending: false });
+            return;
+          }
+          set({ shortestWayPending: false, shortestWayMissed: schedule === null });
+          // Loaded at step 0, as "Find a race" does: the learner steps through the way found.
+          if (schedule !== null) now.loadRun({ scenarioId: now.scenarioId, variantId: spec.variantIds[0], seed: now.seed, schedule, cursor: 0 });
         });
       },
       togglePredict() {
