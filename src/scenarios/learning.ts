@@ -77,6 +77,26 @@ const TEACHING: Readonly<Record<string, Teaching>> = {
   },
   'lease-expires-mid-work': { variantLabel: text('Protection', '保护手段') },
   'lease-sizing': { variantLabel: text('Lease length', '租期长度') },
+  'release-result': {
+    variantLabel: text('Release reply', '释放的返回值'),
+    challenges: [
+      {
+        id: 'late-write',
+        title: text("Checking the reply comes too late: get A's result written over B's anyway", '检查返回值为时已晚：照样让 A 的结果覆盖 B 的'),
+        goal: { kind: 'break', violation: 'stale-write', clients: ['A', 'B'] },
+        variantIds: ['checked'],
+        start: 'empty',
+      },
+      {
+        id: 'fence-holds',
+        title: text("Now with the fencing token: try to get A's late write accepted within 10 choices", '现在加上防护令牌：在 10 次选择内设法让 A 迟到的写入被接受'),
+        goal: { kind: 'hold', violation: 'stale-write' },
+        variantIds: ['fenced'],
+        start: 'empty',
+        choiceCountMax: 10,
+      },
+    ],
+  },
   watchdog: {
     variantLabel: text('Lease renewal', '租期续期'),
     challenges: [
@@ -101,6 +121,19 @@ const TEACHING: Readonly<Record<string, Teaching>> = {
     ],
   },
   reentrant: { variantLabel: text('Lock kind', '锁的类型') },
+  'redisson-lock': {
+    variantLabel: text('Waiting for the lock', '等待锁的方式'),
+    challenges: [
+      {
+        id: 'pubsub-holds',
+        title: text("Try to get two clients inside at once with Redisson's lock within 10 choices", '在 10 次选择内，设法让两个客户端同时持有 Redisson 的锁'),
+        goal: { kind: 'hold', violation: 'mutual-exclusion' },
+        variantIds: ['pubsub'],
+        start: 'empty',
+        choiceCountMax: 10,
+      },
+    ],
+  },
   'stock-oversell': {
     variantLabel: text('Stock deduction', '库存扣减'),
     challenges: [
@@ -115,12 +148,50 @@ const TEACHING: Readonly<Record<string, Teaching>> = {
         id: 'keep-stock',
         title: text('Keep the stock from going negative: run both buyers to the end with a safe deduction', '别让库存变成负数：用安全的扣减方式让两个买家都走完'),
         goal: { kind: 'finish-clean', violations: ['oversell'] },
-        variantIds: ['lock', 'lua-decr', 'decr-check'],
+        variantIds: ['lock', 'lua-decr', 'decr-check', 'watch'],
         start: 'empty',
       },
     ],
   },
   'cache-breakdown': { variantLabel: text('Cache rebuild', '缓存重建') },
+  'cache-penetration': {
+    variantLabel: text('Missing keys', '不存在的键'),
+    challenges: [
+      {
+        id: 'query-again',
+        title: text('Send the query for product 404 to the database a second time', '让 404 号商品的查询第二次打到数据库'),
+        goal: { kind: 'break', violation: 'duplicate-rebuild' },
+        variantIds: ['no-cache'],
+        start: 'empty',
+      },
+      {
+        id: 'two-misses',
+        title: text('The miss is cached now: still get the database asked twice', '现在未命中也缓存了：仍然让数据库被问两次'),
+        goal: { kind: 'break', violation: 'duplicate-rebuild' },
+        variantIds: ['cache-null'],
+        start: 'empty',
+      },
+      {
+        id: 'filter-clean',
+        title: text('With the known-id check: run both requests to the end without a second query', '先查已知 id：让两个请求都走完，且没有第二次查询'),
+        goal: { kind: 'finish-clean', violations: ['duplicate-rebuild'] },
+        variantIds: ['filter'],
+        start: 'empty',
+      },
+    ],
+  },
+  'cache-avalanche': {
+    variantLabel: text('Key TTLs', '键的 TTL'),
+    challenges: [
+      {
+        id: 'spike',
+        title: text('Send more than 2 reads to the database within 100 ms', '让数据库在 100 毫秒内收到超过 2 次读取'),
+        goal: { kind: 'break', violation: 'load-spike' },
+        variantIds: ['same-ttl'],
+        start: 'empty',
+      },
+    ],
+  },
   'retry-and-backoff': { variantLabel: text('Retry policy', '重试策略') },
   'script-cache': { variantLabel: text('Script call', '脚本调用方式') },
   'long-script': { variantLabel: text('Script', '脚本写法') },

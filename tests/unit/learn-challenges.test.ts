@@ -1,6 +1,7 @@
 // Goal: challenges are decided by the checkers' violations, and every question's truth is read
 // from the step it asks about; the teaching data names only real scenarios, variants and clients.
 import { describe, expect, it } from 'vitest';
+import { explore, resolveBounds } from '../../src/engine/explore';
 import { challengeStatus, violationsBefore, type ChallengeSpec } from '../../src/engine/learn/challenge';
 import { questionTruth } from '../../src/engine/learn/question';
 import { findVariant, type Scenario } from '../../src/engine/scenario';
@@ -75,6 +76,43 @@ describe('challenges', () => {
       }
     }
   });
+});
+
+// Every challenge is fair, by the explorer's word within the scenario's declared bounds (and the
+// challenge's own choice budget and faults): a violation to bring about has a way (the one "Show me
+// the shortest way" loads), and replaying it meets the challenge; a fix to hold, or a clean finish,
+// has no schedule with the violation, every schedule within the bounds searched.
+describe('every challenge, checked by the explorer', () => {
+  for (const scenario of SCENARIOS) {
+    for (const spec of challengesOf(scenario)) {
+      it(`${scenario.id}/${spec.id}`, () => {
+        const declared = resolveBounds(scenario);
+        const goal = spec.goal;
+        const result = explore({
+          scenario,
+          variantId: spec.variantIds[0],
+          bounds: { depthMax: Math.min(declared.depthMax, spec.choiceCountMax ?? declared.depthMax), faults: spec.faults ?? declared.faults },
+          invariants: goal.kind === 'finish-clean' ? goal.violations : [goal.violation],
+          offenders: goal.kind === 'finish-clean' ? undefined : goal.clients,
+          stopAt: 'first',
+        });
+        if (goal.kind === 'break') {
+          const way = result.violations[0];
+          expect(way, 'a way to meet it').toBeDefined();
+          expect(statusOf(spec, run(scenario, spec.variantIds[0], way.schedule))).toEqual({ state: 'met', choices: way.steps });
+        } else {
+          expect(result.violations).toEqual([]);
+          // Every schedule within the bounds was searched; a depth cut at the challenge's own choice budget is its rule.
+          const cut = result.cut;
+          expect({ stateBudget: cut.stateBudget, horizonCutMoves: cut.horizonCutMoves, depthCutStates: spec.choiceCountMax === undefined ? cut.depthCutStates : 0 }).toEqual({
+            stateBudget: false,
+            horizonCutMoves: 0,
+            depthCutStates: 0,
+          });
+        }
+      });
+    }
+  }
 });
 
 describe('questions', () => {
