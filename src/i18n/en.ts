@@ -58,6 +58,11 @@ export const en = {
   challengeLinkCopied: 'Challenge link copied',
   shortestWay: 'Show me the shortest way',
   shortestWaySearching: 'Looking for the shortest way…',
+  shortestWayNone: 'The explorer found no way within its bounds.',
+  learnPanel: 'Challenge and predictions',
+  showLearnPanel: 'Show the challenge panel',
+  hideLearnPanel: 'Hide the challenge panel',
+  landingShort: 'New here?',
 
   // Predict, then reveal
   predictMode: 'Predict mode',
@@ -96,7 +101,7 @@ export const en = {
 
   // Narration frame
   narration: 'What just happened',
-  narrationStart: 'Step a client, or press Step forward or Play.',
+  narrationStart: 'Step a client, or press Forward one step or Play.',
   narrationLine: '{who}: {text}',
   offScript: 'your own schedule',
 

@@ -53,6 +53,11 @@ export const zhCN: Catalog = {
   challengeLinkCopied: '挑战链接已复制',
   shortestWay: '给我看最短的办法',
   shortestWaySearching: '正在寻找最短的办法…',
+  shortestWayNone: '在搜索范围内，探索器没有找到办法。',
+  learnPanel: '挑战与预测',
+  showLearnPanel: '显示挑战面板',
+  hideLearnPanel: '隐藏挑战面板',
+  landingShort: '第一次来？',
 
   // 先预测，再揭晓
   predictMode: '预测模式',

@@ -12,15 +12,18 @@ import { ScenarioBar } from './components/ScenarioBar';
 import { ExploreDialog } from './components/ExploreDialog';
 import { useKeyboardShortcuts } from './components/useKeyboardShortcuts';
 import { EmbedBar } from './components/EmbedBar';
-import { Landing } from './components/Landing';
 import { ViolationBanner as ViolationBannerSlot } from './components/ViolationBanner';
 import { useSimStore, useSimStoreApi } from './store/context';
 import { selectAppearance, selectShortcutsOpen } from './store/selectors';
 import type { SimState } from './store/createSimStore';
 
+/** The challenge panel's code loads with the first challenge or predict mode (not first-screen work). */
+const LearnPanel = lazy(() => import('./components/LearnPanel').then((module) => ({ default: module.LearnPanel })));
+
 /** The `?` dialog's code loads the first time it opens (not first-screen work). */
 const ShortcutsDialog = lazy(() => import('./components/ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
 
+const selectLearnPanelShown = (s: SimState) => s.learnPanelOpen && (s.challengeId !== null || s.predict);
 const selectTitleInput = (s: SimState) => ({ title: s.runInfo.title, lang: s.lang });
 
 /** The tab's title names the scenario, so a teacher's tabs and history read as lessons. */
@@ -40,6 +43,7 @@ export function App() {
   const store = useSimStoreApi();
   const { lang, theme, presentation, embed } = useSimStore(useShallow(selectAppearance));
   const shortcutsOpen = useSimStore(selectShortcutsOpen);
+  const learnPanel = useSimStore(selectLearnPanelShown);
   useKeyboardShortcuts(store, true);
 
   // Theme, language and presentation live on <html> so the page background and fonts follow.
@@ -57,7 +61,6 @@ export function App() {
       {embed ? <EmbedBar /> : <AppHeader />}
       <LinkErrorNotice />
       <main className="workspace">
-        {!embed && <Landing />}
         {!embed && <ScenarioBar />}
         <div className="stage">
           <Lanes />
@@ -65,6 +68,11 @@ export function App() {
             <Narration />
             <ViolationBannerSlot />
             <Inspector />
+            {!embed && learnPanel && (
+              <Suspense fallback={null}>
+                <LearnPanel />
+              </Suspense>
+            )}
           </aside>
         </div>
         <ClockBar />

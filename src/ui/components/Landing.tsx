@@ -5,7 +5,7 @@ import type { SimState } from '../store/createSimStore';
 
 const selectLanding = (s: SimState) => ({ landing: s.landing, lessons: s.lessons, scenarios: s.scenarios, lang: s.lang });
 
-/** First visit: where to start (the headline race), one click away. */
+/** First visit: where to start (the headline race), one click away, on the scenario bar's title row. */
 export function Landing() {
   const t = useT();
   const store = useSimStoreApi();
@@ -13,22 +13,23 @@ export function Landing() {
   const start = lessons.find((l) => l.start);
   const scenario = start && scenarios.find((s) => s.id === start.id);
   if (!landing || !start || !scenario) return null;
+  const body = `${t('landingTitle')} ${t('landingBody', { n: start.number, title: localized(scenario.title, lang) })}`;
+  // On the title row, so it adds no row: a short heading, the sentence as far as it fits (whole
+  // in its tooltip and for screen readers), and the way in.
   return (
-    <section className="landing" aria-labelledby="landing-title" data-testid="landing">
-      <div className="landing__text">
-        <h2 id="landing-title" className="landing__title">
-          {t('landingTitle')}
-        </h2>
-        <p className="landing__body">{t('landingBody', { n: start.number, title: localized(scenario.title, lang) })}</p>
-      </div>
-      <div className="landing__actions">
-        <button type="button" className="button button--primary" onClick={() => store.getState().startLesson(start.id)}>
-          {t('landingStart', { n: start.number })}
-        </button>
-        <button type="button" className="button button--ghost" onClick={() => store.getState().dismissLanding()}>
-          {t('landingLater')}
-        </button>
-      </div>
+    <section className="landing" aria-labelledby="landing-title" aria-describedby="landing-body" data-testid="landing" title={body}>
+      <h2 id="landing-title" className="landing__title">
+        {t('landingShort')}
+      </h2>
+      <p id="landing-body" className="landing__body">
+        {body}
+      </p>
+      <button type="button" className="button button--small button--primary" onClick={() => store.getState().startLesson(start.id)}>
+        {t('landingStart', { n: start.number })}
+      </button>
+      <button type="button" className="button button--small button--ghost" onClick={() => store.getState().dismissLanding()}>
+        {t('landingLater')}
+      </button>
     </section>
   );
 }

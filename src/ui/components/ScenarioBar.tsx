@@ -5,9 +5,11 @@ import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { ExploreButton, ExploreVerdict } from './ExploreDialog';
 import type { VariantOutcome } from '../store/createSimStore';
 import { selectLang, selectOutcomes, selectRunInfo, selectScenarioId } from '../store/selectors';
-import { LearnBar } from './LearnBar';
 import type { SimState } from '../store/createSimStore';
-import { PredictPanel } from './PredictPanel';
+import { Landing } from './Landing';
+import { LearnStrip } from './LearnStrip';
+
+const selectLanding = (s: SimState) => s.landing;
 
 /**
  * The scenario's title, its lesson on demand, and the variant toggle, on one line. The one-line
@@ -19,6 +21,7 @@ export function ScenarioBar() {
   const t = useT();
   const [lessonOpen, setLessonOpen] = useState(false);
   const lessonId = useId();
+  const landing = useSimStore(selectLanding);
   return (
     <section className="scenario-bar" aria-labelledby="scenario-title">
       <div className="scenario-bar__text">
@@ -39,6 +42,8 @@ export function ScenarioBar() {
         </span>
         <LessonNumber />
         <ExploreButton />
+        {/* First visit: where to start; afterwards the lesson's challenges. Both on this row, so neither adds one. */}
+        {landing ? <Landing /> : <LearnStrip />}
       </div>
       {/* In the flow, under the title: the lesson pushes the page down and covers nothing. */}
       {lessonOpen && (
@@ -49,8 +54,6 @@ export function ScenarioBar() {
       )}
       <VariantToggle />
       <ExploreVerdict />
-      <LearnBar />
-      <PredictPanel />
     </section>
   );
 }

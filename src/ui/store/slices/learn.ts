@@ -55,6 +55,8 @@ export interface LearnSlice {
   readonly shortestWayMissed: boolean;
   readonly shortestWayAvailable: boolean;
   readonly predict: boolean;
+  /** The challenge panel (over the inspector) is open; it opens with a challenge or predict mode. */
+  readonly learnPanelOpen: boolean;
   /** The learner's answers by step of the scenario's own schedule (reset with the run's scenario or variant). */
   readonly predictions: Readonly<Record<number, string>>;
   readonly progress: Progress;
@@ -66,6 +68,7 @@ export interface LearnSlice {
   leaveChallenge(): void;
   showShortestWay(): void;
   togglePredict(): void;
+  toggleLearnPanel(): void;
   answerQuestion(step: number, answer: string): void;
   /** Sets what a link carries besides the run (its challenge, predict mode). */
   applyLinkExtras(extras: { readonly challengeId?: string | null; readonly predict?: boolean }): void;
@@ -143,6 +146,7 @@ export function createLearnSlice(scenarios: readonly Scenario[], init: LearnInit
       shortestWayMissed: false,
       shortestWayAvailable: shortestWay !== null,
       predict: false,
+      learnPanelOpen: false,
       predictions: {},
       progress: init.progress ?? { lessons: {} },
 
@@ -164,7 +168,7 @@ export function createLearnSlice(scenarios: readonly Scenario[], init: LearnInit
         if (!spec) return;
         const result = s.loadRun({ scenarioId: s.scenarioId, variantId: spec.variantIds[0], seed: s.seed, schedule: spec.start === 'empty' ? '' : undefined, cursor: 0 });
         if (!result.ok) return;
-        set({ challengeId, challengeTries: s.challengeId === challengeId ? s.challengeTries + 1 : 1, shortestWayMissed: false, persistRun: true, landing: false });
+        set({ challengeId, challengeTries: s.challengeId === challengeId ? s.challengeTries + 1 : 1, shortestWayMissed: false, learnPanelOpen: true, persistRun: true, landing: false });
       },
       leaveChallenge() {
         set({ challengeId: null, challengeTries: 0, shortestWayMissed: false });
@@ -187,7 +191,11 @@ export function createLearnSlice(scenarios: readonly Scenario[], init: LearnInit
         });
       },
       togglePredict() {
-        set({ predict: !get().predict });
+        const predict = !get().predict;
+        set(predict ? { predict, learnPanelOpen: true } : { predict });
+      },
+      toggleLearnPanel() {
+        set({ learnPanelOpen: !get().learnPanelOpen });
       },
       answerQuestion(step, answer) {
         set({ predictions: { ...get().predictions, [step]: answer } });
@@ -195,10 +203,12 @@ export function createLearnSlice(scenarios: readonly Scenario[], init: LearnInit
       applyLinkExtras(extras) {
         const patch: Patch = {};
         if (extras.predict !== undefined) patch.predict = extras.predict;
+        if (extras.predict === true) patch.learnPanelOpen = true;
         if (extras.challengeId !== undefined) {
           const known = extras.challengeId !== null && get().runInfo.challenges.some((c) => c.id === extras.challengeId);
           patch.challengeId = known ? extras.challengeId : null;
           patch.challengeTries = known ? 1 : 0;
+          if (known) patch.learnPanelOpen = true;
         }
         set(patch);
       },
