@@ -1,10 +1,15 @@
+import { seriousViolations } from './axe';
 import { expect, test, type LockstepPage } from './fixtures';
+import { applyLook, LARGE, SMALL } from './looks';
 
 // Goal: learning by doing, as a newcomer and a teacher meet it: the landing points at the headline
 // lesson, its first challenge is met through the controls (and says with how many choices), the
 // fix then holds; predict mode from a share link asks before a step and reveals after it; the
 // embed's variant toggle; the page reloads offline; keyboard shortcuts; no control's name is a
-// prefix of another's, in either language.
+// prefix of another's, in either language. "Show me the shortest way" loads the explorer's way and
+// it meets the challenge. The landing and the challenge panel (with predict mode) are axe clean in
+// both themes and languages, presentation mode included, and add no row: the page does not scroll
+// at 1280x720 and the timeline's Redis row stays on screen.
 
 async function raceAToDeleteB(app: LockstepPage): Promise<void> {
   await app.stepClient('A');
@@ -189,6 +194,7 @@ for (const lang of ['English', '中文'] as const) {
     await app.open('#/v1/get-then-del/get-then-del?seed=1&at=3&ch=delete-b-lock&predict=1');
     await page.getByRole('button', { name: lang, exact: true }).click();
     await expect(page.locator('html')).toHaveAttribute('lang', lang === 'English' ? 'en' : 'zh-CN');
+    await expect(page.getByTestId('predict.question')).toBeVisible();
     const names = [...new Set(await controlNames(app))];
     expect(names.length).toBeGreaterThan(30);
     const clashes: string[] = [];
@@ -201,5 +207,61 @@ for (const lang of ['English', '中文'] as const) {
     // Variants are named by their titles alone; the outcome is their description.
     const title = lang === 'English' ? 'Lua compare-and-delete' : 'Lua 比较并删除';
     await expect(page.getByRole('radio', { name: title, exact: true })).toHaveAccessibleDescription(/./);
+  });
+}
+
+test('after three tries, "Show me the shortest way" loads the explorer\'s way, and it meets the challenge', async ({ app, page }) => {
+  test.slow();
+  await app.open('#/v1/get-then-del/get-then-del?seed=1');
+  await app.button("Challenge 1: Make A delete B's lock").click();
+  const panel = page.getByTestId('learn-panel');
+  await expect(panel).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Show me the shortest way' })).toHaveCount(0);
+  await panel.getByRole('button', { name: 'Restart challenge' }).click();
+  await panel.getByRole('button', { name: 'Restart challenge' }).click();
+  await panel.getByRole('button', { name: 'Show me the shortest way' }).click();
+  // The explorer's worker answers; the way is loaded at step 0, ready to step through.
+  await expect(app.position).toHaveText(/^Step 0 \/ [1-9]\d*$/);
+  const { length } = await app.state();
+  await page.getByRole('slider').fill(String(length));
+  await expect(page.getByTestId('challenge-state')).toHaveAttribute('data-state', 'met');
+  await expect(app.banner).toContainText("A deleted B's lock");
+});
+
+const PANEL_LOOKS = [
+  { name: 'light', viewport: SMALL, dark: false, presentation: false, zh: false },
+  { name: 'dark zh presentation', viewport: SMALL, dark: true, presentation: true, zh: true },
+  { name: 'light presentation 1920', viewport: LARGE, dark: false, presentation: true, zh: false },
+] as const;
+
+for (const look of PANEL_LOOKS) {
+  test(`the landing and the challenge panel: axe clean, no scrolling, the Redis row on screen (${look.name})`, async ({ app, page }) => {
+    test.slow();
+    const expectFits = async (what: string) => {
+      expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight), `${what}: page scrolls`).toBeLessThanOrEqual(0);
+      const redis = await page.getByTestId('timeline').getByText('Redis', { exact: true }).boundingBox();
+      expect(redis && redis.y + redis.height, `${what}: Redis row bottom`).toBeLessThanOrEqual(look.viewport.height);
+    };
+    await app.open();
+    await applyLook(app, look);
+    await expect(page.getByTestId('landing')).toBeVisible();
+    await expectFits('landing');
+    expect(await seriousViolations(page), 'landing').toEqual([]);
+    await app.screenshot(`learn-landing-${look.name.replace(/ /g, '-')}`);
+
+    await page.getByTestId('landing').getByRole('button', { name: look.zh ? '从这里开始：第 5 课' : 'Start here: lesson 5' }).click();
+    await page.getByTestId('challenge.delete-b-lock').click();
+    await page.getByTestId('predict-toggle').click();
+    const panel = page.getByTestId('learn-panel');
+    await expect(panel).toBeVisible();
+    await expect(panel.getByTestId('predict.question')).toBeVisible();
+    await expectFits('challenge panel');
+    expect(await seriousViolations(page), 'challenge panel').toEqual([]);
+    await app.screenshot(`learn-panel-${look.name.replace(/ /g, '-')}`);
+
+    // Hidden, the inspector is back in its place.
+    await page.getByTestId('learn-panel-toggle').click();
+    await expect(panel).toBeHidden();
+    await expect(page.getByTestId('inspector')).toBeVisible();
   });
 }
