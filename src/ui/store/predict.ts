@@ -26,14 +26,3 @@ export const selectQuestionNow = (s: SimState): QuestionNow | null => {
   last = { ask, revealed, events: s.lastStepEvents, now };
   return now;
 };
-
-let lastVisible: { events: SimState['events']; count: number; visible: SimState['events'] } | null = null;
-
-/** The events the run views draw: all of them, or in predict mode only those up to the cursor (the future would give answers away). */
-export const selectVisibleEvents = (s: SimState): SimState['events'] => {
-  if (!s.predict || s.eventCountToCursor === s.events.length) return s.events;
-  if (lastVisible && lastVisible.events === s.events && lastVisible.count === s.eventCountToCursor) return lastVisible.visible;
-  const visible = s.events.slice(0, s.eventCountToCursor);
-  lastVisible = { events: s.events, count: s.eventCountToCursor, visible };
-  return visible;
-};
