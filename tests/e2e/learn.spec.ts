@@ -194,7 +194,8 @@ for (const lang of ['English', '中文'] as const) {
     await app.open('#/v1/get-then-del/get-then-del?seed=1&at=3&ch=delete-b-lock&predict=1');
     await page.getByRole('button', { name: lang, exact: true }).click();
     await expect(page.locator('html')).toHaveAttribute('lang', lang === 'English' ? 'en' : 'zh-CN');
-    await expect(page.getByTestId('predict.question')).toBeVisible();
+    // The challenge panel (loaded on first use) is in: its controls count too.
+    await expect(page.getByTestId('predict')).toBeVisible();
     const names = [...new Set(await controlNames(app))];
     expect(names.length).toBeGreaterThan(30);
     const clashes: string[] = [];

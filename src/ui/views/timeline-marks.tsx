@@ -210,7 +210,8 @@ export function FlagRow(props: {
             onJump={onJump}
           >
             <rect x={left} y={G.flagY} width={width} height={G.flagH} rx={4} />
-            <text x={left + 8} y={G.flagY + G.flagH / 2}>
+            {/* The words as far as they fit (cut with …); the mark's name has them whole, so a cut copy stays out of it. */}
+            <text x={left + 8} y={G.flagY + G.flagH / 2} aria-hidden="true">
               {label}
             </text>
           </JumpMark>
