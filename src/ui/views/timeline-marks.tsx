@@ -122,6 +122,17 @@ const Chip = memo(function Chip(props: ChipProps) {
 });
 
 
+/**
+ * A cut violation label ends on a whole word ("which has…", not "which has n…"), so every word
+ * drawn is a word of the mark's name (axe: label-content-name-mismatch).
+ */
+function endOnWord(label: string): string {
+  if (!label.endsWith('…')) return label;
+  const cut = label.slice(0, -1);
+  const at = cut.search(/\s\S*$/);
+  return at > 0 ? `${cut.slice(0, at)}…` : label;
+}
+
 /** One mark on the flag row (clock moves and violations), placed so none covers another. */
 interface FlagPlace {
   readonly left: number;
@@ -210,9 +221,8 @@ export function FlagRow(props: {
             onJump={onJump}
           >
             <rect x={left} y={G.flagY} width={width} height={G.flagH} rx={4} />
-            {/* The words as far as they fit (cut with …); the mark's name has them whole, so a cut copy stays out of it. */}
-            <text x={left + 8} y={G.flagY + G.flagH / 2} aria-hidden="true">
-              {label}
+            <text x={left + 8} y={G.flagY + G.flagH / 2}>
+              {endOnWord(label)}
             </text>
           </JumpMark>
         );
