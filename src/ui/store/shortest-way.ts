@@ -4,7 +4,7 @@
  * clients, offender first) within the scenario's declared bounds and the challenge's choice budget.
  * It gets its own explore service, so a "Find a race" search and this one never cancel each other.
  */
-import { resolveBounds } from '../../engine/explore';
+import { resolveBounds } from '../../engine/explore/bounds';
 import type { Scenario } from '../../engine/scenario';
 import type { ExploreService } from '../worker/explore-protocol';
 import type { ShortestWayService } from './slices/learn';
