@@ -5,7 +5,8 @@ import { defineConfig, devices } from '@playwright/test';
 const systemChromium = process.env.LOCKSTEP_CHROMIUM || undefined;
 const PORT = Number(process.env.LOCKSTEP_E2E_PORT ?? 4317);
 // The README's first command is `npm run dev`: one smoke test runs against the dev server too.
-const DEV_PORT = PORT + 1;
+// It runs on the e2e port + 5 (the team's port plan: parallel runs on neighbouring ports).
+const DEV_PORT = PORT + 5;
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -1,5 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /**
  * fengari reads `process.env.FENGARICONF` when it loads (src/luaconf.js). The production build
@@ -52,9 +53,39 @@ function fengariBrowserTrim(): Plugin {
   };
 }
 
+/**
+ * Offline after the first visit: a service worker precaches the whole build (page, worker, styles)
+ * and serves it when the network is gone. `base: './'` keeps every URL relative, so the same build
+ * works at any path of any static host (docs/DEPLOY.md).
+ */
+const offline = VitePWA({
+  registerType: 'autoUpdate',
+  injectRegister: 'script',
+  manifest: {
+    name: 'Lockstep: Redis lock race simulator',
+    short_name: 'Lockstep',
+    description: 'Interactive, deterministic race-condition simulator for Redis distributed locks',
+    start_url: './',
+    scope: './',
+    display: 'standalone',
+    background_color: '#ffffff',
+    theme_color: '#3558c9',
+    icons: [],
+  },
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+    // The page bundle carries the Lua engine: larger than workbox's 2 MiB default.
+    maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+    navigateFallback: 'index.html',
+    // Control the page on the first visit, so it works offline from then on.
+    clientsClaim: true,
+    skipWaiting: true,
+  },
+});
+
 export default defineConfig({
   base: './',
-  plugins: [react(), fengariBrowserTrim()],
+  plugins: [react(), fengariBrowserTrim(), offline],
   worker: { format: 'es', plugins: () => [fengariBrowserTrim()] },
   optimizeDeps: { rolldownOptions: { plugins: [fengariDevPatch()] } },
   build: { chunkSizeWarningLimit: 3000, sourcemap: true },

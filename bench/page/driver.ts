@@ -125,7 +125,7 @@ export class PageDriver {
     }
   }
 
-  clockButton(name: 'Step back' | 'Step forward' | 'Advance'): Locator {
+  clockButton(name: 'Back one step' | 'Forward one step' | 'Advance'): Locator {
     return this.page.getByTestId('clock-bar').getByRole('button', { name, exact: true });
   }
 

@@ -13,7 +13,7 @@ export const FLOOR_PATH = '/__bench/floor.html';
 export const FLOOR_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bench floor</title></head>
 <body>
-<div data-testid="clock-bar"><button type="button">Step forward</button></div>
+<div data-testid="clock-bar"><button type="button">Forward one step</button></div>
 <p data-testid="position">Step 0 / 0</p>
 <script>
   let cursor = 0;
@@ -29,7 +29,7 @@ export async function measureFloor(context: BrowserContext, baseUrl: string, pre
   try {
     await page.goto(new URL(FLOOR_PATH, baseUrl).href);
     const driver = new PageDriver(page);
-    const button = driver.clockButton('Step forward');
+    const button = driver.clockButton('Forward one step');
     const samples: StepSample[] = [];
     for (let i = 0; i < pressCount; i++) samples.push(await driver.measure(i + 1, () => button.click({ force: true })));
     await driver.attachNextPaints(samples);

@@ -56,9 +56,9 @@ class Collector {
   }
 }
 
-async function pressClock(driver: PageDriver, name: 'Step back' | 'Step forward'): Promise<StepSample> {
+async function pressClock(driver: PageDriver, name: 'Back one step' | 'Forward one step'): Promise<StepSample> {
   const { cursor } = await driver.shown();
-  const expect = name === 'Step back' ? cursor - 1 : cursor + 1;
+  const expect = name === 'Back one step' ? cursor - 1 : cursor + 1;
   const button = driver.clockButton(name);
   if (!(await button.isEnabled())) throw new Error(`"${name}" is disabled at ${cursor}`);
   return driver.measure(expect, () => button.click({ force: true }));
@@ -74,11 +74,11 @@ async function sweeps(driver: PageDriver, spec: RunSpec, limits: SeriesLimits): 
   sweeping: while (back.wantsMore || forward.wantsMore) {
     for (let i = 0; i < sweep; i++) {
       if (!back.wantsMore && !forward.wantsMore) break sweeping;
-      await back.press(() => pressClock(driver, 'Step back'));
+      await back.press(() => pressClock(driver, 'Back one step'));
     }
     for (let i = 0; i < sweep; i++) {
       if (!back.wantsMore && !forward.wantsMore) break sweeping;
-      await forward.press(() => pressClock(driver, 'Step forward'));
+      await forward.press(() => pressClock(driver, 'Forward one step'));
     }
   }
   // Stopped inside a sweep: back to the end of the run for the appends (not measured).

@@ -27,6 +27,8 @@ export type Command =
       readonly schedule: string | undefined;
       readonly seed: number | undefined;
       readonly json: boolean;
+      /** The language of the lesson, the narration and the events (text output). */
+      readonly lang: 'en' | 'zh';
     }
   | { readonly name: 'console'; readonly json: boolean }
   | ExploreCommand
@@ -102,10 +104,11 @@ Lists every scenario with its title, summary and variants.
   --json         one JSON document instead of text
   --lang en|zh   the language of titles and summaries (default en)
   -h, --help     this text`,
-  run: `Usage: npm run sim -- run <scenario> [--variant <id>] [--schedule "<text>"] [--seed <n>] [--json]
-       npm run sim -- run --file <definition.json> [--variant <id>] [--schedule "<text>"] [--seed <n>] [--json]
+  run: `Usage: npm run sim -- run <scenario> [--variant <id>] [--schedule "<text>"] [--seed <n>] [--json] [--lang en|zh]
+       npm run sim -- run --file <definition.json> [--variant <id>] [--schedule "<text>"] [--seed <n>] [--json] [--lang en|zh]
 
-Runs a scenario and prints its timeline (a violation is still a successful run: exit 0).
+Runs a scenario and prints its lesson and timeline, the scenario's narration beside the steps of its
+own schedule (a violation is still a successful run: exit 0).
   <scenario>            a scenario id (see "list")
   --file <path>         a scenario definition file instead (docs/scenario-definition.schema.json)
   --variant <id>        one of the scenario's variants (default: its default variant)
@@ -114,6 +117,7 @@ Runs a scenario and prints its timeline (a violation is still a successful run: 
   --seed <n>            the random seed, a whole number from 0 to ${SEED_MAX}
                         (${NUMBERS_ACCEPTED}; default 1)
   --json                one JSON document instead of text
+  --lang en|zh          the language of the lesson, narration and events (default en)
   -h, --help            this text`,
   console: `Usage: npm run sim -- console [--json]
 
@@ -201,6 +205,7 @@ const OPTIONS = {
     schedule: { type: 'string' },
     seed: { type: 'string' },
     json: { type: 'boolean' },
+    lang: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
   console: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
@@ -238,6 +243,12 @@ const OPTIONS = {
   },
 } as const;
 
+function langOption(value: string | undefined, topic: CommandName): 'en' | 'zh' {
+  const lang = value ?? 'en';
+  if (lang !== 'en' && lang !== 'zh') throw new UsageError(`--lang must be en or zh, got "${lang}"`, topic);
+  return lang;
+}
+
 /** Parses the arguments after the script name. Throws UsageError with a message for the user. */
 export function parseCommandLine(argv: readonly string[]): Command {
   const [first, ...rest] = argv;
@@ -257,9 +268,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
   switch (first) {
     case 'list': {
       noPositionals(first, parsed.positionals);
-      const lang = (values.lang as string | undefined) ?? 'en';
-      if (lang !== 'en' && lang !== 'zh') throw new UsageError(`--lang must be en or zh, got "${lang}"`, first);
-      return { name: 'list', json, lang };
+      return { name: 'list', json, lang: langOption(values.lang as string | undefined, first) };
     }
     case 'run': {
       const [scenario, ...extra] = parsed.positionals;
@@ -275,6 +284,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
         schedule: values.schedule as string | undefined,
         seed: seed === undefined ? undefined : parseWholeNumber('--seed', seed, SEED_MAX, first),
         json,
+        lang: langOption(values.lang as string | undefined, first),
       };
     }
     case 'console':

@@ -5,11 +5,12 @@
  * (`explore` exits 3 when it finds one: cli/explore.ts).
  * A closed output (`| head`) ends the CLI quietly with exit code 0, as command-line tools do.
  */
-import { translator } from '../i18n';
+import { localized, translator, violationText } from '../i18n';
 import { eventDescriber, scriptNamesOf } from '../engine/describe';
 import { lockState } from '../engine/lock-state';
-import { ScenarioError, findVariant } from '../engine/scenario';
-import { ScheduleSyntaxError } from '../engine/schedule';
+import { ScenarioError, findVariant, type Scenario, type VariantSpec } from '../engine/scenario';
+import type { LocalizedText } from '../engine/program';
+import { formatSchedule, parseSchedule, ScheduleSyntaxError } from '../engine/schedule';
 import { ChoiceError } from '../engine/engine';
 import { Simulation, defaultSeed } from '../engine/simulation';
 import { SCENARIOS, findScenario } from '../scenarios';
@@ -61,16 +62,20 @@ function run(command: Extract<Command, { name: 'run' }>): number {
     process.stdout.write(`${JSON.stringify(out)}\n`);
     return 0;
   }
-  // The CLI speaks English, in the catalog's words.
-  const t = translator('en');
+  // The CLI speaks the language asked for (English by default), in the catalog's words.
+  const lang = command.lang;
+  const t = translator(lang);
   const tokens = Object.fromEntries(sim.clients.map((c) => [c.id, c.vars.token ?? '']));
-  const describe = eventDescriber({ lang: 'en', tokens, scripts: scriptNamesOf(scenario, variant) });
+  const describe = eventDescriber({ lang, tokens, scripts: scriptNamesOf(scenario, variant) });
+  const story = storyOf(scenario, variant, trace.schedule);
   const lines: string[] = [];
   lines.push(`${scenario.id} / ${variant.id}   seed ${seed}   schedule: ${trace.schedule}`);
-  lines.push(`${scenario.title.en}`);
+  lines.push(`${localized(scenario.title, lang)}`);
+  lines.push('');
+  lines.push(...wrap(localized(scenario.lesson, lang)).map((line) => `  ${line}`));
   lines.push('');
   lines.push(` ${t('cliStepHeader').padStart(4)}  ${t('cliTimeHeader').padStart(6)}  ${t('cliClientHeader').padEnd(6)}  ${t('cliEventHeader')}`);
-  for (const event of trace.events) {
+  trace.events.forEach((event, i) => {
     const lock = lockState(event.lockAfter);
     const holder = lock.kind === 'held' ? (lock.holder ?? '?') : '';
     const lockText =
@@ -84,15 +89,50 @@ function run(command: Extract<Command, { name: 'run' }>): number {
         event.kind === 'command' ? `   [${t('cliLock', { state: lockText })}]` : ''
       }`,
     );
-  }
+    // After a step's last event, the scenario's narration of that step (on its own schedule).
+    const next = trace.events[i + 1];
+    const said = story.get(event.step);
+    if (said && (next === undefined || next.step !== event.step)) lines.push(...wrap(localized(said, lang)).map((line) => `${' '.repeat(24)}» ${line}`));
+  });
   lines.push('');
   if (trace.violations.length === 0) lines.push(t('cliNoViolations'));
   else {
     lines.push(t('cliViolations', { n: trace.violations.length }));
-    for (const v of trace.violations) lines.push(`  ${t('cliViolationLine', { step: v.step + 1, kind: v.violation, message: v.message })}`);
+    for (const v of trace.violations) lines.push(`  ${t('cliViolationLine', { step: v.step + 1, kind: v.violation, message: violationText(v.violation, v.message, lang) })}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
+}
+
+/** The scenario's narration by step, when the run follows its own schedule (a prefix of it). */
+function storyOf(scenario: Scenario, variant: VariantSpec, schedule: string): Map<number, LocalizedText> {
+  const story = new Map<number, LocalizedText>();
+  const own = formatSchedule(parseSchedule(scenario.defaultSchedule, variant.clients.map((c) => c.id)));
+  if (schedule !== own && !own.startsWith(`${schedule} `)) return story;
+  for (const n of scenario.narration ?? []) story.set(n.step, n.text);
+  for (const n of variant.narration ?? []) story.set(n.step, n.text);
+  return story;
+}
+
+/** Lines of at most 96 columns (a Chinese character takes two), broken between words or characters. */
+function wrap(text: string): string[] {
+  const widthMax = 96;
+  const lines: string[] = [];
+  let line = '';
+  let width = 0;
+  for (const token of text.match(/[\u2e80-\uffff]|[^\s\u2e80-\uffff]+|\s+/g) ?? []) {
+    const tokenWidth = /^[\u2e80-\uffff]$/.test(token) ? 2 : token.length;
+    if (width + tokenWidth > widthMax && line.trim() !== '') {
+      lines.push(line.trimEnd());
+      line = '';
+      width = 0;
+    }
+    if (line === '' && /^\s+$/.test(token)) continue;
+    line += token;
+    width += tokenWidth;
+  }
+  if (line.trim() !== '') lines.push(line.trimEnd());
+  return lines;
 }
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -20,6 +20,9 @@ import type { Trace } from '../engine/trace';
 import { serveDirectory } from './serve';
 
 export { expect };
+
+/** The automation contract these names are from (docs/AUTOMATION.md; version 2 renamed the clock bar's controls). */
+export const CONTRACT_VERSION = 2;
 export type { StateSummary, ViolationSummary, OutcomeReport, Trace };
 
 export interface OpenOptions {
@@ -100,6 +103,9 @@ function createLockstep(page: Page, url: string): Lockstep {
     async open(scenario, options = {}) {
       await page.goto(url);
       await page.waitForFunction(() => window.lockstep?.isReady === true);
+      // A page of another contract names its controls otherwise: say so rather than time out on a name.
+      const version = await page.evaluate(() => window.lockstep!.version as number);
+      if (version !== CONTRACT_VERSION) throw new Error(`lockstep/playwright drives automation contract version ${CONTRACT_VERSION}; this page speaks version ${version} (docs/AUTOMATION.md)`);
       // The control names below are the English ones; a browser locale may have chosen another language.
       const lang = await page.evaluate(() => window.lockstep!.state().lang);
       if (lang !== 'en') await page.getByRole('button', { name: 'English', exact: true }).click();
@@ -112,7 +118,7 @@ function createLockstep(page: Page, url: string): Lockstep {
     },
     step: (clientId) => press(lane(clientId).getByRole('button', { name: `Step ${clientId}`, exact: true }), `step ${clientId}`),
     async advance(ms) {
-      await page.getByRole('spinbutton', { name: 'Advance clock by (ms)', exact: true }).fill(String(ms));
+      await page.getByRole('spinbutton', { name: 'Clock advance (ms)', exact: true }).fill(String(ms));
       await press(page.getByRole('button', { name: 'Advance', exact: true }), `advance ${ms} ms`);
     },
     async stall(clientId, ms) {
@@ -120,8 +126,8 @@ function createLockstep(page: Page, url: string): Lockstep {
       await press(lane(clientId).getByRole('button', { name: `Pause ${clientId}`, exact: true }), `stall ${clientId} ${ms} ms`);
     },
     crash: (clientId) => press(lane(clientId).getByRole('button', { name: `Crash ${clientId}`, exact: true }), `crash ${clientId}`),
-    stepBack: () => press(page.getByRole('button', { name: 'Step back', exact: true }), 'step back'),
-    stepForward: () => press(page.getByRole('button', { name: 'Step forward', exact: true }), 'step forward'),
+    stepBack: () => press(page.getByRole('button', { name: 'Back one step', exact: true }), 'step back'),
+    stepForward: () => press(page.getByRole('button', { name: 'Forward one step', exact: true }), 'step forward'),
     violations: () => page.evaluate(() => window.lockstep!.violations()),
     state: () => page.evaluate(() => window.lockstep!.state()),
     trace: () => page.evaluate(() => window.lockstep!.trace()),

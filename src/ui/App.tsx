@@ -17,6 +17,9 @@ import { useSimStore, useSimStoreApi } from './store/context';
 import { selectAppearance, selectReplayOpen, selectShortcutsOpen } from './store/selectors';
 import type { SimState } from './store/createSimStore';
 
+/** The challenge panel's code loads with the first challenge or predict mode (not first-screen work). */
+const LearnPanel = lazy(() => import('./components/LearnPanel').then((module) => ({ default: module.LearnPanel })));
+
 /** The `?` dialog's code loads the first time it opens (not first-screen work). */
 const ShortcutsDialog = lazy(() => import('./components/ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
 /** "Replay on a real Redis" (the header's button): its code loads the first time it opens. */
@@ -26,6 +29,7 @@ const ReplayDialog = lazy(() => import('./components/ReplayDialog').then((module
 const Workbench = lazy(() => import('./components/workbench/Workbench').then((module) => ({ default: module.Workbench })));
 const selectWorkbenchOpened = (s: SimState) => s.workbench.open;
 
+const selectLearnPanelShown = (s: SimState) => s.learnPanelOpen && (s.challengeId !== null || s.predict);
 const selectTitleInput = (s: SimState) => ({ title: s.runInfo.title, lang: s.lang });
 
 /** The tab's title names the scenario, so a teacher's tabs and history read as lessons. */
@@ -50,6 +54,7 @@ export function App() {
   // Once loaded, the drawer stays mounted (closed), so its drafts survive closing it.
   const [workbenchLoaded, setWorkbenchLoaded] = useState(false);
   if (workbenchOpen && !workbenchLoaded) setWorkbenchLoaded(true);
+  const learnPanel = useSimStore(selectLearnPanelShown);
   useKeyboardShortcuts(store, true);
 
   // Theme, language and presentation live on <html> so the page background and fonts follow.
@@ -74,6 +79,11 @@ export function App() {
             <Narration />
             <ViolationBannerSlot />
             <Inspector />
+            {!embed && learnPanel && (
+              <Suspense fallback={null}>
+                <LearnPanel />
+              </Suspense>
+            )}
           </aside>
         </div>
         <ClockBar />

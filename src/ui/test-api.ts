@@ -8,7 +8,8 @@ import type { LockView, Trace, ViolationKind } from '../engine/trace';
 import type { RunSpec, SimStore } from './store/createSimStore';
 import type { LinkError } from './store/types';
 import type { OutcomeReport } from './worker/protocol';
-import type { ExploreResult } from './store/createSimStore';
+import type { ExploreResult, SimState } from './store/createSimStore';
+import { selectChallengeStatus } from './store/slices/learn';
 
 /** Bounds for `lockstep.explore`; each absent one is the scenario's declared bound (docs/EXPLORER.md). */
 export interface ExploreSpec {
@@ -23,6 +24,12 @@ export interface ExploreOutcome {
   readonly result: ExploreResult | null;
   /** The verdict in the page's language, one line per finding (or why the search did not run). */
   readonly verdict: readonly string[];
+}
+
+function challengeSummary(s: SimState): StateSummary['challenge'] {
+  const status = selectChallengeStatus(s);
+  if (s.challengeId === null || status === null) return null;
+  return { id: s.challengeId, state: status.state, choices: 'choices' in status ? status.choices : null };
 }
 
 export interface LoadSpec {
@@ -49,6 +56,10 @@ export interface StateSummary {
   readonly finished: boolean;
   readonly playing: boolean;
   readonly lang: string;
+  /** The active challenge and its status at the cursor (version 2), or null. */
+  readonly challenge: { readonly id: string; readonly state: string; readonly choices: number | null } | null;
+  /** Predict-then-reveal is on (version 2). */
+  readonly predict: boolean;
   readonly clients: readonly {
     readonly id: string;
     readonly status: string;
@@ -111,7 +122,7 @@ function specProblems(spec: unknown): DefinitionProblem[] {
 
 /** @public The type of `window.lockstep` for scripts that drive the page (docs/AUTOMATION.md). */
 export interface LockstepApi {
-  readonly version: 1;
+  readonly version: 2;
   readonly ready: Promise<void>;
   readonly isReady: boolean;
   load(spec: LoadSpec): LoadResult;
@@ -150,7 +161,7 @@ export function installTestApi(store: SimStore, win: Window): { markReady: () =>
     };
   });
   const api: LockstepApi = {
-    version: 1,
+    version: 2,
     ready,
     get isReady() {
       return isReady;
@@ -198,6 +209,8 @@ export function installTestApi(store: SimStore, win: Window): { markReady: () =>
         finished: s.finished,
         playing: s.playing,
         lang: s.lang,
+        challenge: challengeSummary(s),
+        predict: s.predict,
         clients: s.clients.map((c) => ({
           id: c.id,
           status: c.status,

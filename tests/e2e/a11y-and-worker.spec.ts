@@ -1,24 +1,10 @@
+import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 
 // Goal: axe finds no serious or critical violations in any theme or language; and the engine runs
 // in two places, the page (the run you see) and a Web Worker (every variant under your schedule).
 
 const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%2B1000';
-
-interface AxeResult {
-  violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
-}
-
-async function seriousViolations(page: import('@playwright/test').Page): Promise<string[]> {
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<AxeResult> } }).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
-}
 
 /** Each look in its own test: one page load and one axe run each, so none waits on the others. */
 const LOOKS = [

@@ -8,15 +8,15 @@ const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%
 test('step back and forward, and scrub', async ({ app, page }) => {
   await app.open(HEADLINE);
   await expect(app.position).toHaveText('Step 0 / 6');
-  await expect(app.button('Step back')).toBeDisabled();
+  await expect(app.button('Back one step')).toBeDisabled();
   for (let i = 1; i <= 6; i++) {
-    await app.button('Step forward').click();
+    await app.button('Forward one step').click();
     await expect(app.position).toHaveText(`Step ${i} / 6`);
   }
-  await expect(app.button('Step forward')).toBeDisabled();
+  await expect(app.button('Forward one step')).toBeDisabled();
   await expect(app.banner).toBeVisible();
   await expect(app.clock).toHaveText('t = 7000 ms');
-  await app.button('Step back').click();
+  await app.button('Back one step').click();
   await expect(app.clock).toHaveText('t = 6000 ms');
   await expect(app.banner).toBeHidden();
 
@@ -42,7 +42,7 @@ test('keyboard: arrows, number keys, space, and ? for the shortcuts', async ({ a
   expect((await app.state()).schedule).toBe('A B');
 
   await page.keyboard.press('Space');
-  await expect(app.button('Pause')).toBeVisible();
+  await expect(app.button('Stop')).toBeVisible();
   await expect.poll(async () => (await app.state()).cursor).toBeGreaterThan(2);
   await page.keyboard.press('Space');
   await expect(app.button('Play')).toBeVisible();
@@ -71,7 +71,7 @@ test('every control is reachable with Tab and shows focus', async ({ app, page }
   });
   for (let i = 0; i < 45; i++) await page.keyboard.press('Tab');
   const names = await page.evaluate(() => (window as unknown as { focusLog: string[] }).focusLog);
-  for (const wanted of ['Scenarios', 'Step A', 'Crash A', 'Step B', 'Step forward', 'Copy link', 'Advance']) {
+  for (const wanted of ['Scenarios', 'Step A', 'Crash A', 'Step B', 'Forward one step', 'Copy link', 'Advance']) {
     expect(names.some((n) => n.startsWith(wanted)), `${wanted} in ${names.join(', ')}`).toBe(true);
   }
   expect(names.filter((n) => n.endsWith('|false')), 'focused without a visible outline').toEqual([]);

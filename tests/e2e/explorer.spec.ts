@@ -28,7 +28,7 @@ test('finds the foreign release and loads it, ready to step through', async ({ a
   await expect(dialog).toBeHidden();
   await expect(app.position).toHaveText('Step 0 / 5');
   expect((await app.state()).schedule).toBe('A A B A~5000 A');
-  for (let i = 1; i <= 5; i++) await app.button('Step forward').click();
+  for (let i = 1; i <= 5; i++) await app.button('Forward one step').click();
   await expect(app.position).toHaveText('Step 5 / 5');
   await expect(app.banner).toBeVisible();
   expect((await app.violations()).map((v) => v.kind)).toContain('foreign-release');

@@ -106,7 +106,7 @@ export class LockstepPage {
   }
 
   async advanceClock(ms: number): Promise<void> {
-    await this.page.getByRole('spinbutton', { name: 'Advance clock by (ms)' }).fill(String(ms));
+    await this.page.getByRole('spinbutton', { name: 'Clock advance (ms)' }).fill(String(ms));
     await this.button('Advance').click();
   }
 

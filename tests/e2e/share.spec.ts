@@ -12,8 +12,8 @@ test('share link round trip: the URL carries scenario, variant, seed, schedule a
   await expect(app.banner).toContainText("A deleted B's lock");
   const historyLength = await page.evaluate(() => history.length);
   await app.chooseVariant(/Lua compare-and-delete/);
-  await app.button('Step back').click();
-  await app.button('Step back').click();
+  await app.button('Back one step').click();
+  await app.button('Back one step').click();
   await expect(app.position).toHaveText('Step 4 / 6');
   await expect(page).toHaveURL(/#\/v1\/get-then-del\/lua\?seed=1&s=A\.A\.A~5000\.%2B4000\.B\.%2B1000&at=4$/);
   // replaceState: stepping does not fill the history.

@@ -58,9 +58,9 @@ test('GET then DEL: A deletes B’s lock; with Lua, the same schedule is safe', 
   });
 
   await test.step('the banner links to the step', async () => {
-    await app.page.getByRole('button', { name: 'Step back' }).click();
+    await app.page.getByRole('button', { name: 'Back one step' }).click();
     await expect(app.banner).toBeHidden();
-    await app.button('Step forward').click();
+    await app.button('Forward one step').click();
     await expect(app.banner).toBeVisible();
     const violations = await app.violations();
     expect(violations.map((v) => v.kind)).toEqual(['foreign-release']);

@@ -25,8 +25,11 @@ describe('parseCommandLine', () => {
       schedule: 'A A +4000 B A',
       seed: 42,
       json: true,
+      lang: 'en',
     });
     expect(parseCommandLine(['run', 'x', '--seed=0'])).toMatchObject({ seed: 0 });
+    expect(parseCommandLine(['run', 'get-then-del', '--lang', 'zh'])).toMatchObject({ name: 'run', lang: 'zh' });
+    expect(() => parseCommandLine(['run', 'get-then-del', '--lang', 'fr'])).toThrow(/--lang must be en or zh/);
     expect(parseCommandLine(['run', '--file', 'mine.json', '--json'])).toMatchObject({ name: 'run', scenario: null, file: 'mine.json', json: true });
     expect(parseCommandLine(['explore', '--file', 'mine.json', '--stalls', '1', '--stall-ms', '2000,6000', '--crashes', '0', '--depth', '8', '--seed', '3'])).toMatchObject({
       name: 'explore',

@@ -63,8 +63,22 @@ describe('share links', () => {
           { kind: 'step', clientId: 'A' },
         ],
         cursor: 3,
+        challengeId: null,
+        predict: false,
       },
     });
+  });
+
+  it('carries a challenge and predict mode, added to v1 compatibly, and refuses an unknown challenge', () => {
+    const hash = '#/v1/get-then-del/get-then-del?seed=1&s=&ch=delete-b-lock&predict=1';
+    const parsed = parseRunLink(hash, SCENARIOS);
+    expect(parsed.kind === 'ok' && [parsed.link.challengeId, parsed.link.predict]).toEqual(['delete-b-lock', true]);
+    if (parsed.kind === 'ok') expect(formatRunLink(parsed.link)).toBe(hash);
+    expect(reasonOf(parseRunLink('#/v1/get-then-del/get-then-del?ch=no-such', SCENARIOS))).toBe('unknown-challenge');
+    expect(reasonOf(parseRunLink('#/v1/get-then-del/get-then-del?predict=yes', SCENARIOS))).toBe('bad-format');
+    // A v1 link without them reads as before: no challenge, predict off.
+    const plain = parseRunLink('#/v1/get-then-del/lua?seed=7', SCENARIOS);
+    expect(plain.kind === 'ok' && [plain.link.challengeId, plain.link.predict]).toEqual([null, false]);
   });
 
   it('treats an empty hash as no link, and a missing schedule as the default one', () => {

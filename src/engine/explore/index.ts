@@ -24,6 +24,8 @@ export interface ExploreOptions {
   readonly bounds?: BoundsOverrides;
   /** Violation kinds to look for (default: every kind). */
   readonly invariants?: readonly ViolationKind[];
+  /** Only violations whose clients start with these, offender first (a challenge's "make A delete B's lock"). */
+  readonly offenders?: readonly string[];
   /** 'bfs' (default): breadth-first, shortest first, exhaustive when it can. 'random': seeded random walks. */
   readonly mode?: ExploreMode;
   /** Partial-order reduction (bfs only; default on). */
@@ -46,7 +48,7 @@ export interface Exploration {
 
 export function createExploration(options: ExploreOptions): Exploration {
   const bounds = resolveBounds(options.scenario, options.bounds);
-  const common = { scenario: options.scenario, variantId: options.variantId, seed: options.seed, bounds, invariants: options.invariants, stopAt: options.stopAt };
+  const common = { scenario: options.scenario, variantId: options.variantId, seed: options.seed, bounds, invariants: options.invariants, offenders: options.offenders, stopAt: options.stopAt };
   return options.mode === 'random'
     ? new RandomWalk({ ...common, walkSeed: options.walkSeed, walkCountMax: options.walkCountMax })
     : new BreadthFirstSearch({ ...common, reduce: options.reduce });

@@ -16,6 +16,8 @@ export interface SearchOptions {
   readonly bounds: ExploreBounds;
   /** Violation kinds to look for (default: every kind). */
   readonly invariants?: readonly ViolationKind[];
+  /** Only violations whose clients start with these, offender first (default: any clients). */
+  readonly offenders?: readonly string[];
   /** Partial-order reduction (default on). */
   readonly reduce?: boolean;
   /**
@@ -57,6 +59,7 @@ export class BreadthFirstSearch {
   private readonly reduce: boolean;
   private readonly stopAt: 'first' | 'all' | 'never';
   private readonly targets: ReadonlySet<ViolationKind>;
+  private readonly offenders: readonly string[] | undefined;
   private readonly visited = new Map<string, number>();
   /** Per visited state: its parent node and the choice from there (the path back to the start). */
   private readonly parents: number[] = [];
@@ -81,6 +84,7 @@ export class BreadthFirstSearch {
     this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds);
     this.invariants = options.invariants ? VIOLATION_KINDS.filter((k) => options.invariants?.includes(k)) : VIOLATION_KINDS;
     this.targets = new Set(this.invariants);
+    this.offenders = options.offenders;
     this.reduce = options.reduce ?? true;
     this.stopAt = options.stopAt ?? 'all';
     this.moves = new MoveTable(this.runner.ctx, this.runner.state, this.bounds.faults);
@@ -192,6 +196,7 @@ export class BreadthFirstSearch {
   private noteViolations(parent: number, transition: Transition): void {
     for (const event of transition.events) {
       if (event.kind !== 'violation' || !this.targets.has(event.violation) || this.found.has(event.violation)) continue;
+      if (!byOffenders(event, this.offenders)) continue;
       const choices = [...this.pathTo(parent), transition.choice];
       this.found.set(event.violation, foundViolation(event, choices));
       if (this.stopAt === 'first' || (this.stopAt === 'all' && this.found.size === this.targets.size)) this.stoppedAtViolation = true;
@@ -247,6 +252,11 @@ export class BreadthFirstSearch {
 /** The faults a path has spent are part of its state: the same world with more budget left can do more. */
 function keySuffix(used: FaultsUsed): string {
   return `;${used.stalls},${used.crashes}`;
+}
+
+/** Whether a violation's clients start with `offenders` (offender first); any clients when absent. */
+export function byOffenders(event: ViolationEvent, offenders: readonly string[] | undefined): boolean {
+  return offenders === undefined || offenders.every((id, i) => event.clients[i] === id);
 }
 
 export function foundViolation(event: ViolationEvent, choices: readonly Choice[]): FoundViolation {

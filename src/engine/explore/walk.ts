@@ -6,7 +6,7 @@ import { validateBounds, type ExploreBounds } from './bounds';
 import { MoveTable, noFaultsUsed, type FaultsUsed } from './moves';
 import type { ExploreProgress, ExploreResult, FoundViolation } from './result';
 import { ExploreRunner } from './runner';
-import { foundViolation } from './search';
+import { byOffenders, foundViolation } from './search';
 
 export interface WalkOptions {
   readonly scenario: Scenario;
@@ -14,6 +14,8 @@ export interface WalkOptions {
   readonly seed?: number;
   readonly bounds: ExploreBounds;
   readonly invariants?: readonly ViolationKind[];
+  /** Only violations whose clients start with these, offender first (default: any clients). */
+  readonly offenders?: readonly string[];
   /** Seed of the walks' own random stream (independent of the run's seed). */
   readonly walkSeed?: number;
   /** Walks to take (each from the start, until nothing can move or a bound stops it). */
@@ -39,6 +41,7 @@ export class RandomWalk {
   private readonly walkCountMax: number;
   private readonly stopAt: 'first' | 'all' | 'never';
   private readonly targets: ReadonlySet<ViolationKind>;
+  private readonly offenders: readonly string[] | undefined;
   private readonly seen = new Map<string, number>();
   private seenOnce = 0;
   private visits = 0;
@@ -57,6 +60,7 @@ export class RandomWalk {
     this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds);
     this.invariants = options.invariants ? VIOLATION_KINDS.filter((k) => options.invariants?.includes(k)) : VIOLATION_KINDS;
     this.targets = new Set(this.invariants);
+    this.offenders = options.offenders;
     this.random = SeededRandom.fromSeed(options.walkSeed ?? 1);
     this.walkCountMax = options.walkCountMax ?? defaultWalkCountMax;
     this.stopAt = options.stopAt ?? 'all';
@@ -107,7 +111,7 @@ export class RandomWalk {
       walk.used = MoveTable.spend(walk.used, picked.move);
       this.depthReached = Math.max(this.depthReached, walk.choices.length);
       for (const event of transition.events) {
-        if (event.kind !== 'violation' || !this.targets.has(event.violation)) continue;
+        if (event.kind !== 'violation' || !this.targets.has(event.violation) || !byOffenders(event, this.offenders)) continue;
         const known = this.found.get(event.violation);
         if (known === undefined || known.steps > walk.choices.length) this.found.set(event.violation, foundViolation(event, walk.choices.slice()));
         if (this.stopAt === 'first' || (this.stopAt === 'all' && this.found.size === this.targets.size)) this.stopped = true;

@@ -1,7 +1,8 @@
 import { useShallow } from 'zustand/react/shallow';
 import { LANG_LABEL, LANGS, LOCALES } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import { selectAppearance, selectRunHash } from '../store/selectors';
+import { selectAppearance, selectRunHash, selectRunInfo } from '../store/selectors';
+import { localized } from '../../i18n';
 import { Icon } from './Icon';
 import { ScenarioPicker } from './ScenarioPicker';
 import { useCopyText } from './useCopyText';
@@ -60,6 +61,7 @@ export function AppHeader() {
           <span>{t('presentation')}</span>
         </button>
         <CopyLinkButton />
+        <CopyEmbedButton />
         <button
           type="button"
           className="button button--ghost button--icon"
@@ -102,6 +104,40 @@ function CopyLinkButton() {
       </button>
       <span className="copy-link__status" role="status" data-testid="copy-link-status">
         {state === 'copied' ? t('linkCopied') : state === 'failed' ? t('linkCopyFailed') : ''}
+      </span>
+    </span>
+  );
+}
+
+/** The iframe snippet for the current run (docs/AUTOMATION.md, "Embed mode"). */
+function embedSnippet(href: string, title: string): string {
+  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return `<iframe src="${escape(href)}" width="900" height="640" title="${escape(title)}" loading="lazy" style="border:0"></iframe>`;
+}
+
+/** "Copy embed code": an iframe of this run in embed mode, for a course page or a slide. */
+function CopyEmbedButton() {
+  const t = useT();
+  const { lang } = useSimStore(useShallow(selectAppearance));
+  const hash = useSimStore(selectRunHash);
+  const { title } = useSimStore(selectRunInfo);
+  const { state, copy } = useCopyText();
+  const href = () => `${window.location.origin}${window.location.pathname}?embed=1${hash}`;
+  return (
+    <span className="copy-link">
+      <button
+        type="button"
+        className="button button--ghost button--icon-text"
+        aria-label={t('copyEmbed')}
+        title={t('copyEmbed')}
+        onClick={() => void copy(embedSnippet(href(), t('embedFrameTitle', { title: localized(title, lang) })))}
+        data-testid="copy-embed"
+      >
+        <Icon name={state === 'copied' ? 'check' : 'code'} />
+        <span className="button__label--wide">{t('copyEmbed')}</span>
+      </button>
+      <span className="copy-link__status" role="status" data-testid="copy-embed-status">
+        {state === 'copied' ? t('embedCopied') : state === 'failed' ? t('linkCopyFailed') : ''}
       </span>
     </span>
   );

@@ -9,7 +9,7 @@ import { Icon } from './Icon';
 const selectExpiry = (s: SimState) => s.nextExpiryAtMs;
 const selectCursorLength = (s: SimState) => ({ cursor: s.cursor, length: s.length });
 const selectSeed = (s: SimState) => s.seed;
-const defaultAdvanceMs = 1000;
+const selectAdvanceDraft = (s: SimState) => s.advanceDraftMs;
 
 /**
  * The virtual clock readout. It changes on every step, so it writes its text through a store
@@ -52,7 +52,9 @@ export function ClockBar() {
   const { playing, speedStepsPerS } = useSimStore(useShallow(selectPlayback));
   const nextExpiryAtMs = useSimStore(selectExpiry);
   const seed = useSimStore(selectSeed);
-  const [advanceMs, setAdvanceMs] = useState(defaultAdvanceMs);
+  // Kept in the store, so the Advance shortcut applies the value typed here.
+  const advanceMs = useSimStore(selectAdvanceDraft);
+  const setAdvanceMs = (ms: number) => store.getState().setAdvanceDraft(ms);
   const advanceValid = isValidDurationMs(advanceMs);
 
   return (
@@ -123,13 +125,14 @@ export function ClockBar() {
       <div className="clock-bar__time">
         <span className="stall-group">
           <DurationInput valueMs={advanceMs} label={t('advanceBy')} onChange={setAdvanceMs} />
-          <button type="button" className="button" disabled={!advanceValid} onClick={() => store.getState().advanceClock(advanceMs)}>
+          <button type="button" className="button" aria-keyshortcuts="a" disabled={!advanceValid} onClick={() => store.getState().advanceClock(advanceMs)}>
             {t('advanceShort')}
           </button>
         </span>
         <button
           type="button"
           className="button button--expiry"
+          aria-keyshortcuts="e"
           disabled={nextExpiryAtMs === null}
           title={nextExpiryAtMs === null ? t('noExpiry') : undefined}
           onClick={() => store.getState().jumpToNextExpiry()}

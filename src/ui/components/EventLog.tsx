@@ -14,6 +14,7 @@ const fallbackViewportPx = 240;
 
 const selectLog = (s: SimState) => ({
   runLog: s.runLog,
+  predict: s.predict,
   past: s.eventCountToCursor,
   clientIds: s.clientIds,
   presentation: s.presentation,
@@ -28,9 +29,11 @@ const selectLog = (s: SimState) => ({
 export function EventLog() {
   const t = useT();
   const store = useSimStoreApi();
-  const { runLog, past, clientIds, presentation } = useSimStore(useShallow(selectLog));
-  // The log only grows within a generation: rows past `eventCount` are not this render's.
-  const { events, eventCount } = runLog;
+  const { runLog, predict, past, clientIds, presentation } = useSimStore(useShallow(selectLog));
+  // The log only grows within a generation: rows past `eventCount` are not this render's. Predict
+  // mode lists only the past: the future would give the answers away.
+  const events = runLog.events;
+  const eventCount = predict ? Math.min(past, runLog.eventCount) : runLog.eventCount;
   const describe = useSimStore(selectDescribeEvent);
   const rowHeightPx = presentation ? presentationRowHeightPx : eventRowHeightPx;
   const viewportRef = useRef<HTMLDivElement>(null);

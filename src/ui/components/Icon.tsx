@@ -22,6 +22,7 @@ const PATHS = {
   close: 'M4 4l8 8M12 4l-8 8',
   lock: 'M4.5 7.5h7v5.5h-7zM6 7.5V5.5a2 2 0 0 1 4 0v2',
   terminal: 'M2 3h12v10H2zM4.5 6l2 2-2 2M8 10.5h3.5',
+  code: 'M5.5 4.5 2 8l3.5 3.5M10.5 4.5 14 8l-3.5 3.5',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -1,14 +1,14 @@
 import { DurationInput, isValidDurationMs } from './DurationInput';
-import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useCallback, useLayoutEffect, useRef } from 'react';
 import { localized, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { SimState } from '../store/createSimStore';
 import { selectClientIds, selectLang, selectPresentation } from '../store/selectors';
 import type { ClientView, ProgramLine } from '../store/types';
 import { ClientBadge, clientClass } from './ClientBadge';
+import { stallDraftOf } from '../store/slices/drafts';
 import { Icon } from './Icon';
 
-const defaultStallMs = 6000;
 /** Narrowest a lane gets before the lanes scroll sideways (three fit beside the sidebar at 1280 px). */
 const laneWidthMinPx = 268;
 
@@ -78,7 +78,9 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
   const client = useSimStore(useCallback((s: SimState) => s.clients.find((c) => c.id === clientId), [clientId]));
   const lines = useSimStore(useCallback((s: SimState) => s.runInfo.programs[clientId] ?? NO_LINES, [clientId]));
   const presentation = useSimStore(selectPresentation);
-  const [stallMs, setStallMs] = useState(defaultStallMs);
+  // The stall typed here is kept in the store, so the Pause shortcut applies the same value.
+  const stallMs = useSimStore(useCallback((s: SimState) => stallDraftOf(s, clientId), [clientId]));
+  const setStallMs = useCallback((ms: number) => store.getState().setStallDraft(clientId, ms), [store, clientId]);
   const listRef = useRef<HTMLOListElement>(null);
 
   // Keep the next line in view without scrolling the page (scrollIntoView would). Presentation
@@ -110,7 +112,12 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
   const key = client.index + 1;
   const stallValid = isValidDurationMs(stallMs);
   return (
-    <article className={`lane ${clientClass(client.index)} lane--${statusTone(client)}`} data-testid={`lane.${clientId}`} aria-labelledby={`lane-${clientId}-title`}>
+    <article
+      className={`lane ${clientClass(client.index)} lane--${statusTone(client)}`}
+      data-testid={`lane.${clientId}`}
+      data-client={clientId}
+      aria-labelledby={`lane-${clientId}-title`}
+    >
       <header className="lane__header">
         <ClientBadge id={clientId} index={client.index} />
         <h2 className="lane__title" id={`lane-${clientId}-title`}>
@@ -196,6 +203,7 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
             type="button"
             className="button"
             aria-label={t('pauseClient', { id: clientId })}
+          aria-keyshortcuts="p"
             disabled={!live || !stallValid}
             onClick={() => store.getState().stallClient(clientId, stallMs)}
           >
@@ -207,6 +215,7 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
           type="button"
           className="button button--danger-quiet"
           aria-label={t('crashClient', { id: clientId })}
+          aria-keyshortcuts="x"
           disabled={!live}
           onClick={() => store.getState().crashClient(clientId)}
         >

@@ -16,6 +16,7 @@ const selectNarrationInput = (s: SimState) => ({
   scripted: selectScriptedNarration(s),
   lastStepEvents: s.lastStepEvents,
   lang: s.lang,
+  onDefaultPath: s.onDefaultPath,
 });
 
 /**
@@ -24,7 +25,7 @@ const selectNarrationInput = (s: SimState) => ({
  */
 export function Narration() {
   const t = useT();
-  const { cursor, summary, scripted, lastStepEvents, lang } = useSimStore(useShallow(selectNarrationInput));
+  const { cursor, summary, scripted, lastStepEvents, lang, onDefaultPath } = useSimStore(useShallow(selectNarrationInput));
   const describe = useSimStore(selectDescribeEvent);
   const text = useMemo(() => {
     // At the start: the lesson in one line, then how to begin (a hint, set smaller).
@@ -47,7 +48,8 @@ export function Narration() {
       <h2 id="narration-heading" className="narration__heading">
         {t('narration')}
         {cursor > 0 && <span className="narration__step"> · {t('violationAt', { step: cursor })}</span>}
-        {!text.scripted && <span className="narration__offscript"> · {t('offScript')}</span>}
+        {/* The scenario's own schedule, even where it has no narration, is not the learner's. */}
+        {!text.scripted && !onDefaultPath && <span className="narration__offscript"> · {t('offScript')}</span>}
       </h2>
       <div className="narration__body" aria-live="polite">
         {text.lines.map((line, i) => (

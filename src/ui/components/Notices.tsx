@@ -16,6 +16,7 @@ const LINK_MESSAGES = {
   'bad-schedule': 'linkBadSchedule',
   'schedule-does-not-fit': 'linkScheduleDoesNotFit',
   'bad-cursor': 'linkBadCursor',
+  'unknown-challenge': 'linkUnknownChallenge',
 } as const satisfies Record<Exclude<LinkErrorReason, 'too-long'>, string>;
 
 function linkErrorText(error: LinkError, t: Translate): string {

@@ -1,3 +1,4 @@
+import { useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { localized, violationKindLabel, type Lang, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
@@ -5,6 +6,11 @@ import { ExploreButton, ExploreVerdict } from './ExploreDialog';
 import { WorkbenchButton } from './WorkbenchButton';
 import type { VariantOutcome } from '../store/createSimStore';
 import { selectLang, selectOutcomes, selectRunInfo, selectScenarioId } from '../store/selectors';
+import type { SimState } from '../store/createSimStore';
+import { Landing } from './Landing';
+import { LearnStrip } from './LearnStrip';
+
+const selectLanding = (s: SimState) => s.landing;
 
 /**
  * The scenario's title, its lesson on demand, and the variant toggle, on one line. The one-line
@@ -14,25 +20,60 @@ export function ScenarioBar() {
   const lang = useSimStore(selectLang);
   const scenario = useSimStore(selectRunInfo);
   const t = useT();
+  const [lessonOpen, setLessonOpen] = useState(false);
+  const lessonId = useId();
+  const landing = useSimStore(selectLanding);
   return (
     <section className="scenario-bar" aria-labelledby="scenario-title">
       <div className="scenario-bar__text">
         <h1 id="scenario-title" className="scenario-bar__title" data-testid="scenario-title" title={localized(scenario.title, lang)}>
           {localized(scenario.title, lang)}
         </h1>
-        <details className="lesson" data-testid="lesson">
-          <summary title={t('showLesson')}>{t('lesson')}</summary>
-          <div className="lesson__body">
-            <p className="lesson__summary">{localized(scenario.summary, lang)}</p>
-            <p>{localized(scenario.lesson, lang)}</p>
-          </div>
-        </details>
+        <span className="lesson" data-testid="lesson">
+          <button
+            type="button"
+            className="lesson__toggle"
+            aria-expanded={lessonOpen}
+            aria-controls={lessonId}
+            title={t('showLesson')}
+            onClick={() => setLessonOpen(!lessonOpen)}
+          >
+            {t('lesson')} {lessonOpen ? '▾' : '▸'}
+          </button>
+        </span>
+        <LessonNumber />
         <ExploreButton />
         <WorkbenchButton />
+        {/* First visit: where to start; afterwards the lesson's challenges. Both on this row, so neither adds one. */}
+        {landing ? <Landing /> : <LearnStrip />}
       </div>
+      {/* In the flow, under the title: the lesson pushes the page down and covers nothing. */}
+      {lessonOpen && (
+        <div className="lesson__body" id={lessonId} data-testid="lesson.body">
+          <p className="lesson__summary">{localized(scenario.summary, lang)}</p>
+          <p>{localized(scenario.lesson, lang)}</p>
+        </div>
+      )}
       <VariantToggle />
       <ExploreVerdict />
     </section>
+  );
+}
+
+const selectLessonNumber = (s: SimState) => {
+  const at = s.lessons.findIndex((l) => l.id === s.scenarioId);
+  return at === -1 ? null : { n: at + 1, total: s.lessons.length };
+};
+
+/** "Lesson 5 of 14": where this lesson is on the path. */
+function LessonNumber() {
+  const t = useT();
+  const place = useSimStore(useShallow(selectLessonNumber));
+  if (!place) return null;
+  return (
+    <span className="scenario-bar__number" data-testid="lesson-number">
+      {t('lessonOf', place)}
+    </span>
   );
 }
 
@@ -50,16 +91,18 @@ function outcomeLines(outcome: VariantOutcome | undefined, t: Translate, lang: L
  * Variants as a radio group. Each option says what that variant does under the current schedule
  * (computed in the worker), so the toggle itself shows where outcomes diverge.
  */
-function VariantToggle() {
+export function VariantToggle() {
   const t = useT();
   const store = useSimStoreApi();
   const scenarioId = useSimStore(selectScenarioId);
   const { variants } = useSimStore(selectRunInfo);
   const { outcomes, pending, variantId, lang } = useSimStore(useShallow(selectOutcomes));
+  const { variantLabel } = useSimStore(selectRunInfo);
+  const baseId = useId();
   const current = outcomes && outcomes.scenarioId === scenarioId ? outcomes : null;
   return (
     <fieldset className="variant-toggle" data-testid="variant-toggle">
-      <legend>{t('variant')}</legend>
+      <legend>{localized(variantLabel, lang)}</legend>
       {variants.map((variant) => {
         const outcome = current?.outcomes.find((o) => o.variantId === variant.id);
         const checked = variant.id === variantId;
@@ -72,13 +115,16 @@ function VariantToggle() {
               name={`variant-${scenarioId}`}
               value={variant.id}
               checked={checked}
+              aria-labelledby={`${baseId}-${variant.id}-title`}
+              aria-describedby={`${baseId}-${variant.id}-outcome`}
               onChange={() => store.getState().selectVariant(variant.id)}
             />
-            <span className="variant-option__title" title={localized(variant.title, lang)}>
+            <span className="variant-option__title" id={`${baseId}-${variant.id}-title`} title={localized(variant.title, lang)}>
               {localized(variant.title, lang)}
             </span>
             <span
               className={`variant-option__outcome${bad ? ' is-bad' : outcome ? ' is-good' : ''}`}
+              id={`${baseId}-${variant.id}-outcome`}
               data-testid={`variant.${variant.id}.outcome`}
               title={note ? `${result} · ${note}` : result}
             >

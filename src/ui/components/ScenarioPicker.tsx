@@ -2,18 +2,23 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { localized } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { selectLang, selectScenarioId, selectScenarios } from '../store/selectors';
-import { Icon } from './Icon';
 import type { SimState } from '../store/createSimStore';
+import { Icon } from './Icon';
 
 const selectMyScenarios = (s: SimState) => s.myScenarios;
 
-/** A menu of scenarios, each with its title and one-line lesson. */
+const selectPath = (s: SimState) => s.lessons;
+const selectProgress = (s: SimState) => s.progress;
+
+/** The lessons in teaching order, numbered, the place to start marked, each with its one-line lesson and this browser's progress. */
 export function ScenarioPicker() {
   const t = useT();
   const lang = useSimStore(selectLang);
   const scenarioId = useSimStore(selectScenarioId);
   const scenarios = useSimStore(selectScenarios);
   const mine = useSimStore(selectMyScenarios);
+  const lessons = useSimStore(selectPath);
+  const progress = useSimStore(selectProgress);
   const store = useSimStoreApi();
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -60,8 +65,12 @@ export function ScenarioPicker() {
       {open && (
         <div className="scenario-menu" id={menuId} role="group" aria-label={t('scenarioPickerHint')}>
           <ul>
-            {scenarios.map((scenario) => (
-              <li key={scenario.id}>
+            {scenarios.map((scenario, i) => {
+              const lesson = lessons[i];
+              const done = progress.lessons[scenario.id];
+              const metCount = done ? Object.keys(done.met).length : 0;
+              return (
+              <li key={scenario.id} className={lesson?.start ? 'is-start' : undefined}>
                 <button
                   type="button"
                   className="scenario-menu__item"
@@ -70,14 +79,23 @@ export function ScenarioPicker() {
                   onClick={() => {
                     setOpen(false);
                     buttonRef.current?.focus();
-                    if (scenario.id !== scenarioId) store.getState().selectScenario(scenario.id);
+                    store.getState().startLesson(scenario.id);
                   }}
                 >
-                  <span className="scenario-menu__title">{localized(scenario.title, lang)}</span>
+                  <span className="scenario-menu__title">
+                    <span className="scenario-menu__number">{i + 1}.</span> {localized(scenario.title, lang)}
+                    {lesson?.start && <span className="badge badge--start">{t('startHere')}</span>}
+                    {done && (
+                      <span className="scenario-menu__progress">
+                        <Icon name="check" /> {metCount > 0 ? t('challengeMetMark') : t('lessonVisited')}
+                      </span>
+                    )}
+                  </span>
                   <span className="scenario-menu__summary">{localized(scenario.summary, lang)}</span>
                 </button>
               </li>
-            ))}
+              );
+            })}
           </ul>
           {mine.length > 0 && (
             <>

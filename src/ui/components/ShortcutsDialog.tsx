@@ -13,6 +13,12 @@ export function ShortcutsDialog() {
     ['←', t('kbBack')],
     ['→', t('kbForward')],
     ['1 … 9', t('kbClient')],
+    ['A', t('kbAdvance')],
+    ['E', t('kbExpiry')],
+    ['P', t('kbPauseClient')],
+    ['X', t('kbCrashClient')],
+    ['V / ⇧V', t('kbVariant')],
+    ['Q', t('kbPredict')],
     ['?', t('kbHelp')],
     [t('kbKeyEscape'), t('kbEscape')],
   ];
@@ -33,6 +39,7 @@ export function ShortcutsDialog() {
           ))}
         </tbody>
       </table>
+      <p className="dialog__note">{t('kbFocusedNote')}</p>
       <form method="dialog" className="dialog__actions">
         <button type="submit" className="button button--primary" autoFocus>
           {t('close')}

@@ -12,6 +12,8 @@ import '../views/views.css';
 /** The data the run views draw; everything else they need comes through `onJump`. */
 const selectViewProps = (s: SimState) => ({
   runLog: s.runLog,
+  // Predict mode draws only the past: the future would give the answers away.
+  visibleCount: s.predict ? s.eventCountToCursor : null,
   clientIds: s.clientIds,
   cursorStep: s.cursor,
   nowMs: s.nowMs,
@@ -26,8 +28,8 @@ export function useJump(): (step: number) => void {
 }
 
 function runPropsOf(store: SimStore): RunViewProps {
-  const { runLog, ...rest } = selectViewProps(store.getState());
-  return { ...rest, events: eventsOf(runLog), onJump: (step: number) => store.getState().seek(step) };
+  const { runLog, visibleCount, ...rest } = selectViewProps(store.getState());
+  return { ...rest, events: eventsOf(runLog, visibleCount), onJump: (step: number) => store.getState().seek(step) };
 }
 
 /**
@@ -35,13 +37,13 @@ function runPropsOf(store: SimStore): RunViewProps {
  * their model per array): a copy of the log's prefix, made once per change of the log while a
  * view that needs it is on screen. The store itself never copies the log.
  */
-function eventsOf(runLog: RunLog): readonly TraceEvent[] {
-  return runLog.events.slice(0, runLog.eventCount);
+function eventsOf(runLog: RunLog, visibleCount: number | null): readonly TraceEvent[] {
+  return runLog.events.slice(0, visibleCount === null ? runLog.eventCount : Math.min(visibleCount, runLog.eventCount));
 }
 
 export function useViewProps(): Omit<RunViewProps, 'onJump'> {
-  const { runLog, ...rest } = useSimStore(useShallow(selectViewProps));
-  const events = useMemo(() => eventsOf(runLog), [runLog]);
+  const { runLog, visibleCount, ...rest } = useSimStore(useShallow(selectViewProps));
+  const events = useMemo(() => eventsOf(runLog, visibleCount), [runLog, visibleCount]);
   return { ...rest, events };
 }
 

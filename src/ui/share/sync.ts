@@ -9,7 +9,7 @@
  */
 import type { SimState, SimStore } from '../store/createSimStore';
 import { selectRunHash } from '../store/selectors';
-import { saveSessionHash, savePrefs, type KeyValueStorage } from './persist';
+import { saveProgress, saveSessionHash, savePrefs, type KeyValueStorage } from './persist';
 
 /** The longest the URL and the saved run lag behind the run while it changes (wall time, UI only). */
 export const runWriteIntervalMs = 200;
@@ -55,12 +55,16 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
       state.seed !== previous.seed ||
       state.schedule !== previous.schedule ||
       state.cursor !== previous.cursor ||
+      state.challengeId !== previous.challengeId ||
+      state.predict !== previous.predict ||
       state.persistRun !== previous.persistRun ||
       state.linkError !== previous.linkError
     ) {
       syncRun();
     }
     syncPrefs(state, previous);
+    // Progress is this browser's: an embed neither reads nor writes it.
+    if (state.progress !== previous.progress && !embed) saveProgress(storage, state.progress);
   });
 
   // A hash edited by hand or a link pasted into this tab: load it like a fresh page would.

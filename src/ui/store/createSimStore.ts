@@ -24,6 +24,8 @@ import { createSimulationSlice } from './slices/simulation';
 import { createUiSlice } from './slices/ui';
 import { createWorkbenchSlice, type WorkbenchSlice } from './slices/workbench';
 import { createMyScenariosSlice, type MyScenariosSlice } from './slices/my-scenarios';
+import { createDraftsSlice, type DraftsSlice } from './slices/drafts';
+import { createLearnSlice, type LearnInit, type LearnSlice } from './slices/learn';
 import type { DraftCheckService } from '../worker/draft-check-protocol';
 import type { ClientView, KeyView, LinkError, MyScenarioStorage, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
 
@@ -42,6 +44,9 @@ export interface RunSpec {
   readonly custom?: { readonly scenario: Scenario; readonly definition: ScenarioDefinition };
   /** Keep the choices that fit (with a notice saying where the rest stopped) instead of refusing. */
   readonly cutToFit?: boolean;
+  /** A link's challenge (`ch=`) and predict mode (`predict=1`): applied after the run loads. */
+  readonly challengeId?: string | null;
+  readonly predict?: boolean;
 }
 
 export type LoadResult = { readonly ok: true } | { readonly ok: false; readonly error: LinkError };
@@ -137,6 +142,8 @@ export interface UiSlice {
   readonly theme: Theme;
   readonly presentation: boolean;
   readonly embed: boolean;
+  /** An embed shows the variant toggle (`variants=0` in its query hides it). */
+  readonly embedVariants: boolean;
   readonly view: ViewTab;
   readonly shortcutsOpen: boolean;
   /** The "Replay on a real Redis" dialog (the CLI command for the run shown) is open. */
@@ -161,14 +168,14 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice & MyScenariosSlice;
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice;
 export type SimStore = StoreApi<SimState> & {
   /** The engine instance behind the store: read-only access for the test API. */
   readonly simulation: () => Simulation;
   readonly dispose: () => void;
 };
 
-export interface SimStoreInit {
+export interface SimStoreInit extends LearnInit {
   /** The page's link (location hash): its run, or a refusal shown over the default run. */
   readonly link?: string;
   /** The last run this browser saved, loaded when `link` is empty; refused in words if it cannot be. */
@@ -178,6 +185,7 @@ export interface SimStoreInit {
   readonly theme?: Theme;
   readonly presentation?: boolean;
   readonly embed?: boolean;
+  readonly embedVariants?: boolean;
   /** A link refused before the store existed (shape, scenario...), shown with the default run. */
   readonly linkError?: LinkError | null;
   readonly outcomes?: OutcomeService | null;
@@ -251,10 +259,14 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
     ...createExploreSlice(rt, init)(...a),
     ...createWorkbenchSlice(rt, init)(...a),
     ...createMyScenariosSlice(rt, init)(...a),
+    ...createLearnSlice(scenarios, init)(...a),
+    ...createDraftsSlice()(...a),
   }));
   // Load the requested run; if its schedule does not fit, show why and load the default instead.
   const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });
   if (!result.ok) api.getState().refuseLink(init.savedText === undefined ? result.error : { ...result.error, savedText: init.savedText });
+  else if (init.run) api.getState().applyLinkExtras(init.run);
+  if (init.progressError) api.setState({ notice: { key: 'progressUnreadable', params: init.progressError, tone: 'warning' } });
   return Object.assign(api, {
     simulation: () => rt.engine.sim,
     dispose: () => {
@@ -262,6 +274,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
       rt.outcomeService?.dispose();
       init.explorer?.dispose();
       init.draftChecker?.dispose();
+      init.shortestWay?.dispose?.();
     },
   });
 }

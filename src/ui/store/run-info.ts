@@ -6,6 +6,7 @@
 import { scriptNamesOf } from '../../engine/describe';
 import { isRedisStep, renderStep } from '../../engine/program';
 import type { Scenario, VariantSpec } from '../../engine/scenario';
+import { challengesOf, questionsOf, variantLabelOf } from '../../scenarios/learning';
 import type { LocalizedText, ProgramLine, RunInfo, ScenarioSummary } from './types';
 
 export function scenarioSummaries(scenarios: readonly Scenario[]): readonly ScenarioSummary[] {
@@ -35,6 +36,9 @@ export function runInfo(scenario: Scenario, variant: VariantSpec): RunInfo {
     summary: scenario.summary,
     lesson: scenario.lesson,
     variants: scenario.variants.map((v) => ({ id: v.id, title: v.title })),
+    variantLabel: variantLabelOf(scenario.id),
+    challenges: challengesOf(scenario),
+    questions: questionsOf(scenario.id).filter((q) => !q.variantIds || q.variantIds.includes(variant.id)),
     story,
     programs,
     scriptNames: scriptNamesOf(scenario, variant),

@@ -1,11 +1,13 @@
 /**
  * Share links: a whole run as a URL hash, versioned and validated.
  *
- *   #/v1/<scenario>/<variant>?seed=<uint32>&s=<schedule>&at=<cursor>
+ *   #/v1/<scenario>/<variant>?seed=<uint32>&s=<schedule>&at=<cursor>[&ch=<challenge>][&predict=1]
  *
  * `s` is the schedule's tokens (docs/SCHEDULES.md), each percent-encoded, joined by `.`:
  * `A A +4000 B A` is `s=A.A.%2B4000.B.A`. `at` is the step shown (0..schedule length; default the
- * end). Grammar and limits are documented in docs/AUTOMATION.md.
+ * end). `ch` names the lesson's active challenge and `predict=1` turns predict-then-reveal on: both
+ * were added to v1 compatibly (a reader that does not know them ignores them). Grammar and limits
+ * are documented in docs/AUTOMATION.md.
  *
  * Parsing never trusts the text: length caps first, then a strict shape, known scenario and
  * variant, an integer seed, and the schedule through `parseSchedule`. Whether the schedule fits
@@ -13,6 +15,7 @@
  */
 import { formatSchedule, parseSchedule, ScheduleSyntaxError, type Choice } from '../../engine/schedule';
 import type { Scenario } from '../../engine/scenario';
+import { challengesOf } from '../../scenarios/learning';
 import { defaultSeed } from '../../engine/simulation';
 import type { LinkError, LinkErrorReason } from './types';
 
@@ -30,6 +33,10 @@ export interface RunLink {
   readonly schedule: readonly Choice[];
   /** Step shown; null means the end of the schedule. */
   readonly cursor: number | null;
+  /** The active challenge (`ch`), or null. */
+  readonly challengeId?: string | null;
+  /** Predict-then-reveal is on (`predict=1`). */
+  readonly predict?: boolean;
 }
 
 export type LinkParse = { readonly kind: 'none' } | { readonly kind: 'ok'; readonly link: RunLink } | { readonly kind: 'error'; readonly error: LinkError };
@@ -113,20 +120,42 @@ export function parseRunLink(hash: string, scenarios: readonly Scenario[]): Link
     if (!/^[0-9]{1,6}$/.test(rawCursor) || Number(rawCursor) > choices.length) return fail('bad-cursor', rawCursor);
     cursor = Number(rawCursor);
   }
-  return { kind: 'ok', link: { scenarioId, variantId, seed, schedule: choices, cursor } };
+  const rawChallenge = params.get('ch');
+  let challengeId: string | null = null;
+  if (rawChallenge !== undefined) {
+    const id = decode(rawChallenge);
+    if (id === null || !ID.test(id) || !challengesOf(scenario).some((c) => c.id === id)) return fail('unknown-challenge', id ?? rawChallenge);
+    challengeId = id;
+  }
+  const rawPredict = params.get('predict');
+  if (rawPredict !== undefined && rawPredict !== '0' && rawPredict !== '1') return fail('bad-format', `predict=${rawPredict}`);
+  return { kind: 'ok', link: { scenarioId, variantId, seed, schedule: choices, cursor, challengeId, predict: rawPredict === '1' } };
 }
 
 /** The hash for a run, `#/v1/...`. `at` is left out when the cursor is at the end. */
 export function formatRunLink(link: RunLink): string {
-  return formatRunHash(link.scenarioId, link.variantId, link.seed, formatSchedule(link.schedule), link.cursor);
+  return formatRunHash(link.scenarioId, link.variantId, link.seed, formatSchedule(link.schedule), link.cursor, link);
+}
+
+/** What a link carries besides the run. */
+export interface LinkExtras {
+  readonly challengeId?: string | null;
+  readonly predict?: boolean;
 }
 
 /** The same from canonical schedule text (tokens separated by single spaces). */
-export function formatRunHash(scenarioId: string, variantId: string, seed: number, scheduleText: string, cursor: number | null): string {
+export function formatRunHash(scenarioId: string, variantId: string, seed: number, scheduleText: string, cursor: number | null, extras: LinkExtras = {}): string {
   const tokens = scheduleText === '' ? [] : scheduleText.split(' ');
   const schedule = tokens.map((token) => encodeURIComponent(token)).join('.');
   const at = cursor === null || cursor === tokens.length ? '' : `&at=${cursor}`;
-  return `#/${LINK_VERSION}/${encodeURIComponent(scenarioId)}/${encodeURIComponent(variantId)}?seed=${seed}&s=${schedule}${at}`;
+  const ch = extras.challengeId ? `&ch=${encodeURIComponent(extras.challengeId)}` : '';
+  const predict = extras.predict ? '&predict=1' : '';
+  return `#/${LINK_VERSION}/${encodeURIComponent(scenarioId)}/${encodeURIComponent(variantId)}?seed=${seed}&s=${schedule}${at}${ch}${predict}`;
+}
+
+/** Embed mode shows the variant toggle unless `variants=0` is in the query string (or the hash's query). */
+export function embedShowsVariants(search: string, hash: string): boolean {
+  return new URLSearchParams(search).get('variants') !== '0' && !/[?&]variants=0(&|$)/.test(hash);
 }
 
 /** Embed mode: `?embed=1` in the query string (or `embed=1` in the hash's query). */

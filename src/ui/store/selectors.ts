@@ -30,8 +30,8 @@ export const selectOutcomes = (s: SimState) => ({ outcomes: s.outcomes, pending:
 
 /** The CLI command that replays the run shown on a real Redis (docs/REPLAY.md). */
 export const selectReplayCommand = (s: SimState) => replayCommandText(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor);
-/** The share-link hash of the current run (the address bar, "Open in Lockstep"). */
-export const selectRunHash = (s: SimState) => formatRunHash(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor);
+export const selectRunHash = (s: SimState) =>
+  formatRunHash(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor, { challengeId: s.challengeId, predict: s.predict });
 
 let lastLock: { view: SimState['lock']; state: LockState } | null = null;
 

@@ -8,6 +8,10 @@ import type { LocalizedText } from '../../engine/program';
 import type { RunProjection } from '../../engine/projection';
 import type { TraceEvent } from '../../engine/trace';
 import type { BlockReason, ClientStatus } from '../../engine/world';
+import type { ChallengeSpec, ChallengeStatus } from '../../engine/learn/challenge';
+import type { QuestionSpec } from '../../engine/learn/question';
+
+export type { ChallengeSpec, ChallengeStatus, QuestionSpec };
 
 /** A text of the scenario's own (title, lesson, narration, a step's note): per-scenario content. */
 export type { LocalizedText };
@@ -56,7 +60,8 @@ export type LinkErrorReason =
   | 'bad-seed'
   | 'bad-schedule'
   | 'schedule-does-not-fit'
-  | 'bad-cursor';
+  | 'bad-cursor'
+  | 'unknown-challenge';
 
 /** Why a link (or a `lockstep.load`) was refused. */
 export interface LinkError {
@@ -107,6 +112,12 @@ export interface RunInfo {
   readonly summary: LocalizedText;
   readonly lesson: LocalizedText;
   readonly variants: readonly { readonly id: string; readonly title: LocalizedText }[];
+  /** What the variants differ in ("Release method", "Lease renewal"): the variant group's label. */
+  readonly variantLabel: LocalizedText;
+  /** The lesson's challenges (src/scenarios/learning.ts). */
+  readonly challenges: readonly ChallengeSpec[];
+  /** Predict-then-reveal questions asked before steps of the scenario's own schedule, for this variant. */
+  readonly questions: readonly QuestionSpec[];
   /** The scripted narration by step (0-based), the variant's own lines first. */
   readonly story: ReadonlyMap<number, LocalizedText>;
   readonly programs: Readonly<Record<string, readonly ProgramLine[]>>;

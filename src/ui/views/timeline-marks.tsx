@@ -122,6 +122,17 @@ const Chip = memo(function Chip(props: ChipProps) {
 });
 
 
+/**
+ * A cut violation label ends on a whole word ("which has…", not "which has n…"), so every word
+ * drawn is a word of the mark's name (axe: label-content-name-mismatch).
+ */
+function endOnWord(label: string): string {
+  if (!label.endsWith('…')) return label;
+  const cut = label.slice(0, -1);
+  const at = cut.search(/\s\S*$/);
+  return at > 0 ? `${cut.slice(0, at)}…` : label;
+}
+
 /** One mark on the flag row (clock moves and violations), placed so none covers another. */
 interface FlagPlace {
   readonly left: number;
@@ -211,7 +222,7 @@ export function FlagRow(props: {
           >
             <rect x={left} y={G.flagY} width={width} height={G.flagH} rx={4} />
             <text x={left + 8} y={G.flagY + G.flagH / 2}>
-              {label}
+              {endOnWord(label)}
             </text>
           </JumpMark>
         );

@@ -15,6 +15,10 @@ export interface ExploreRequest {
   readonly bounds: BoundsOverrides;
   /** Kinds to look for; all when absent. */
   readonly invariants?: readonly ViolationKind[];
+  /** Only violations whose clients start with these, offender first; any when absent. */
+  readonly offenders?: readonly string[];
+  /** Stop at the first violation found (what a challenge's "shortest way" needs). */
+  readonly stopAt?: 'first' | 'all';
 }
 
 /** A running search's figures, with the wall time it has taken so far (measured in the worker). */

@@ -28,6 +28,8 @@ export function runExploration(request: ExploreRequest, handlers: ExploreHandler
       seed: request.seed,
       bounds: request.bounds,
       invariants: request.invariants,
+      offenders: request.offenders,
+      stopAt: request.stopAt,
     });
   } catch (error) {
     handlers.onError(error instanceof Error ? error.message : String(error));

@@ -11,7 +11,10 @@ export function createLinkSlice(rt: Runtime): StateCreator<SimState, [], [], Lin
       if (parsed.kind === 'none') return;
       if (parsed.kind === 'error') return get().refuseLink(parsed.error);
       const result = get().loadRun(parsed.link);
-      if (result.ok) set({ linkError: null, persistRun: true });
+      if (result.ok) {
+        set({ linkError: null, persistRun: true });
+        get().applyLinkExtras(parsed.link);
+      }
       else get().refuseLink(result.error);
     },
     refuseLink(error) {

@@ -8,6 +8,7 @@ export function createUiSlice(init: SimStoreInit): StateCreator<SimState, [], []
     theme: init.theme ?? 'light',
     presentation: init.presentation ?? false,
     embed: init.embed ?? false,
+    embedVariants: init.embedVariants ?? true,
     view: 'timeline',
     shortcutsOpen: false,
     replayOpen: false,

@@ -1,0 +1,33 @@
+/**
+ * The drafts slice: durations typed into the clock and lane fields before they are applied, kept
+ * in the store so a keyboard shortcut applies the same value a click would (Advance, Pause).
+ */
+import type { StateCreator } from 'zustand/vanilla';
+import type { SimState } from '../createSimStore';
+
+export const defaultAdvanceMs = 1000;
+export const defaultStallMs = 6000;
+
+export interface DraftsSlice {
+  readonly advanceDraftMs: number;
+  /** Client id -> the stall typed for it (absent: defaultStallMs). */
+  readonly stallDraftMs: Readonly<Record<string, number>>;
+  setAdvanceDraft(ms: number): void;
+  setStallDraft(clientId: string, ms: number): void;
+}
+
+export function createDraftsSlice(): StateCreator<SimState, [], [], DraftsSlice> {
+  return (set, get) => ({
+    advanceDraftMs: defaultAdvanceMs,
+    stallDraftMs: {},
+    setAdvanceDraft(ms) {
+      set({ advanceDraftMs: ms });
+    },
+    setStallDraft(clientId, ms) {
+      set({ stallDraftMs: { ...get().stallDraftMs, [clientId]: ms } });
+    },
+  });
+}
+
+/** The stall typed for a client. */
+export const stallDraftOf = (s: SimState, clientId: string): number => s.stallDraftMs[clientId] ?? defaultStallMs;
