@@ -27,14 +27,24 @@ export interface Emitter {
   event(clientId: string | null, body: EventBody, lockBefore?: LockView): TraceEvent;
 }
 
-export function emitter(world: WorldState, server: SimRedisServer, ctx: RunContext): Emitter {
+/** Where the lock is read (several nodes: the current primary on its own clock; null: it is down). */
+export type LockSource = () => { readonly server: SimRedisServer; readonly nowMs: number } | null;
+
+const ABSENT: LockView = { value: null, pttlMs: -2, holder: null };
+
+export function emitter(world: WorldState, server: SimRedisServer, ctx: RunContext, source: LockSource | null = null): Emitter {
   const events: TraceEvent[] = [];
-  const lockNow = (): LockView => readLock(server, ctx, world.nowMs, world.lock.holder);
+  const read = (holder: string | null): LockView => {
+    if (source === null) return readLock(server, ctx, world.nowMs, holder);
+    const at = source();
+    return at === null ? ABSENT : readLock(at.server, ctx, at.nowMs, holder);
+  };
+  const lockNow = (): LockView => read(world.lock.holder);
 
   /** Updates who holds the lock after an event, and returns the lock as it is now. */
   const trackLock = (clientId: string | null, body: EventBody, before: LockView): LockView => {
     const lock = world.lock;
-    const now = readLock(server, ctx, world.nowMs, lock.holder);
+    const now = read(lock.holder);
     if (now.value === null) {
       lock.holder = null;
       lock.acquiredAtMs = null;
@@ -52,7 +62,7 @@ export function emitter(world: WorldState, server: SimRedisServer, ctx: RunConte
   };
 
   const counterValue = (key: string) => {
-    const entry = server.keyspace.entry(key);
+    const entry = (source?.()?.server ?? server).keyspace.entry(key);
     return entry && entry.type === 'string' ? entry.value : null;
   };
 

@@ -30,6 +30,16 @@ export interface CommandStep extends StepBase {
   readonly saveAs?: string;
   /** This command gives the lock up: after it the client no longer believes it holds the lock. */
   readonly releases?: boolean;
+  /**
+   * The node to send it to (a template: `r${i}`), in a scenario with several nodes. Absent: the
+   * scenario's current primary, looked up when the command is sent (after a failover, the promoted node).
+   */
+  readonly node?: string;
+  /**
+   * The client's own timeout for this command (ms): without a reply by then, the reply is a
+   * client-side timeout error (`clientTimeoutPrefix`). Absent: the client waits as long as it takes.
+   */
+  readonly timeoutMs?: number;
 }
 
 /** EVAL of one of the scenario's named scripts: `EVAL <source> numkeys keys... args...`. */
@@ -42,6 +52,10 @@ export interface EvalStep extends StepBase {
   readonly releases?: boolean;
   /** Send EVALSHA instead of EVAL (the script must be cached, else Redis answers NOSCRIPT). */
   readonly bySha?: boolean;
+  /** As CommandStep.node. */
+  readonly node?: string;
+  /** As CommandStep.timeoutMs. */
+  readonly timeoutMs?: number;
 }
 
 export interface IfStep extends StepBase {
@@ -65,6 +79,17 @@ export interface SetStep extends StepBase {
   readonly value: string;
   readonly add?: number;
   readonly jitterMax?: number;
+  /** Integer templates subtracted from the value (`elapsedMs = ${nowMs} - ${startMs}`). */
+  readonly subtract?: readonly string[];
+}
+
+/**
+ * Reads the client's own clock (ms, with its drift and jumps) into `saveAs`: what
+ * `System.currentTimeMillis()` or a monotonic clock would answer. Redlock measures elapsed time with it.
+ */
+export interface ClockStep extends StepBase {
+  readonly op: 'clock';
+  readonly saveAs: string;
 }
 
 /**
@@ -152,6 +177,7 @@ export type Step =
   | IfStep
   | GotoStep
   | SetStep
+  | ClockStep
   | WorkStep
   | SleepStep
   | HangStep
@@ -193,6 +219,13 @@ export function renderWithParams(text: string, params: Variables): string {
   return text.replace(PLACEHOLDER, (match, name: string) => (name in params ? params[name] ?? '' : match));
 }
 
+/** ` @ r${i} (timeout 50 ms)`: where a command goes and how long its client waits, when the step says. */
+function routeSuffix(step: CommandStep | EvalStep, params: Variables): string {
+  const node = step.node === undefined ? '' : ` @ ${renderWithParams(step.node, params)}`;
+  const timeout = step.timeoutMs === undefined ? '' : ` (timeout ${step.timeoutMs} ms)`;
+  return node + timeout;
+}
+
 function quoteArg(arg: string): string {
   return /^[^\s"']+$/.test(arg) ? arg : JSON.stringify(arg);
 }
@@ -202,20 +235,22 @@ export function renderStep(step: Step, params: Variables, scripts: Readonly<Reco
   const p = (t: string) => renderWithParams(t, params);
   switch (step.op) {
     case 'command':
-      return step.argv.map((a) => quoteArg(p(a))).join(' ');
+      return step.argv.map((a) => quoteArg(p(a))).join(' ') + routeSuffix(step, params);
     case 'eval': {
       const keys = step.keys.map((k) => quoteArg(p(k)));
       const args = step.args.map((a) => quoteArg(p(a)));
       const head = step.bySha ? `EVALSHA sha1(${step.script})` : `EVAL ${step.script}`;
       void scripts;
-      return [head, String(step.keys.length), ...keys, ...args].join(' ');
+      return [head, String(step.keys.length), ...keys, ...args].join(' ') + routeSuffix(step, params);
     }
+    case 'clock':
+      return `${step.saveAs} = my clock (ms)`;
     case 'if':
       return `if ${renderCondition(step.when, params)} goto ${step.goto}`;
     case 'goto':
       return `goto ${step.goto}`;
     case 'set':
-      return `${step.var} = ${p(step.value)}${step.add === undefined ? '' : step.add >= 0 ? ` + ${step.add}` : ` - ${-step.add}`}${
+      return `${step.var} = ${p(step.value)}${(step.subtract ?? []).map((x) => ` - ${p(x)}`).join('')}${step.add === undefined ? '' : step.add >= 0 ? ` + ${step.add}` : ` - ${-step.add}`}${
         step.jitterMax === undefined ? '' : ` + random(0..${step.jitterMax})`
       }`;
     case 'work':
@@ -309,7 +344,7 @@ function compareValues(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function addInteger(value: string, add: number): string {
+export function addInteger(value: string, add: number, addBig = 0n): string {
   if (!INTEGER.test(value)) throw new Error(`set: "${value}" is not an integer`);
-  return (BigInt(value) + BigInt(add)).toString();
+  return (BigInt(value) + BigInt(add) + addBig).toString();
 }

@@ -51,7 +51,7 @@ export interface CommandMark {
 }
 
 /** Why a client waits (the engine's reasons), or `stall`: its process is frozen by a fault. */
-export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'stall';
+export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'network' | 'stall';
 
 export interface BlockSpan extends Span {
   readonly seq: number;

@@ -10,6 +10,7 @@ const BLOCK_KEYS = {
   hang: 'blockHang',
   reply: 'blockReply',
   busy: 'blockBusy',
+  network: 'blockNetwork',
   stall: 'blockStall',
 } as const;
 
