@@ -83,7 +83,7 @@ const WAKE_KEYS = {
   stall: 'evWakeStall',
 } as const;
 
-const DROP_CAUSES = { partition: 'causePartition', loss: 'causeLoss', 'node-down': 'causeNodeDown', late: 'causeLate', 'client-gone': 'causeClientGone' } as const;
+const DROP_CAUSES = { partition: 'causePartition', loss: 'causeLoss', 'node-down': 'causeNodeDown', 'not-serving': 'causeNotServing', late: 'causeLate', 'client-gone': 'causeClientGone' } as const;
 
 /** A list of keys, or "none". */
 function keyList(keys: readonly string[], t: Translate, name: (text: string) => string): string {
@@ -113,7 +113,10 @@ function describeNodeEvent(event: Extract<TraceEvent, { kind: 'send' | 'drop' | 
         case 'node-crash':
           return lost ? t('evNodeCrashLost', { node, keys }) : t('evNodeCrash', { node });
         case 'node-restart':
-          return event.withData ? t('evNodeRestartData', { node }) : t('evNodeRestartEmpty', { node, keys });
+          return (
+            (event.withData ? t('evNodeRestartData', { node }) : t('evNodeRestartEmpty', { node, keys })) +
+            (event.servingFromMs === undefined ? '' : t('evNodeServingFrom', { ms: event.servingFromMs }))
+          );
         case 'promote':
           return lost ? t('evPromoteLost', { node, previous: event.previous ?? '', keys }) : t('evPromote', { node, previous: event.previous ?? '' });
         case 'partition':
@@ -151,7 +154,7 @@ function describeOnNode(event: TraceEvent, t: Translate, name: (text: string) =>
         ? t('evCommandPending', { command: name(commandText(event.argv, scripts)), replyAtMs: event.replyAtMs ?? event.atMs })
         : t('evCommand', { command: name(commandText(event.argv, scripts)), reply: name(formatReplyShort(event.reply)) });
     case 'reply':
-      return event.timeout ? t('evReplyTimeout', { node: event.node ?? '' }) : t('evReply', { reply: name(formatReplyShort(event.reply)) });
+      return event.timeout ? t('evReplyTimeout') : t('evReply', { reply: name(formatReplyShort(event.reply)) });
     case 'start':
       return event.by === null ? t('evStart') : t('evStartBy', { by: event.by });
     case 'clock':

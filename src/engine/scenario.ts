@@ -61,6 +61,11 @@ export interface NodeSpec {
    * reached the disk) does.
    */
   readonly persistence?: 'fsync' | 'none';
+  /**
+   * A delayed restart (antirez's answer to restarts in Redlock): after a restart the node serves
+   * no client for this many ms (longer than the longest lease), so locks it forgot have expired.
+   */
+  readonly restartDelayMs?: number;
 }
 
 /** Request and reply delays between clients and nodes, in ms each way. */

@@ -110,8 +110,8 @@ export type TraceEvent =
       readonly kind: 'drop';
       readonly node: string;
       readonly message: 'request' | 'reply';
-      /** late: the client had stopped waiting (its timeout); client-gone: it crashed or finished. */
-      readonly cause: 'partition' | 'loss' | 'node-down' | 'late' | 'client-gone';
+      /** not-serving: a delayed restart; late: the client had stopped waiting (its timeout); client-gone: it crashed or finished. */
+      readonly cause: 'partition' | 'loss' | 'node-down' | 'not-serving' | 'late' | 'client-gone';
       readonly argv: readonly string[];
     })
   /** A replica applied its primary's writes up to `offset` (`full`: a full resync, its keyspace replaced). */
@@ -130,6 +130,8 @@ export type TraceEvent =
       readonly previous?: string | null;
       /** lose-next: which way the lost message goes. */
       readonly direction?: 'request' | 'reply';
+      /** restart with a delay: the node serves clients from this time. */
+      readonly servingFromMs?: number;
       /** restart and promote: keys that were lost (the node's memory, or writes the new primary never got). */
       readonly lostKeys?: readonly string[];
     })

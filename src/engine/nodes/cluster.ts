@@ -50,6 +50,10 @@ export class ClusterRun {
     return this.env.emit;
   }
 
+  get nowMs(): number {
+    return this.env.world.nowMs;
+  }
+
   private get now(): number {
     return this.env.world.nowMs;
   }
@@ -131,7 +135,9 @@ export class ClusterRun {
 
   /** A request reaches its node: it runs there, and the reply sets off back (unless it waits: WAIT). */
   private arrive(m: Message): void {
-    if (!this.state.nodes[m.nodeId].up) return this.drop(m, 'node-down');
+    const node = this.state.nodes[m.nodeId];
+    if (!node.up) return this.drop(m, 'node-down');
+    if (this.now < node.servingFromMs) return this.drop(m, 'not-serving');
     const result = this.execute(m);
     if (result !== null) this.respond(m, result);
   }

@@ -73,7 +73,8 @@ export function applyNodeFault(run: ClusterRun, choice: NodeChoice): void {
       // The script cache and connections never survive a restart; the keys only with fsync.
       server.restore(withData ? { ...EMPTY_SERVER, keyspace: server.keyspace.snapshot() } : EMPTY_SERVER);
       node.up = true;
-      emit.event(null, { kind: 'fault', fault: 'node-restart', node: node.id, withData, lostKeys }, before);
+      node.servingFromMs = run.nowMs + node.restartDelayMs;
+      emit.event(null, { kind: 'fault', fault: 'node-restart', node: node.id, withData, lostKeys, ...(node.restartDelayMs > 0 ? { servingFromMs: node.servingFromMs } : {}) }, before);
       run.expireKeys(node.id);
       // A replica (also a deposed primary Sentinel turned into one) resyncs from its primary; a
       // primary's replicas resync from it, even when it came back empty.

@@ -44,6 +44,9 @@ export interface NodeState extends LocalClock {
    */
   offset: number;
   readonly persistence: 'fsync' | 'none';
+  readonly restartDelayMs: number;
+  /** After a delayed restart: the node answers no client before this virtual time. */
+  servingFromMs: number;
 }
 
 export interface LinkState {
@@ -138,6 +141,8 @@ export function createClusterState(nodes: readonly NodeSpec[], clients: readonly
       replicationDelayMs: n.replicationDelayMs ?? 0,
       offset: 0,
       persistence: n.persistence ?? 'none',
+      restartDelayMs: n.restartDelayMs ?? 0,
+      servingFromMs: 0,
     };
   }
   const clientClocks: Record<string, LocalClock> = {};
