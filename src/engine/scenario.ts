@@ -234,6 +234,11 @@ export function nodesOf(scenario: Scenario, variant: VariantSpec): readonly Node
   return variant.nodes ?? scenario.nodes ?? null;
 }
 
+/** The node ids a variant's schedules may name (empty for the single-node engine). */
+export function nodeIdsOf(scenario: Scenario, variant: VariantSpec): string[] {
+  return nodesOf(scenario, variant)?.map((n) => n.id) ?? [];
+}
+
 /** The protected resources a variant writes to: its own when it lists them, else the scenario's. */
 export function resourcesOf(scenario: Scenario, variant: VariantSpec): readonly ResourceSpec[] {
   return variant.resources ?? scenario.resources ?? [];

@@ -5,7 +5,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import { ChoiceError } from '../../../engine/engine';
 import type { KeyEntry } from '../../../engine/redis/keyspace';
-import { findVariant, ScenarioError, type Scenario } from '../../../engine/scenario';
+import { findVariant, nodeIdsOf, ScenarioError, type Scenario } from '../../../engine/scenario';
 import { parseSchedule, type Choice } from '../../../engine/schedule';
 import { defaultSeed, Simulation } from '../../../engine/simulation';
 import type { LockView, ViolationEvent } from '../../../engine/trace';
@@ -20,9 +20,11 @@ const runToCommandStepCountMax = 100;
 const keyCacheCapacity = 256;
 
 function choicesOf(scenario: Scenario, variantId: string | undefined, schedule: RunSpec['schedule']): readonly Choice[] {
-  const clientIds = findVariant(scenario, variantId).clients.map((c) => c.id);
-  if (schedule === undefined) return parseSchedule(scenario.defaultSchedule, clientIds);
-  return typeof schedule === 'string' ? parseSchedule(schedule, clientIds) : schedule;
+  const variant = findVariant(scenario, variantId);
+  const clientIds = variant.clients.map((c) => c.id);
+  const nodeIds = nodeIdsOf(scenario, variant);
+  if (schedule === undefined) return parseSchedule(scenario.defaultSchedule, clientIds, nodeIds);
+  return typeof schedule === 'string' ? parseSchedule(schedule, clientIds, nodeIds) : schedule;
 }
 
 function sameLock(a: LockView, b: LockView): boolean {
@@ -160,7 +162,7 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
       engine.sim = sim;
       engine.scenario = scenario;
       engine.definition = definition;
-      engine.defaultChoices = parseSchedule(scenario.defaultSchedule, sim.ctx.clientIds);
+      engine.defaultChoices = parseSchedule(scenario.defaultSchedule, sim.ctx.clientIds, sim.ctx.nodeIds);
       engine.entriesByCursor = new Map();
       engine.policy = null;
       sim.seek(cursor === null ? sim.length : Math.min(cursor, sim.length));
