@@ -151,11 +151,24 @@ export function redlockNodes(count: number, overrides: Partial<Record<string, Pa
  * lockKey, ttlMs, nodeCount, quorum (nodeCount/2 + 1) and driftMs (the clock drift allowance),
  * and the script compareAndDelete. Ends at the step labelled `locked` with `validityMs` set.
  */
-export function redlockAcquire(options: { nodeTimeoutMs: number; retryAfterMs: number; jitterMs: number; attemptCountMax: number }): Step[] {
+export function redlockAcquire(options: { nodeTimeoutMs: number; retryAfterMs: number; jitterMs: number; attemptCountMax: number; rotate?: boolean }): Step[] {
+  // rotate: start at node ${firstNode} and go round, so that clients racing at once meet on different nodes first.
+  const next: Step[] = options.rotate
+    ? [
+        { op: 'set', label: 'nextNode', var: 'i', value: '${i}', add: 1 },
+        { op: 'if', when: { test: 'le', left: '${i}', right: '${nodeCount}' }, goto: 'counted' },
+        { op: 'set', var: 'i', value: '1', note: text('after the last node, the first', '最后一个节点之后回到第一个') },
+        { op: 'set', label: 'counted', var: 'tried', value: '${tried}', add: 1 },
+        { op: 'if', when: { test: 'lt', left: '${tried}', right: '${nodeCount}' }, goto: 'acquireNode' },
+      ]
+    : [
+        { op: 'set', label: 'nextNode', var: 'i', value: '${i}', add: 1 },
+        { op: 'if', when: { test: 'le', left: '${i}', right: '${nodeCount}' }, goto: 'acquireNode' },
+      ];
   return [
     { op: 'clock', label: 'redlock', saveAs: 'startMs', note: text('1. read my clock (ms)', '1. 读取我自己的时钟（毫秒）') },
     { op: 'set', var: 'votes', value: '0' },
-    { op: 'set', var: 'i', value: '1' },
+    ...(options.rotate ? [{ op: 'set', var: 'tried', value: '0' } satisfies Step, { op: 'set', var: 'i', value: '${firstNode}' } satisfies Step] : [{ op: 'set', var: 'i', value: '1' } satisfies Step]),
     {
       op: 'command',
       label: 'acquireNode',
@@ -168,8 +181,7 @@ export function redlockAcquire(options: { nodeTimeoutMs: number; retryAfterMs: n
     { op: 'if', when: { test: 'nil', reply: 'got' }, goto: 'nextNode' },
     { op: 'if', when: { test: 'error', reply: 'got' }, goto: 'nextNode', note: text('a timeout or an error is not a vote', '超时或出错都不算一票') },
     { op: 'set', var: 'votes', value: '${votes}', add: 1 },
-    { op: 'set', label: 'nextNode', var: 'i', value: '${i}', add: 1 },
-    { op: 'if', when: { test: 'le', left: '${i}', right: '${nodeCount}' }, goto: 'acquireNode' },
+    ...next,
     { op: 'clock', saveAs: 'nowMs', note: text('3. read my clock again', '3. 再次读取我的时钟') },
     { op: 'set', var: 'elapsedMs', value: '${nowMs}', subtract: ['${startMs}'], note: text('time spent acquiring, by my clock', '按我的时钟，加锁花掉的时间') },
     {

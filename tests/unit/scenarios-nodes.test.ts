@@ -100,3 +100,16 @@ describe('Redlock scenarios', () => {
     expect(writes(run('redlock-gc-pause', 'check-validity'))).toEqual([['B', 13_200, null, true]]);
   });
 });
+
+describe('redlock-split-vote', () => {
+  it('the first round splits 2, 2, 1 and nobody enters; later rounds have one winner at a time', () => {
+    const sim = run('redlock-split-vote');
+    const firstVotes = ['A', 'B', 'C'].map((id) => sim.allEvents().find((e) => e.kind === 'set' && e.clientId === id && e.var === 'validityMs' && e.atMs < 100));
+    expect(firstVotes.every((e) => e !== undefined)).toBe(true);
+    const votes = ['A', 'B', 'C'].map((id) => sim.allEvents().filter((e) => e.kind === 'set' && e.clientId === id && e.var === 'votes' && e.atMs < 100).at(-1));
+    expect(votes.map((e) => (e?.kind === 'set' ? e.value : null))).toEqual(['2', '2', '1']);
+    const entered = enters(sim);
+    expect(entered.map(([id]) => id).sort()).toEqual(['A', 'B', 'C']);
+    expect(Math.min(...entered.map(([, at]) => at as number))).toBeGreaterThan(100);
+  });
+});
