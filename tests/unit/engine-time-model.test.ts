@@ -212,7 +212,8 @@ function checkWaits(sim: Simulation): void {
   const processOf = (id: string) => sim.clients.find((c) => c.id === id)?.process;
   const stalledAt = (process: string | undefined, t: number) => stalls.some((s) => s.process === process && s.atMs <= t && s.untilMs >= t);
   for (const client of sim.clients) {
-    const own = events.filter((e) => e.clientId === client.id && e.kind !== 'violation' && e.kind !== 'stall');
+    // With several nodes, a client's request runs at its node, or is lost, and faults name its links while it waits: not its own steps.
+    const own = events.filter((e) => e.clientId === client.id && e.kind !== 'violation' && e.kind !== 'stall' && e.kind !== 'drop' && e.kind !== 'fault' && !(e.kind === 'command' && e.node !== undefined));
     own.forEach((e, i) => {
       if (e.kind === 'wake') {
         expect(e.lateMs).toBe(e.atMs - e.dueMs);
@@ -234,7 +235,10 @@ function checkWaits(sim: Simulation): void {
       if (next.kind !== 'wake') return;
       // A killed script's caller is due at the kill; any other wait is due when it said.
       const killAt = (t: number) => events.some((x) => x.kind === 'command' && x.atMs === t && /^script$/i.test(x.argv[0]) && /^kill$/i.test(x.argv[1] ?? ''));
+      // A network wait ends when the reply arrives, at the latest at the client's timeout.
+      const replyAt = (t: number) => events.some((x) => x.kind === 'command' && x.clientId === client.id && x.node !== undefined && x.atMs <= t && x.atMs >= e.atMs);
       if (e.reason === 'reply' && next.dueMs < e.untilMs) expect(killAt(next.dueMs)).toBe(true);
+      else if (e.reason === 'network' && next.dueMs < e.untilMs) expect(replyAt(next.dueMs)).toBe(true);
       else expect(next.dueMs).toBe(e.untilMs);
     });
   }
