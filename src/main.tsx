@@ -12,13 +12,23 @@ import { createSimStore } from './ui/store/createSimStore';
 import { SimStoreProvider } from './ui/store/context';
 import { isEmbed } from './ui/store/run-link';
 import { installTestApi } from './ui/test-api';
-import { createInlineExploreService, createWorkerExploreService } from './ui/worker/explore-client';
-import { createInlineOutcomeService, createWorkerOutcomeService } from './ui/worker/outcomes-client';
+import { deferredOutcomeService } from './ui/worker/deferred';
+import { deferredExploreService } from './ui/worker/explore-deferred';
 import './ui/styles/index.css';
 
 const storage = browserStorage();
 const prefs = loadPrefs(storage);
 const embed = isEmbed(window.location.search, window.location.hash);
+// The variant report starts after the first paint: its worker is not first-screen code.
+const outcomes = deferredOutcomeService(async () => {
+  const { createInlineOutcomeService, createWorkerOutcomeService } = await import('./ui/worker/outcomes-client');
+  return typeof Worker === 'function' ? createWorkerOutcomeService() : createInlineOutcomeService();
+});
+// The explorer's code (and its worker) loads on the first search.
+const explorer = deferredExploreService(async () => {
+  const { createInlineExploreService, createWorkerExploreService } = await import('./ui/worker/explore-client');
+  return typeof Worker === 'function' ? createWorkerExploreService() : createInlineExploreService();
+});
 const prefersDark = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches;
 
 const store = createSimStore({
@@ -29,8 +39,8 @@ const store = createSimStore({
   theme: prefs.theme ?? (prefersDark ? 'dark' : 'light'),
   presentation: prefs.presentation ?? false,
   embed,
-  outcomes: typeof Worker === 'function' ? createWorkerOutcomeService() : createInlineOutcomeService(),
-  explorer: typeof Worker === 'function' ? createWorkerExploreService() : createInlineExploreService(),
+  outcomes,
+  explorer,
 });
 // A saved run that could not be restored moves aside before the current run is saved over it.
 const unrestored = store.getState().linkError?.savedText;
@@ -39,7 +49,11 @@ connectBrowser(store, window, storage);
 const { markReady } = installTestApi(store, window);
 
 function Ready() {
-  useEffect(() => markReady(), []);
+  useEffect(() => {
+    markReady();
+    // After the frame that shows the page: then the worker's code loads and the report starts.
+    requestAnimationFrame(() => setTimeout(() => void outcomes.start(), 0));
+  }, []);
   return null;
 }
 

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import type { ReplayCommand } from './replay';
+import { parseServerUrl } from './replay/address';
 
 /**
  * The CLI's command line, parsed with node:util's parseArgs (strict: an unknown option or a
@@ -7,6 +9,9 @@ import { parseArgs } from 'node:util';
 
 /** A seed is a 32-bit unsigned integer (engine/rng.ts). */
 const SEED_MAX = 0xffff_ffff;
+/** The fastest replay: 1 s of the run in 1 ms (src/cli/replay/plan.ts timeScaleMax). */
+const TIME_SCALE_MAX = 1000;
+const KEY_PREFIX_LENGTH_MAX = 200;
 
 export type Command =
   | { readonly name: 'help'; readonly topic: CommandName | null; readonly exitCode: 0 | 2 }
@@ -23,7 +28,8 @@ export type Command =
       readonly json: boolean;
     }
   | { readonly name: 'console'; readonly json: boolean }
-  | ExploreCommand;
+  | ExploreCommand
+  | ({ readonly name: 'replay' } & ReplayCommand);
 
 /** `explore`: the explorer's options (docs/EXPLORER.md); undefined means the scenario's declared bound. */
 export interface ExploreCommand {
@@ -51,7 +57,7 @@ export interface ExploreCommand {
   readonly json: boolean;
 }
 
-export type CommandName = 'list' | 'run' | 'console' | 'explore';
+export type CommandName = 'list' | 'run' | 'console' | 'explore' | 'replay';
 
 export class UsageError extends Error {
   constructor(
@@ -85,6 +91,7 @@ Commands:
   run        run a scenario and print its timeline
   console    a redis-cli-like console on one simulated Redis server
   explore    search a scenario's schedules for the shortest violation (docs/EXPLORER.md)
+  replay     replay a run on a real Redis server and compare every reply
   help       this text; "help <command>" or "<command> --help" for one command
 
 Run "npm run sim -- <command> --help" for a command's options.`,
@@ -146,13 +153,35 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   -h, --help                this text
 Numbers: ${NUMBERS_ACCEPTED}.
 Exit codes: 0 no violation found, 3 a violation found, 2 bad usage or input (1: an internal error).`,
+  replay: `Usage: npm run sim -- replay <scenario> --redis redis://host:port [--variant <id>] [--schedule "<text>"]
+                            [--seed <n>] [--time-scale <k>] [--key-prefix <p>] [--allow-server-wide] [--json]
+
+Runs the scenario in the simulator, then sends the same Redis commands to a real server, in the
+simulated order, each client over its own connection, and compares every reply (docs/REPLAY.md).
+Exit 0: every reply matched (a violation is still a success); 1: a reply differed; 2: an error.
+  <scenario>            a scenario id (see "list")
+  --redis <url>         the server, redis://[user:password@]host:port[/db] (rediss:// for TLS)
+  --variant <id>        one of the scenario's variants (default: its default variant)
+  --schedule "<text>"   who moves when, as for "run" (default: the scenario's)
+  --seed <n>            the random seed, 0 to ${SEED_MAX} (${NUMBERS_ACCEPTED}; default 1)
+  --time-scale <k>      run k times faster than the simulated clock, 1 to ${TIME_SCALE_MAX} (default 1):
+                        waits, PX/EX/PEXPIRE/EXPIRE and the durations scripts receive are divided
+                        by k; a k that leaves less than 50 ms between a command and a key's expiry
+                        is refused
+  --key-prefix <p>      put before every key name (default lockstep:<random id>:); the replay
+                        refuses to start if any of its keys exists, and removes them at the end
+  --allow-server-wide   allow commands that affect the whole server (SCRIPT FLUSH): only on a
+                        server of your own
+  --json                one JSON document instead of text
+  -h, --help            this text
+Progress goes to stderr.`,
 };
 
 export function helpText(topic: CommandName | null): string {
   return HELP[topic ?? 'overview'];
 }
 
-const COMMAND_NAMES: readonly CommandName[] = ['list', 'run', 'console', 'explore'];
+const COMMAND_NAMES: readonly CommandName[] = ['list', 'run', 'console', 'explore', 'replay'];
 
 function isCommandName(name: string): name is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(name);
@@ -185,6 +214,17 @@ const OPTIONS = {
     walks: { type: 'string' },
     'walk-seed': { type: 'string' },
     'no-reduce': { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  },
+  replay: {
+    variant: { type: 'string' },
+    schedule: { type: 'string' },
+    seed: { type: 'string' },
+    redis: { type: 'string' },
+    'time-scale': { type: 'string' },
+    'key-prefix': { type: 'string' },
+    'allow-server-wide': { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -234,6 +274,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
       return { name: 'console', json };
     case 'explore':
       return exploreCommand(values, parsed.positionals, json);
+    case 'replay':
+      return parseReplay(values, parsed.positionals, json);
   }
 }
 
@@ -281,6 +323,36 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
     walks: whole('walks', 1, WALKS_MAX),
     walkSeed: whole('walk-seed', 0, SEED_MAX),
     reduce: values['no-reduce'] !== true,
+    json,
+  };
+}
+
+function parseReplay(values: Record<string, unknown>, positionals: readonly string[], json: boolean): Command {
+  const [scenario, ...extra] = positionals;
+  if (scenario === undefined) throw new UsageError('replay needs a scenario id (see "list")', 'replay');
+  if (extra.length > 0) throw new UsageError(`replay takes one scenario id, got also "${extra.join(' ')}"`, 'replay');
+  const redis = values.redis as string | undefined;
+  if (redis === undefined) throw new UsageError('replay needs --redis redis://host:port (the server to replay on)', 'replay');
+  const address = parseServerUrl(redis);
+  if ('problem' in address) throw new UsageError(address.problem, 'replay');
+  const seed = values.seed as string | undefined;
+  const scale = values['time-scale'] as string | undefined;
+  const keyPrefix = values['key-prefix'] as string | undefined;
+  if (keyPrefix !== undefined && (keyPrefix === '' || keyPrefix.length > KEY_PREFIX_LENGTH_MAX || /[\s]/.test(keyPrefix))) {
+    throw new UsageError(`--key-prefix must be 1 to ${KEY_PREFIX_LENGTH_MAX} characters without spaces, got "${keyPrefix}"`, 'replay');
+  }
+  const timeScale = scale === undefined ? 1 : parseWholeNumber('--time-scale', scale, TIME_SCALE_MAX, 'replay');
+  if (timeScale === 0) throw new UsageError(`--time-scale must be a whole number from 1 to ${TIME_SCALE_MAX}, got "0"`, 'replay');
+  return {
+    name: 'replay',
+    scenario,
+    variant: values.variant as string | undefined,
+    schedule: values.schedule as string | undefined,
+    seed: seed === undefined ? 1 : parseWholeNumber('--seed', seed, SEED_MAX, 'replay'),
+    redis,
+    timeScale,
+    keyPrefix,
+    allowServerWide: values['allow-server-wide'] === true,
     json,
   };
 }

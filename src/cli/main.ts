@@ -112,6 +112,14 @@ async function main(argv: readonly string[]): Promise<number> {
         const { runConsole } = await import('./console');
         return await runConsole({ json: command.json, input: process.stdin, output: process.stdout });
       }
+      case 'replay': {
+        // Loaded on demand: ioredis is only needed here.
+        const { runReplay } = await import('./replay');
+        const interrupt = new AbortController();
+        // Ctrl-C stops the replay, which still removes its keys before exiting.
+        process.once('SIGINT', () => interrupt.abort());
+        return await runReplay(command, { stdout: process.stdout, stderr: process.stderr, signal: interrupt.signal });
+      }
     }
   } catch (error) {
     if (error instanceof ScheduleSyntaxError) {

@@ -97,6 +97,24 @@ export const stepSchema = v.variant(
       saveAs: v.optional(name),
       releases: v.optional(v.boolean()),
       ...routing,
+      connection: v.optional(name),
+    }),
+    v.strictObject({
+      op: v.literal('transaction'),
+      ...stepBase,
+      commands: v.pipe(
+        v.array(v.pipe(args, v.minLength(1, 'a command needs its name'))),
+        v.minLength(1, 'a transaction needs at least one command'),
+        v.maxLength(B.argCountMax, `at most ${B.argCountMax} commands`),
+      ),
+      saveAs: v.optional(name),
+    }),
+    v.strictObject({
+      op: v.literal('waitMessage'),
+      ...stepBase,
+      channel: v.optional(value),
+      timeoutMs: v.union([durationMs, value], 'a timeout: milliseconds, or a template such as "${ttl}"'),
+      saveAs: v.optional(name),
     }),
     v.strictObject({
       op: v.literal('eval'),
@@ -146,7 +164,7 @@ export const stepSchema = v.variant(
     v.strictObject({ op: v.literal('mark'), ...stepBase, counter: name }),
     v.strictObject({ op: v.literal('end'), ...stepBase }),
   ],
-  'a step: { "op": "command" | "eval" | "if" | "goto" | "set" | "work" | "sleep" | "hang" | "start" | "retry" | "enter" | "leave" | "write" | "mark" | "end", ... }',
+  'a step: { "op": "command" | "transaction" | "waitMessage" | "eval" | "clock" | "if" | "goto" | "set" | "work" | "sleep" | "hang" | "start" | "retry" | "enter" | "leave" | "write" | "mark" | "end", ... }',
 );
 
 const driftPpm = v.pipe(v.number(), v.integer('whole parts per million'), v.minValue(-500_000, 'at least -500000 ppm'), v.maxValue(500_000, 'at most 500000 ppm'));

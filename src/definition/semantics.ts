@@ -31,6 +31,10 @@ function templatedFields(step: DefinitionClient['program'][number]): [string, st
   switch (step.op) {
     case 'command':
       return step.argv.map((arg, i) => [`argv[${i}]`, arg]);
+    case 'transaction':
+      return step.commands.flatMap((argv, c) => argv.map((arg, i): [string, string] => [`commands[${c}][${i}]`, arg]));
+    case 'waitMessage':
+      return [...(step.channel === undefined ? [] : [['channel', step.channel] as [string, string]]), ...(typeof step.timeoutMs === 'string' ? [['timeoutMs', step.timeoutMs] as [string, string]] : [])];
     case 'eval':
       return [...step.keys.map((k, i): [string, string] => [`keys[${i}]`, k]), ...step.args.map((a, i): [string, string] => [`args[${i}]`, a])];
     case 'set':

@@ -26,7 +26,7 @@ export interface DescribeOptions {
 }
 
 /** Replaces each client's token with `<A's token>` (`<A 的 token>`). */
-function tokenNamer(tokens: Readonly<Record<string, string>>, lang: Lang): (text: string) => string {
+export function tokenNamer(tokens: Readonly<Record<string, string>>, lang: Lang): (text: string) => string {
   const t = translator(lang);
   const entries = Object.entries(tokens).filter(([, token]) => token.length > 0);
   if (entries.length === 0) return (text) => text;
@@ -40,7 +40,7 @@ function tokenNamer(tokens: Readonly<Record<string, string>>, lang: Lang): (text
 const scriptBodyShownMax = 48;
 
 /** A command line as redis-cli would echo it; a script body is its name, or its first line cut short. */
-function commandText(argv: readonly string[], scripts: ScriptNames = {}): string {
+export function commandText(argv: readonly string[], scripts: ScriptNames = {}): string {
   const isScript = /^eval(_ro)?$/i.test(argv[0] ?? '');
   return argv
     .map((arg, i) => {
@@ -70,6 +70,7 @@ const BLOCK_KEYS = {
   hang: 'evBlockHang',
   reply: 'evBlockReply',
   busy: 'evBlockBusy',
+  message: 'evBlockMessage',
   network: 'evBlockNetwork',
 } as const;
 const WAKE_KEYS = {
@@ -81,6 +82,8 @@ const WAKE_KEYS = {
   busy: 'evWakeBusy',
   network: 'evWakeNetwork',
   stall: 'evWakeStall',
+  message: 'evWakeMessage',
+  timeout: 'evWakeTimeout',
 } as const;
 
 const DROP_CAUSES = { partition: 'causePartition', loss: 'causeLoss', 'node-down': 'causeNodeDown', 'not-serving': 'causeNotServing', late: 'causeLate', 'client-gone': 'causeClientGone' } as const;
@@ -182,6 +185,8 @@ function describeOnNode(event: TraceEvent, t: Translate, name: (text: string) =>
         : t('evStall', { ms: event.durationMs, untilMs: event.untilMs });
     case 'expire':
       return t('evExpire', { key: name(event.key) });
+    case 'message':
+      return t('evMessage', { payload: name(quoteForDisplay(event.payload)), channel: name(displayBytes(event.channel)), connection: event.connection });
     case 'give-up':
       return event.reason === 'deadline' ? t('evGiveUpDeadline', { n: event.attempts }) : t('evGiveUp', { n: event.attempts });
     case 'crash':

@@ -1,4 +1,5 @@
 import type { SimRedisServer } from './redis/server';
+import { ChoiceError, ProgramError } from './choice-error';
 import { advanceMsMax, isNodeChoice, type Choice } from './schedule';
 import { ClusterRun, clusterLockSource } from './nodes/cluster';
 import { applyNodeFault, nodeFaultRefusal } from './nodes/faults';
@@ -6,6 +7,8 @@ import type { NodeServers } from './nodes/servers';
 import { mayAnswer } from './nodes/state';
 import type { TraceEvent } from './trace';
 import { emitter, type Emitter } from './emit';
+import { connectionsOf, takeMessage } from './messages';
+import { reply } from './redis/reply';
 import { runClientStep, saveReply } from './step-rule';
 import { isLive, type BlockReason, type ClientState, type RunContext, type WorldState } from './world';
 
@@ -24,16 +27,7 @@ export { readLock } from './emit';
  *   when its process was stalled, and its `wake` event says so.
  */
 
-/** A schedule choice that cannot apply to the current world (replay does not fit). */
-export class ChoiceError extends Error {
-  override name = 'ChoiceError';
-  constructor(
-    message: string,
-    readonly stepIndex: number,
-  ) {
-    super(`step ${stepIndex + 1}: ${message}`);
-  }
-}
+export { ChoiceError };
 
 /**
  * Bound on client scheduling steps one choice may run (autonomous clients during an advance).
@@ -242,6 +236,10 @@ class WorldRun {
       x.blockReason = null;
       x.blockedUntilMs = null;
       x.awaitingScript = null;
+      x.awaitingMessage = null;
+      x.inbox = [];
+      // Its connections close: Redis discards their transactions and WATCHes and ends their subscriptions.
+      for (const id of connectionsOf(this.ctx, x.id)) this.server.disconnect(id);
       this.emit.event(x.id, { kind: 'crash', pc });
     }
   }
@@ -290,15 +288,21 @@ class WorldRun {
         this.world.stepIndex,
       );
     }
-    runClientStep(c, {
-      world: this.world,
-      server: this.server,
-      ctx: this.ctx,
-      emit: this.emit,
-      block: (x, reason, ms, pc) => this.block(x, reason, ms, pc),
-      start: (helper, by) => this.startClient(helper, by),
-      cluster: this.cluster,
-    });
+    try {
+      runClientStep(c, {
+        world: this.world,
+        server: this.server,
+        ctx: this.ctx,
+        emit: this.emit,
+        block: (x, reason, ms, pc) => this.block(x, reason, ms, pc),
+        start: (helper, by) => this.startClient(helper, by),
+        cluster: this.cluster,
+      });
+    } catch (error) {
+      // The program cannot go on: the step is refused (Simulation restores the world), the run keeps what it had.
+      if (error instanceof ProgramError) throw new ChoiceError(`cannot step ${c.id}: ${error.message}`, this.world.stepIndex);
+      throw error;
+    }
     // Still ready (its next Redis command is pending): it goes to the back of the line.
     if (c.status === 'ready') c.order = this.world.nextOrder++;
   }
@@ -386,9 +390,20 @@ class WorldRun {
     c.blockedUntilMs = null;
     c.readySinceMs = now;
     c.order = this.world.nextOrder++;
+    if (reason === 'message') return this.endMessageWait(c, dueMs, lateMs);
     this.emit.event(c.id, { kind: 'wake', reason, dueMs, lateMs, lateCause: lateMs > 0 ? 'stall' : null });
     if (reason === 'reply') this.deliverScriptReply(c);
     if (reason === 'network') (this.cluster as ClusterRun).takeReply(c);
+  }
+
+  /** A `waitMessage` ends: with the oldest message it accepts (saved as its payload), or at its timeout (nil). */
+  private endMessageWait(c: ClientState, dueMs: number, lateMs: number): void {
+    const waiting = c.awaitingMessage;
+    if (waiting === null) throw new Error(`client ${c.id} woke from a message wait it was not in`);
+    c.awaitingMessage = null;
+    const message = takeMessage(c, waiting.channel);
+    this.emit.event(c.id, { kind: 'wake', reason: message === null ? 'timeout' : 'message', dueMs, lateMs, lateCause: lateMs > 0 ? 'stall' : null });
+    saveReply(c, waiting.saveAs, message === null ? reply.nil() : reply.bulk(message.payload));
   }
 
   /** A slow script's caller gets its reply when the script ends (or is killed). */

@@ -1,3 +1,5 @@
+import { ProgramError } from './choice-error';
+
 /**
  * Client programs are data: a list of steps a simulated client runs, one scheduling step at a
  * time. Strings may hold `${name}` placeholders, resolved from the client's variables (its `token`,
@@ -40,6 +42,39 @@ export interface CommandStep extends StepBase {
    * client-side timeout error (`clientTimeoutPrefix`). Absent: the client waits as long as it takes.
    */
   readonly timeoutMs?: number;
+  /**
+   * Send it on another connection of this client, named here (e.g. `pubsub`): a subscribed RESP2
+   * connection may only run the subscribe family, so clients such as Redisson keep a separate
+   * connection for Pub/Sub. Absent: the client's own connection.
+   */
+  readonly connection?: string;
+}
+
+/**
+ * A transaction sent as one pipeline (redis-py's pipeline, ioredis's multi().exec()): MULTI, each
+ * command (Redis answers QUEUED), then EXEC, back to back in one scheduling step. EXEC's reply
+ * (an array of the commands' replies, or nil when a WATCHed key changed) is saved under `saveAs`.
+ * WATCH and the reads that decide what to queue are separate `command` steps before it.
+ */
+export interface TransactionStep extends StepBase {
+  readonly op: 'transaction';
+  readonly commands: readonly (readonly string[])[];
+  readonly saveAs?: string;
+}
+
+/**
+ * Wait for a Pub/Sub message on one of this client's subscribed connections (from a channel, or
+ * any), at most `timeoutMs` (a number, or a template such as `${ttl}` that resolves to one): the
+ * wait ends at the message or at the timeout, whichever is first. A message that arrived before
+ * the wait is taken at once (it waited in the connection's buffer). `saveAs` gets the message's
+ * payload, or nil at the timeout. A timed wait lasts at least 1 ms (the clock's resolution), so a
+ * loop that waits for 0 ms cannot spin forever at one instant.
+ */
+export interface WaitMessageStep extends StepBase {
+  readonly op: 'waitMessage';
+  readonly channel?: string;
+  readonly timeoutMs: number | string;
+  readonly saveAs?: string;
 }
 
 /** EVAL of one of the scenario's named scripts: `EVAL <source> numkeys keys... args...`. */
@@ -174,6 +209,8 @@ export interface EndStep extends StepBase {
 export type Step =
   | CommandStep
   | EvalStep
+  | TransactionStep
+  | WaitMessageStep
   | IfStep
   | GotoStep
   | SetStep
@@ -192,8 +229,8 @@ export type Step =
 export type StepOp = Step['op'];
 
 /** Steps that talk to Redis: at most one runs per scheduling step, so every command is a scheduling point. */
-export function isRedisStep(step: Step): step is CommandStep | EvalStep {
-  return step.op === 'command' || step.op === 'eval';
+export function isRedisStep(step: Step): step is CommandStep | EvalStep | TransactionStep {
+  return step.op === 'command' || step.op === 'eval' || step.op === 'transaction';
 }
 
 /** Steps that take virtual time: the client blocks until they end. */
@@ -234,8 +271,14 @@ function quoteArg(arg: string): string {
 export function renderStep(step: Step, params: Variables, scripts: Readonly<Record<string, { source: string }>> = {}): string {
   const p = (t: string) => renderWithParams(t, params);
   switch (step.op) {
-    case 'command':
-      return step.argv.map((a) => quoteArg(p(a))).join(' ') + routeSuffix(step, params);
+    case 'command': {
+      const line = step.argv.map((a) => quoteArg(p(a))).join(' ');
+      return (step.connection === undefined ? line : `[${step.connection}] ${line}`) + routeSuffix(step, params);
+    }
+    case 'transaction':
+      return ['MULTI', ...step.commands.map((argv) => argv.map((a) => quoteArg(p(a))).join(' ')), 'EXEC'].join('; ');
+    case 'waitMessage':
+      return `wait for a message${step.channel === undefined ? '' : ` on ${quoteArg(p(step.channel))}`}, at most ${p(String(step.timeoutMs))} ms`;
     case 'eval': {
       const keys = step.keys.map((k) => quoteArg(p(k)));
       const args = step.args.map((a) => quoteArg(p(a)));
@@ -345,6 +388,6 @@ function compareValues(a: string, b: string): number {
 }
 
 export function addInteger(value: string, add: number, addBig = 0n): string {
-  if (!INTEGER.test(value)) throw new Error(`set: "${value}" is not an integer`);
+  if (!INTEGER.test(value)) throw new ProgramError(`set: "${value}" is not an integer`);
   return (BigInt(value) + BigInt(add) + addBig).toString();
 }

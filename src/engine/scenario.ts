@@ -6,6 +6,12 @@ import type { ViolationKind } from './trace';
 export interface ScriptSpec {
   readonly source: string;
   readonly title?: LocalizedText;
+  /**
+   * Which of the script's values are durations in ms, so a replay on a real Redis at a faster
+   * `--time-scale` scales them as it scales PX and PEXPIRE (src/cli/replay): `argv` lists ARGV
+   * positions (1-based), `reply` says an integer reply is one (a PTTL). The simulation ignores it.
+   */
+  readonly durationsMs?: { readonly argv?: readonly number[]; readonly reply?: boolean };
 }
 
 export interface ClientSpec {

@@ -1,8 +1,11 @@
+import { ProgramError } from './choice-error';
 import type { Emitter } from './emit';
 import { HostPending } from './host';
 import { addInteger, evaluateCondition, isRedisStep, resolveTemplate, type Step } from './program';
+import { reply as replies, type Reply } from './redis/reply';
 import type { SimRedisServer } from './redis/server';
 import { sha1Hex } from './redis/lua/sha1';
+import { connectionId, deliverPushes } from './messages';
 import { nextBelow } from './rng';
 import type { ClusterRun } from './nodes/cluster';
 import { localTimeMs } from './nodes/clock';
@@ -82,6 +85,22 @@ function execute(c: ClientState, step: Step, env: StepEnv): boolean {
     case 'command':
     case 'eval':
       return runRedisStep(c, step, env);
+    case 'transaction':
+      return runTransaction(c, step, env);
+    case 'waitMessage': {
+      const timeoutText = resolve(String(step.timeoutMs));
+      if (!/^(0|[1-9][0-9]*)$/.test(timeoutText)) {
+        throw new Error(`client ${c.id}: waitMessage timeout "${timeoutText}" is not a whole number of ms`);
+      }
+      const channel = step.channel === undefined ? null : resolve(step.channel);
+      c.pc += 1;
+      c.awaitingMessage = { channel, saveAs: step.saveAs ?? null, pc };
+      // At least the clock's 1 ms: commands take no virtual time, so a 0 ms wait in a loop would spin at one instant.
+      env.block(c, 'message', Math.max(1, Number(timeoutText)), pc);
+      // A message already in the connection's buffer ends the wait at once.
+      if (c.inbox.some((m) => channel === null || m.channel === channel)) c.blockedUntilMs = world.nowMs;
+      return true;
+    }
     case 'if': {
       const taken = evaluateCondition(step.when, c.vars, c.replyTypes, ctx.params);
       if (taken) jump(step.goto);
@@ -192,6 +211,18 @@ function execute(c: ClientState, step: Step, env: StepEnv): boolean {
 }
 
 /**
+ * Redis is single-threaded: while another client's slow script runs, a command waits its turn
+ * (until the script ends, or until the busy threshold, from when Redis answers BUSY). True when
+ * the client now waits.
+ */
+function waitsBehindScript(c: ClientState, env: StepEnv): boolean {
+  const running = env.server.scriptBusy.running(env.world.nowMs);
+  if (running === null || env.world.nowMs >= running.busyFromMs) return false;
+  env.block(c, 'busy', Math.min(running.endMs, running.busyFromMs) - env.world.nowMs, c.pc);
+  return true;
+}
+
+/**
  * One Redis command. Redis is single-threaded: while another client's slow script runs, the
  * command waits its turn (until the script ends, or until the busy threshold, from when Redis
  * answers BUSY). A slow script's own caller waits for the reply until the script ends.
@@ -200,16 +231,12 @@ function runRedisStep(c: ClientState, step: Extract<Step, { op: 'command' | 'eva
   const { world, server, ctx, emit } = env;
   const pc = c.pc;
   if (env.cluster) return sendToNode(c, step, env.cluster, env);
-  const running = server.scriptBusy.running(world.nowMs);
-  if (running !== null && world.nowMs < running.busyFromMs) {
-    env.block(c, 'busy', Math.min(running.endMs, running.busyFromMs) - world.nowMs, pc);
-    return true;
-  }
+  if (waitsBehindScript(c, env)) return true;
   const resolve = templateResolver(c, env);
   const argv = step.op === 'command' ? step.argv.map(resolve) : evalArgv(c, step, env);
   const before = emit.lockNow();
   // Each client on its own connection, as real clients are: one's MULTI, WATCH or SUBSCRIBE is not another's.
-  const result = server.execute(argv, world.nowMs, c.id);
+  const result = server.execute(argv, world.nowMs, connectionId(c.id, step.op === 'command' ? step.connection : undefined));
   c.pc += 1;
   if (step.releases) c.believesHoldsLock = false;
   const slow = server.scriptBusy.running(world.nowMs);
@@ -223,6 +250,7 @@ function runRedisStep(c: ClientState, step: Extract<Step, { op: 'command' | 'eva
   saveReply(c, step.saveAs, result);
   if (ctx.hosted.has(c.id)) ctx.host?.reply(c.id, pc, result, world.nowMs);
   emit.event(c.id, { kind: 'command', pc, argv, reply: result, releases: step.releases === true }, before);
+  deliverPushes(world, server, ctx, emit);
   wakeKilledScriptCaller(env);
   return false;
 }
@@ -249,8 +277,30 @@ function sendToNode(c: ClientState, step: Extract<Step, { op: 'command' | 'eval'
 }
 
 function subtractInteger(value: string, minus: string): string {
-  if (!/^-?(0|[1-9][0-9]*)$/.test(minus)) throw new Error(`set: "${minus}" is not an integer`);
+  if (!/^-?(0|[1-9][0-9]*)$/.test(minus)) throw new ProgramError(`set: "${minus}" is not an integer`);
   return addInteger(value, 0, -BigInt(minus));
+}
+
+/**
+ * MULTI, the queued commands and EXEC, sent back to back on the client's connection: one
+ * scheduling step, a command event each. Redis runs the queue at EXEC, in one go.
+ */
+function runTransaction(c: ClientState, step: Extract<Step, { op: 'transaction' }>, env: StepEnv): boolean {
+  const { world, server, ctx, emit } = env;
+  const pc = c.pc;
+  if (waitsBehindScript(c, env)) return true;
+  const resolve = (text: string) => resolveTemplate(text, c.vars, ctx.params);
+  const lines = [['MULTI'], ...step.commands.map((argv) => argv.map(resolve)), ['EXEC']];
+  let result: Reply = replies.nil();
+  for (const argv of lines) {
+    const before = emit.lockNow();
+    result = server.execute(argv, world.nowMs, connectionId(c.id));
+    emit.event(c.id, { kind: 'command', pc, argv, reply: result, releases: false }, before);
+    deliverPushes(world, server, ctx, emit);
+  }
+  c.pc += 1;
+  saveReply(c, step.saveAs, result);
+  return false;
 }
 
 /** SCRIPT KILL ends a slow script now: its caller's wait for the reply ends now too. */

@@ -70,7 +70,8 @@ export type TraceEvent =
    */
   | (EventBase & {
       readonly kind: 'wake';
-      readonly reason: BlockReason | 'stall';
+      /** What ended the wait; `timeout` when a `waitMessage` ran out of time without a message. */
+      readonly reason: BlockReason | 'stall' | 'timeout';
       /** When the wake-up was due. */
       readonly dueMs: number;
       readonly lateMs: number;
@@ -97,6 +98,18 @@ export type TraceEvent =
       readonly node?: string;
       /** No reply came in time: `reply` is the client's own timeout error, not Redis's (several nodes only). */
       readonly timeout?: boolean;
+    })
+  /**
+   * A Pub/Sub message reached one of the client's connections (published by a command or a
+   * script at this instant). It waits there until the client's `waitMessage` reads it.
+   */
+  | (EventBase & {
+      readonly kind: 'message';
+      readonly connection: string;
+      readonly channel: string;
+      /** The pattern it matched (PSUBSCRIBE), or null for a channel subscription. */
+      readonly pattern: string | null;
+      readonly payload: string;
     })
   /**
    * Redis dropped a key whose expiry time passed (a key with expiry `when` is gone from when+1);

@@ -22,10 +22,23 @@ export type ClientStatus = 'idle' | 'ready' | 'blocked' | 'crashed' | 'done';
  * Why a client waits. Its own program: work (business logic), sleep (a timer between rounds),
  * retry (backoff before trying again), hang (a call with no timeout that never answers). Redis:
  * reply (a slow script's reply arrives when the script ends), busy (Redis is running another
- * client's script; the command waits its turn). network (several nodes: a command's reply is on
- * its way, or lost; the wait ends with the reply, or at the client's timeout).
+ * client's script; the command waits its turn). Pub/Sub: message (a `waitMessage`: until a
+ * message arrives or the timeout, whichever is first). network (several nodes: a command's reply is
+ * on its way, or lost; the wait ends with the reply, or at the client's timeout).
  */
-export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'network';
+export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'message' | 'network';
+
+/** A Pub/Sub message delivered to one of a client's connections and not read by its program yet. */
+export interface InboxMessage {
+  readonly channel: string;
+  /** The pattern it matched (PSUBSCRIBE), or null for a channel subscription. */
+  readonly pattern: string | null;
+  readonly payload: string;
+  readonly atMs: number;
+}
+
+/** Unread messages kept per client; older ones are dropped first (Redis too drops a subscriber that reads too slowly, by its output buffer limit). */
+export const inboxCountMax = 1_000;
 
 /** One simulated client. Plain data: cloning a world is structuredClone. */
 export interface ClientState {
@@ -64,6 +77,10 @@ export interface ClientState {
    * virtual clock): when the script started, and the variable its reply is saved under.
    */
   awaitingScript: { startMs: number; saveAs: string | null; pc: number } | null;
+  /** Pub/Sub messages received and not read yet, oldest first (at most inboxCountMax). */
+  inbox: InboxMessage[];
+  /** While blocked in `waitMessage`: the channel it waits for (null: any), where the payload goes. */
+  awaitingMessage: { channel: string | null; saveAs: string | null; pc: number } | null;
 }
 
 /** A process hosting one or more clients (an application instance, a JVM). */
@@ -198,6 +215,8 @@ export function createWorld(ctx: RunContext): WorldState {
       retrySinceMs: {},
       leaseGeneration: null,
       awaitingScript: null,
+      inbox: [],
+      awaitingMessage: null,
     };
   });
   const counters: WorldState['counters'] = {};
@@ -267,6 +286,9 @@ function cloneClient(c: Readonly<ClientState>): ClientState {
     attempts: { ...c.attempts },
     retrySinceMs: { ...c.retrySinceMs },
     awaitingScript: c.awaitingScript === null ? null : { ...c.awaitingScript },
+    // Messages are immutable once received: a new array is enough.
+    inbox: c.inbox.slice(),
+    awaitingMessage: c.awaitingMessage === null ? null : { ...c.awaitingMessage },
   };
 }
 

@@ -7,6 +7,7 @@ import { plainDel } from './plain-del';
 import { leaseExpiresMidWork } from './lease-expires-mid-work';
 import { watchdogScenario } from './watchdog';
 import { reentrant } from './reentrant';
+import { redissonLock } from './redisson-lock';
 import { stockOversell } from './stock-oversell';
 import { cacheBreakdown } from './cache-breakdown';
 import { cachePenetration } from './cache-penetration';
@@ -25,7 +26,7 @@ import { redlockSplitVote } from './redlock-split-vote';
 import { redlockRestartWithoutFsync } from './redlock-restart';
 
 /** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
-export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, subSecondLease, plainDel, getThenDel, leaseExpiresMidWork, leaseSizing, releaseResult, watchdogScenario, reentrant, stockOversell, cacheBreakdown, cachePenetration, cacheAvalanche, retryAndBackoff, scriptCache, longScript, failoverBeforeReplication, redlockHappyPath, redlockClockJump, redlockRestartWithoutFsync, redlockGcPause, redlockSplitVote];
+export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, subSecondLease, plainDel, getThenDel, leaseExpiresMidWork, leaseSizing, releaseResult, watchdogScenario, reentrant, redissonLock, stockOversell, cacheBreakdown, cachePenetration, cacheAvalanche, retryAndBackoff, scriptCache, longScript, failoverBeforeReplication, redlockHappyPath, redlockClockJump, redlockRestartWithoutFsync, redlockGcPause, redlockSplitVote];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);

@@ -8,7 +8,7 @@ import type { ScriptSpec } from '../engine/scenario';
 /**
  * The canonical safe release from the Redis docs ("Distributed Locks with Redis"), as redis-py's
  * Lock uses it. (Redisson's unlock is a hash-lock script with a reentrancy counter and a PUBLISH to
- * waiters: see REENTRANT_UNLOCK.)
+ * waiters: see REDISSON_UNLOCK.)
  */
 export const COMPARE_AND_DELETE: ScriptSpec = {
   title: { en: 'Compare and delete', zh: '比较并删除' },
@@ -30,6 +30,7 @@ export const COMPARE_AND_PEXPIRE: ScriptSpec = {
 else
   return 0
 end`,
+  durationsMs: { argv: [2] },
 };
 
 /**
@@ -43,6 +44,7 @@ export const ACQUIRE_WITH_FENCING_TOKEN: ScriptSpec = {
   return redis.call("incr", KEYS[2])
 end
 return false`,
+  durationsMs: { argv: [2] },
 };
 
 /**
@@ -58,10 +60,12 @@ export const REENTRANT_LOCK: ScriptSpec = {
   return nil;
 end;
 return redis.call('pttl', KEYS[1]);`,
+  durationsMs: { argv: [1], reply: true },
 };
 
 /**
- * Redisson's RedissonLock.unlockInnerAsync without its PUBLISH to waiting clients: nil = not my
+ * Redisson's RedissonLock.unlockInnerAsync without its PUBLISH to waiting clients (the reentrant
+ * scenario has no waiters; REDISSON_UNLOCK is the whole script): nil = not my
  * lock; 0 = one re-entry released, still held (lease reset); 1 = count reached 0, key deleted.
  * KEYS[1] lock, ARGV[1] lease in ms, ARGV[2] owner id.
  */
@@ -78,6 +82,32 @@ else
   redis.call('del', KEYS[1]);
   return 1;
 end;`,
+  durationsMs: { argv: [1] },
+};
+
+/**
+ * Redisson's RedissonLock.unlockInnerAsync in its Redisson 3.x form, unmodified: like
+ * REENTRANT_UNLOCK, and when the count reaches 0 it deletes the key and PUBLISHes the unlock
+ * message (0) on the lock's channel, which wakes the clients waiting for the lock. (Later 3.x
+ * releases also store the result under an unlock-latch key, so a retried unlock answers the
+ * same, and may send SPUBLISH in a sharded cluster.)
+ * KEYS[1] lock, KEYS[2] channel, ARGV[1] unlock message, ARGV[2] lease in ms, ARGV[3] owner id.
+ */
+export const REDISSON_UNLOCK: ScriptSpec = {
+  title: { en: 'Unlock and publish (Redisson)', zh: '解锁并发布消息（Redisson）' },
+  source: `if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then
+  return nil;
+end;
+local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1);
+if (counter > 0) then
+  redis.call('pexpire', KEYS[1], ARGV[2]);
+  return 0;
+else
+  redis.call('del', KEYS[1]);
+  redis.call('publish', KEYS[2], ARGV[1]);
+  return 1;
+end;
+return nil;`,
 };
 
 /** Redisson's renewExpiration script for its hash lock: extend only if the owner's field is there. */
@@ -88,6 +118,7 @@ export const REENTRANT_RENEW: ScriptSpec = {
   return 1;
 end;
 return 0;`,
+  durationsMs: { argv: [1] },
 };
 
 /** Check and decrement the stock in one atomic step: 1 = sold, 0 = sold out. */

@@ -5,12 +5,13 @@ import { releaseWithLua, text } from './common';
 
 /*
  * The read-modify-write race behind every oversold flash sale: GET stock, check it, SET stock-1.
- * Two buyers read the same last item and both sell it. Three fixes, each with its trade-off: a
- * distributed lock around the check and the write, one Lua script that checks and decrements, or
- * DECR first and give the item back (INCR) when the count went negative.
+ * Two buyers read the same last item and both sell it. Four fixes, each with its trade-off: a
+ * distributed lock around the check and the write, one Lua script that checks and decrements,
+ * DECR first and give the item back (INCR) when the count went negative, or optimistic locking:
+ * WATCH the stock, read it, and decrement in MULTI/EXEC, retrying when EXEC answers nil.
  */
 
-type Variant = 'no-lock' | 'lock' | 'lua-decr' | 'decr-check';
+type Variant = 'no-lock' | 'lock' | 'lua-decr' | 'decr-check' | 'watch';
 
 const confirm: Step = {
   op: 'command',
@@ -57,6 +58,34 @@ function buyer(variant: Variant): Step[] {
         confirm,
         { op: 'end' },
       ];
+    case 'watch':
+      return [
+        { op: 'command', label: 'watch', argv: ['WATCH', '${stockKey}'], note: text('watch the stock: EXEC will fail if anyone changes it', '监视库存：如果有人修改了它，EXEC 就会失败') },
+        { op: 'command', argv: ['GET', '${stockKey}'], saveAs: 'stock', note: text('read the stock', '读取库存') },
+        { op: 'if', when: { test: 'le', left: '${stock}', right: '0' }, goto: 'soldOut' },
+        {
+          op: 'transaction',
+          commands: [['DECRBY', '${stockKey}', '1']],
+          saveAs: 'committed',
+          note: text('MULTI, DECRBY, EXEC: nil if the stock changed since WATCH', 'MULTI、DECRBY、EXEC：如果库存在 WATCH 之后被改过，返回 nil'),
+        },
+        { op: 'if', when: { test: 'nil', reply: 'committed' }, goto: 'conflict' },
+        { op: 'mark', counter: 'sales', note: text('one sold', '卖出一件') },
+        confirm,
+        { op: 'end' },
+        {
+          op: 'retry',
+          label: 'conflict',
+          goto: 'watch',
+          afterMs: 0,
+          attemptCountMax: 5,
+          note: text('EXEC answered nil: nothing was written; start over at once (at most 5 times)', 'EXEC 返回 nil：什么都没写入；立即从头再来（最多 5 次）'),
+        },
+        { op: 'end', note: text('give up', '放弃') },
+        { op: 'command', label: 'soldOut', argv: ['UNWATCH'], note: text('sold out: stop watching', '已售罄：取消监视') },
+        { ...confirm, label: 'soldOutConfirm' },
+        { op: 'end' },
+      ];
     case 'decr-check':
       return [
         { op: 'command', argv: ['GET', '${stockKey}'], saveAs: 'shown', note: text('show the product page with the stock', '展示带库存的商品页') },
@@ -88,18 +117,24 @@ export const stockOversell: Scenario = {
   lesson: text(
     'GET stock, check that it is above 0, SET stock to one less: three steps, and another buyer can run between them. A and B both ' +
       'read 1, both decide to sell, and both write 0; the second write loses the first one\'s update, and one item is sold twice. ' +
-      'Each fix makes the check and the write indivisible, at a different price. A distributed lock around them (with the safe ' +
+      'Each fix makes sure no sale is written on a stale read, at a different price. A distributed lock around them (with the safe ' +
       'release) serializes every buyer: correct, but each sale now costs two more round trips and buyers queue behind one lock, ' +
       'with all the lease problems of the earlier scenarios. A Lua script that checks and decrements runs atomically in Redis: ' +
       'one round trip and no lock, the usual answer for flash sales, though the logic now lives in Redis. DECR first and INCR back ' +
       'when the result went below 0 needs neither lock nor script; but for a moment the stock reads -1, and if the client dies ' +
-      'before its INCR the item is lost from sale (fine for stock, not for money).',
+      'before its INCR the item is lost from sale (fine for stock, not for money). Optimistic locking takes no lock at all: WATCH ' +
+      'stock, GET it, then MULTI, DECRBY stock 1, EXEC. If anyone changed the stock after the WATCH, EXEC answers nil and runs ' +
+      'nothing, and the buyer starts over with a fresh read. No buyer waits, but under heavy contention most EXECs fail and retry, ' +
+      'so it suits keys that are rarely contended; the retries must be bounded.',
     'GET 库存、判断大于 0、SET 库存减一：这是三个步骤，另一个买家可以插在它们之间执行。A 和 B 都读到 1，都决定卖出，都写回 0；' +
-      '后一次写入覆盖了前一次的更新，同一件商品卖了两次。每种修复都让判断和写入变得不可分割，但代价各不相同。' +
+      '后一次写入覆盖了前一次的更新，同一件商品卖了两次。每种修复都确保不会基于过时的读取写下一笔销售，但代价各不相同。' +
       '用分布式锁把它们包起来（配合安全的释放方式）会让所有买家串行执行：正确，但每笔交易多了两次网络往返，买家都排在同一把锁后面，' +
       '还要面对前面场景里所有的租约问题。用 Lua 脚本检查并扣减，在 Redis 里原子执行：一次往返、不需要锁，是秒杀场景的常用做法，' +
       '只是业务逻辑搬进了 Redis。先 DECR、结果小于 0 再 INCR 加回去，既不需要锁也不需要脚本；但库存会短暂显示为 -1，' +
-      '而且如果客户端在 INCR 之前挂掉，这件商品就再也卖不出去了（对库存可以接受，对金额则不行）。',
+      '而且如果客户端在 INCR 之前挂掉，这件商品就再也卖不出去了（对库存可以接受，对金额则不行）。' +
+      '乐观锁完全不加锁：WATCH stock，GET 读取，然后 MULTI、DECRBY stock 1、EXEC。如果在 WATCH 之后有人改了库存，EXEC 返回 nil，' +
+      '什么也不执行，买家重新读取后再来一遍。没有买家需要等待，但在激烈竞争下大多数 EXEC 都会失败重试，' +
+      '所以它适合很少发生争用的键；重试次数必须有上限。',
   ),
   params: { lockKey: 'lock:stock', ttlMs: '5000', stockKey: 'stock' },
   lockKey: 'lock:stock',
@@ -155,6 +190,26 @@ export const stockOversell: Scenario = {
         { step: 2, text: text('A\'s DECR answers 0: A got the last item.', 'A 的 DECR 返回 0：A 拿到了最后一件。') },
         { step: 3, text: text('B\'s DECR answers -1: too late. For a moment the stock reads -1.', 'B 的 DECR 返回 -1：晚了一步。库存此刻短暂显示为 -1。') },
         { step: 4, text: text('A\'s confirmation page reads the stock in that moment: -1, the price of this fix. Then B gives the item back with INCR: the stock is 0 again.', 'A 的确认页恰好在这一刻读取库存：-1，这就是这种修复的代价。随后 B 用 INCR 把这一件加回去：库存回到 0。') },
+      ],
+      expect: { violations: [], absent: ['oversell', 'mutual-exclusion'] },
+    },
+    {
+      id: 'watch',
+      title: text('Optimistic locking: WATCH, GET, MULTI/EXEC, retry', '乐观锁：WATCH、GET、MULTI/EXEC、重试'),
+      summary: text('B\'s EXEC answers nil because A changed the stock; B starts over, reads 0 and sells nothing.', 'A 改动了库存，B 的 EXEC 因此返回 nil；B 从头再来，读到 0，没有卖出。'),
+      clients: clients('watch'),
+      narration: [
+        { step: 0, text: text('A WATCHes the stock.', 'A 监视（WATCH）库存。') },
+        { step: 1, text: text('B WATCHes it too.', 'B 也监视了它。') },
+        { step: 2, text: text('A reads 1.', 'A 读到 1。') },
+        { step: 3, text: text('B reads 1 as well: the same stale-read race as without a lock, so far.', 'B 也读到 1：到这里为止，和不加锁时一样的过时读取竞态。') },
+        {
+          step: 4,
+          text: text(
+            'A sends MULTI, DECRBY stock 1 (QUEUED) and EXEC: the stock is untouched since A\'s WATCH, so EXEC runs the DECRBY and answers [0]. One sold. B\'s EXEC then answers nil: A changed the watched key, so Redis ran nothing. B starts over: WATCH, GET reads 0, sold out, UNWATCH.',
+            'A 发送 MULTI、DECRBY stock 1（QUEUED）和 EXEC：自 A 执行 WATCH 以来库存没有被改动，所以 EXEC 执行了 DECRBY，返回 [0]。卖出一件。随后 B 的 EXEC 返回 nil：A 改动了被监视的键，Redis 什么也没有执行。B 从头再来：WATCH，GET 读到 0，已售罄，UNWATCH。',
+          ),
+        },
       ],
       expect: { violations: [], absent: ['oversell', 'mutual-exclusion'] },
     },

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { LOCALES, localized, translator } from '../i18n';
 import { AppHeader } from './components/AppHeader';
@@ -9,14 +9,16 @@ import { Narration } from './components/Narration';
 import { LinkErrorNotice, NoticeLine } from './components/Notices';
 import { RunViews } from './components/RunViews';
 import { ScenarioBar } from './components/ScenarioBar';
-import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { ExploreDialog } from './components/ExploreDialog';
 import { useKeyboardShortcuts } from './components/useKeyboardShortcuts';
 import { EmbedBar } from './components/EmbedBar';
 import { ViolationBanner as ViolationBannerSlot } from './components/ViolationBanner';
 import { useSimStore, useSimStoreApi } from './store/context';
-import { selectAppearance } from './store/selectors';
+import { selectAppearance, selectShortcutsOpen } from './store/selectors';
 import type { SimState } from './store/createSimStore';
+
+/** The `?` dialog's code loads the first time it opens (not first-screen work). */
+const ShortcutsDialog = lazy(() => import('./components/ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
 
 const selectTitleInput = (s: SimState) => ({ title: s.runInfo.title, lang: s.lang });
 
@@ -36,6 +38,7 @@ function useDocumentTitle() {
 export function App() {
   const store = useSimStoreApi();
   const { lang, theme, presentation, embed } = useSimStore(useShallow(selectAppearance));
+  const shortcutsOpen = useSimStore(selectShortcutsOpen);
   useKeyboardShortcuts(store, true);
 
   // Theme, language and presentation live on <html> so the page background and fonts follow.
@@ -66,7 +69,11 @@ export function App() {
         <RunViews />
       </main>
       <NoticeLine />
-      <ShortcutsDialog />
+      {shortcutsOpen && (
+        <Suspense fallback={null}>
+          <ShortcutsDialog />
+        </Suspense>
+      )}
       {!embed && <ExploreDialog />}
     </div>
   );

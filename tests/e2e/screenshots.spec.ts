@@ -1,4 +1,5 @@
 import { expect, test, type LockstepPage } from './fixtures';
+import { applyLook, LARGE, SMALL, type Look } from './looks';
 
 // Goal: pictures of the main states (start, B holds the lock, A deleted B's lock, the Lua
 // release) in every look (light, dark, zh at 1280x720; presentation at 1280x720 and 1920x1080),
@@ -9,16 +10,6 @@ import { expect, test, type LockstepPage } from './fixtures';
 
 const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%2B1000&at=0';
 
-interface Look {
-  name: string;
-  viewport: { width: number; height: number };
-  dark: boolean;
-  presentation: boolean;
-  zh: boolean;
-}
-
-const SMALL = { width: 1280, height: 720 };
-const LARGE = { width: 1920, height: 1080 };
 const LOOKS: Look[] = [
   { name: 'light', viewport: SMALL, dark: false, presentation: false, zh: false },
   { name: 'dark', viewport: SMALL, dark: true, presentation: false, zh: false },
@@ -29,18 +20,6 @@ const LOOKS: Look[] = [
   { name: 'presentation-1920', viewport: LARGE, dark: true, presentation: true, zh: false },
   { name: 'presentation-1920-light', viewport: LARGE, dark: false, presentation: true, zh: false },
 ];
-
-/** Puts the page in a look through its own toggles (names as in docs/AUTOMATION.md). */
-async function applyLook(app: LockstepPage, look: Look): Promise<void> {
-  await app.page.setViewportSize(look.viewport);
-  await app.page.getByRole('button', { name: look.zh ? '中文' : 'English', exact: true }).click();
-  const dark = app.page.getByRole('button', { name: look.zh ? '深色主题' : 'Dark theme', exact: true });
-  if ((await dark.getAttribute('aria-pressed')) !== String(look.dark)) await dark.click();
-  const presentation = app.page.getByRole('button', { name: look.zh ? '演示模式' : 'Presentation mode', exact: true });
-  if ((await presentation.getAttribute('aria-pressed')) !== String(look.presentation)) await presentation.click();
-  await expect(app.page.locator('html')).toHaveAttribute('data-presentation', look.presentation ? 'on' : 'off');
-  await expect(app.page.locator('html')).toHaveAttribute('data-theme', look.dark ? 'dark' : 'light');
-}
 
 /** Fails when any part of the locator's box is outside the viewport (it would need scrolling). */
 async function expectOnScreen(app: LockstepPage, testId: string): Promise<void> {

@@ -46,8 +46,9 @@ test('broken and hostile links are refused with a message; the default loads; sa
   // A saved run first: the headline story at step 4, then one more step of A.
   await app.open(`${HEADLINE}&at=4`);
   await app.stepClient('A');
+  // The run is saved shortly after it changes (not on every step's frame): wait for the step.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('lockstep.session.v1'))).toMatch(/get-then-del\?seed=1&s=A\.A\.A~5000\.%2B4000\.A$/);
   const saved = await page.evaluate(() => localStorage.getItem('lockstep.session.v1'));
-  expect(saved).toContain('get-then-del');
 
   await test.step('a schedule that does not fit', async () => {
     await app.open('#/v1/get-then-del/get-then-del?seed=1&s=A.A.A.A.A.A.A.A');

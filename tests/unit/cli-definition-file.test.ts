@@ -53,10 +53,15 @@ describe('npm run sim -- run --file', () => {
     ],
     ['--file and a scenario id', () => ['run', 'get-then-del', '--file', 'x.json'], /give a scenario id or --file, not both/],
     ['explore --file with an invalid definition', () => ['explore', '--file', file('bad-explore.json', JSON.stringify({ version: 1, id: 'x', variants: [] }))], /bad-explore\.json: not a valid scenario definition:\n {2}variants/],
-    // Until the engine's explorer (issue 13) is on main, a scenario made of programs cannot be explored: said so, exit 2.
-    ['explore --file of a scenario made of programs', () => ['explore', '--file', file('programs.json', JSON.stringify({ version: 1, id: 'x', variants: [{ id: 'v', clients: [{ id: 'A', program: [] }] }] }))], /the explorer for scenarios made of programs/],
     ['a schedule that does not fit the file', () => ['run', '--file', file('fit.json', JSON.stringify({ version: 1, id: 'x', variants: [{ id: 'v', clients: [{ id: 'A', program: [] }] }] })), '--schedule', 'A A'], /step 2: cannot step A: it has finished/],
   ];
+  it('explore --file searches a definition made of programs with the engine explorer', () => {
+    const definition = { version: 1, id: 'x', variants: [{ id: 'v', clients: [{ id: 'A', program: [{ op: 'command', argv: ['SET', 'k', '1'] }] }] }] };
+    const { status, stdout } = sim('explore', '--file', file('programs.json', JSON.stringify(definition)), '--json');
+    expect(status).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ scenario: 'x', variant: 'v', exhaustive: true, violations: [] });
+  });
+
   for (const [name, args, message] of refusals) {
     it(`${name}: exit 2 with a readable message`, () => {
       const { status, stderr, stdout } = sim(...args());

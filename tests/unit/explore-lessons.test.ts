@@ -48,11 +48,13 @@ const TABLE: Record<string, Record<string, Row>> = {
     capped: { found: ['mutual-exclusion', 'lock-held-too-long'], exhaustive: true },
   },
   reentrant: { reentrant: { found: [], exhaustive: true }, 'non-reentrant': { found: [], exhaustive: true } },
+  'redisson-lock': { pubsub: { found: [], exhaustive: true }, polling: { found: [], exhaustive: true } },
   'stock-oversell': {
     'no-lock': { found: ['oversell'], exhaustive: true },
     lock: { found: [], exhaustive: true },
     'lua-decr': { found: [], exhaustive: true },
     'decr-check': { found: [], exhaustive: true },
+    watch: { found: [], exhaustive: true },
   },
   'cache-breakdown': {
     'no-mutex': { found: ['duplicate-rebuild'], exhaustive: false },

@@ -306,6 +306,54 @@ describe('the stories, from their traces', () => {
     expect(commands(decr).some((e) => e.argv[0] === 'GET' && replyOf(e) === 'bulk:-1')).toBe(true);
   });
 
+  it('stock-oversell/watch: B\'s EXEC answers nil after A\'s EXEC sold the item; B starts over, reads 0 and sells nothing', () => {
+    const sim = run('stock-oversell', 'watch');
+    const exec = (id: string) => commands(sim, id).filter((e) => e.argv[0] === 'EXEC').map(replyOf);
+    expect(exec('A')).toEqual(['array']);
+    expect(exec('B')).toEqual(['nil']);
+    const b = commands(sim, 'B').map((e) => `${e.argv.join(' ')} -> ${replyOf(e)}`);
+    expect(b).toEqual([
+      'WATCH stock -> status:OK',
+      'GET stock -> bulk:1',
+      'MULTI -> status:OK',
+      'DECRBY stock 1 -> status:QUEUED',
+      'EXEC -> nil',
+      'WATCH stock -> status:OK',
+      'GET stock -> bulk:0',
+      'UNWATCH -> status:OK',
+      'GET stock -> bulk:0',
+    ]);
+    expect(sim.state.counters.sales.sold).toBe(1);
+    expect(sim.inspect().find((k) => k.key === 'stock')).toMatchObject({ value: '0' });
+  });
+
+  it('redisson-lock: the unlock\'s PUBLISH wakes B and C at t=2000 and B takes the lock then; after B crashes, C wakes at its timeouts and takes the lock at t=7001; polling takes it at t=3000 and t=9000', () => {
+    const sim = run('redisson-lock', 'pubsub');
+    const events = sim.allEvents();
+    const locked = (id: string) =>
+      commands(sim, id)
+        .filter((e) => e.argv[0] === 'EVAL' && e.argv[1].includes("'exists'") && replyOf(e) === 'nil')
+        .map((e) => e.atMs);
+    const unlock = commands(sim, 'A').find((e) => e.argv[1]?.includes("'publish'"));
+    expect(unlock?.atMs).toBe(2000);
+    expect(unlock && replyOf(unlock)).toBe('integer:1');
+    const messages = events.filter((e) => e.kind === 'message');
+    expect(messages.map((e) => [e.clientId, e.atMs])).toEqual([['B', 2000], ['C', 2000]]);
+    const wakes = (id: string) => events.filter((e) => e.kind === 'wake' && e.clientId === id && (e.reason === 'message' || e.reason === 'timeout'));
+    expect(wakes('B').map((e) => e.kind === 'wake' && `${e.reason}@${e.atMs}+${e.lateMs}`)).toEqual(['message@2000+0']);
+    expect(wakes('C').map((e) => e.kind === 'wake' && `${e.reason}@${e.atMs}+${e.lateMs}`)).toEqual(['message@2000+0', 'timeout@7000+0', 'timeout@7001+0']);
+    expect(locked('B')).toEqual([2000]);
+    expect(locked('C')).toEqual([7001]);
+    expect(events.some((e) => e.kind === 'crash' && e.clientId === 'B' && e.atMs === 3000)).toBe(true);
+    // The lease C waited for: B's lock was dropped by expiry at t=7001, not by an unlock.
+    expect(events.find((e) => e.kind === 'expire')?.atMs).toBe(7001);
+    const polling = run('redisson-lock', 'polling');
+    const pollLocked = (id: string) => commands(polling, id).filter((e) => e.argv[1]?.includes("'exists'") && replyOf(e) === 'nil').map((e) => e.atMs);
+    expect(pollLocked('B')).toEqual([3000]);
+    expect(pollLocked('C')).toEqual([9000]);
+    expect(polling.allEvents().filter((e) => e.kind === 'message')).toHaveLength(0);
+  });
+
   it('cache-breakdown: database reads are 3 without a mutex, 1 with one, 2 when the mutex expires mid-rebuild', () => {
     const reads = (variant: string) => run('cache-breakdown', variant).state.counters.rebuilds.sold;
     expect(reads('no-mutex')).toBe(3);

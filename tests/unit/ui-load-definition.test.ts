@@ -116,4 +116,14 @@ describe('lockstep.load({ definition })', () => {
     expect(api.load({ definition: mine, variant: 'nope' })).toMatchObject({ ok: false, error: { reason: 'unknown-variant' } });
     expect(JSON.stringify(api.trace())).toBe(before);
   });
+
+  it('answers every malformed argument with { ok: false } and changes nothing (null, a number, an array, no scenario)', () => {
+    const { api } = page();
+    const before = JSON.stringify(api.trace());
+    const load = api.load as (spec: unknown) => ReturnType<LockstepApi['load']>;
+    for (const spec of [null, undefined, 42, 'get-then-del', [], {}, { scenario: 7 }, { scenario: 'get-then-del', seed: 'one' }]) {
+      expect(load(spec), JSON.stringify(spec)).toMatchObject({ ok: false, error: { reason: 'bad-spec' } });
+    }
+    expect(JSON.stringify(api.trace())).toBe(before);
+  });
 });

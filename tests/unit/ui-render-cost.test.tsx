@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, cleanup, render } from '@testing-library/react';
+import { act, cleanup, render, waitFor } from '@testing-library/react';
 import { Profiler, type ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findScenario } from '../../src/scenarios';
@@ -34,7 +34,7 @@ interface Measure {
   logRowsInDom: number;
 }
 
-function measure(schedule: string, view: ViewTab): Measure {
+async function measure(schedule: string, view: ViewTab): Promise<Measure> {
   const store = createSimStore({ run: { scenarioId: scenario.id, variantId: 'get-then-del', schedule, cursor: 3 } });
   store.getState().setView(view);
   const renders: Record<string, number> = {};
@@ -57,6 +57,11 @@ function measure(schedule: string, view: ViewTab): Measure {
       </Profiler>
     </SimStoreProvider>,
   );
+  // The sequence diagram and the event log load on first use: count once the tab's panel is in.
+  // (Loading a module is not a budget: the wait is generous so a busy machine cannot break it.)
+  const loaded = { timeout: 25_000 };
+  await waitFor(() => expect(container.querySelector('.run-views__panel [aria-busy="true"]')).toBeNull(), loaded);
+  await waitFor(() => expect(container.querySelector('.run-views__panel')?.childElementCount).toBeGreaterThan(0), loaded);
   commits = 0;
   for (const key of Object.keys(renders)) renders[key] = 0;
   // Step between the two points of the story where A is paused and B acquires.
@@ -76,9 +81,9 @@ function measure(schedule: string, view: ViewTab): Measure {
 }
 
 describe('render cost per step', () => {
-  it.each<ViewTab>(['events', 'timeline', 'sequence'])('does not grow with run length (%s view)', (view) => {
-    const short = measure(scenario.defaultSchedule, view);
-    const long = measure(longSchedule, view);
+  it.each<ViewTab>(['events', 'timeline', 'sequence'])('does not grow with run length (%s view)', async (view) => {
+    const short = await measure(scenario.defaultSchedule, view);
+    const long = await measure(longSchedule, view);
     expect(long.eventCount).toBeGreaterThan(longTailChoiceCount);
     expect(long.eventCount).toBeGreaterThanOrEqual(10_000);
     expect(short.eventCount).toBeLessThan(50);

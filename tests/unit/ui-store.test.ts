@@ -179,4 +179,37 @@ describe('sim store', () => {
     expect(byId.lua.firstDivergentStep).toBe(1);
     expect(report.commandCount).toBeGreaterThan(0);
   });
+
+  it('publishes the run as an append-only log: a step appends to the same array, a fork starts a new generation', () => {
+    const store = createSimStore({ run: { scenarioId: 'get-then-del', variantId: 'get-then-del', schedule: '' } });
+    const s = () => store.getState();
+    s().stepClient('A');
+    const first = s().runLog;
+    const seen = first.events.slice(0, first.eventCount);
+    s().stepClient('B');
+    const second = s().runLog;
+    expect(second).not.toBe(first);
+    expect(second.generation).toBe(first.generation);
+    expect(second.events).toBe(first.events); // not a copy
+    expect(second.eventCount).toBeGreaterThan(first.eventCount);
+    expect(second.events.slice(0, seen.length)).toEqual(seen);
+    expect(s().events).toBe(second.events);
+    expect(second.events.slice(0, second.eventCount)).toEqual(store.simulation().allEvents());
+    expect(s().schedule).toBe('A B');
+
+    // Moving the cursor publishes the same log.
+    s().stepBack();
+    expect(s().runLog).toBe(second);
+    expect(s().eventCountToCursor).toBe(first.eventCount);
+    expect(s().lastStepEvents).toEqual(store.simulation().eventsOfStep(0));
+
+    // A new choice in the past cuts the future: a new generation, rebuilt from the engine.
+    s().advanceClock(5);
+    const forked = s().runLog;
+    expect(forked.generation).toBe(second.generation + 1);
+    expect(forked.events).not.toBe(second.events);
+    expect(forked.events.slice(0, forked.eventCount)).toEqual(store.simulation().allEvents());
+    expect(s().schedule).toBe('A +5');
+    expect(second.events.slice(0, seen.length)).toEqual(seen); // the old generation is left as it was
+  });
 });

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/engine/simulation';
 import { findScenario } from '../../src/scenarios';
-import {
-  buildTimelineModel,
-  compareMoments,
-  layoutTimeline,
-  type HolderBand,
-  type Moment,
-  type Span,
-  type TimelineModel,
-} from '../../src/ui/views/timeline-model';
+import { layoutTimeline } from '../../src/ui/views/timeline-layout';
+import { buildTimelineModel } from '../../src/ui/views/timeline-model';
+import { compareMoments, type HolderBand, type Moment, type Span, type TimelineModel } from '../../src/ui/views/timeline-types';
+import { zoomOf } from '../../src/ui/views/timeline-zoom';
 import { applyIntents, intentArb } from './support/random-schedule';
 import fc from 'fast-check';
 
@@ -188,20 +183,22 @@ describe('timeline layout', () => {
 
   it('stretches a short run to the width it is given, and labels every distinct time', () => {
     const { model } = run('get-then-del');
-    const layout = layoutTimeline(model, { fitWidthPx: 3000 });
-    expect(layout.widthPx).toBe(3000);
+    const zoom = zoomOf('auto', layoutTimeline(model).widthPx, 3000);
+    const layout = layoutTimeline(model, { zoom, minWidthPx: 3000 });
+    expect(layout.widthPx).toBeCloseTo(3000, 6);
     const times = [...new Set(model.steps.flatMap((s) => s.times))];
-    expect(layout.ticks.map((t) => t.ms)).toEqual(times);
-    expect(layout.ticks.every((t) => t.labeled)).toBe(true);
+    const ticks = layout.ticksIn(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
+    expect(ticks.map((t) => t.ms)).toEqual(times);
+    expect(ticks.every((t) => t.labeled)).toBe(true);
   });
 
   it('puts the cursor between the step it follows and the next one', () => {
     const { model } = run('get-then-del');
     const layout = layoutTimeline(model);
-    for (let cursor = 1; cursor < layout.slots.length; cursor++) {
+    for (let cursor = 1; cursor < layout.slotCount; cursor++) {
       const x = layout.cursorX(cursor);
-      expect(x).toBeGreaterThanOrEqual(layout.slots[cursor - 1].x1);
-      expect(x).toBeLessThanOrEqual(layout.slots[cursor].x0);
+      expect(x).toBeGreaterThanOrEqual(layout.slot(cursor - 1)!.x1);
+      expect(x).toBeLessThanOrEqual(layout.slot(cursor)!.x0);
     }
   });
 });

@@ -106,6 +106,40 @@ describe('TimelineView', () => {
   });
 });
 
+describe('TimelineView zoom', () => {
+  beforeEach(() => {
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('zooms in, out and to fit with named buttons and with +, - and 0 on the timeline', () => {
+    const sim = story('get-then-del');
+    render(<TimelineView {...runProps(sim)} />);
+    const timeline = screen.getByTestId('timeline');
+    const zoom = () => Number(timeline.getAttribute('data-zoom'));
+    const start = zoom();
+    fireEvent.click(screen.getByRole('button', { name: 'Zoom in' }));
+    expect(zoom()).toBeCloseTo(start * 1.5, 2);
+    fireEvent.click(screen.getByRole('button', { name: 'Zoom out' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Zoom out' }));
+    expect(zoom()).toBeCloseTo(start / 1.5, 2);
+    fireEvent.keyDown(timeline, { key: '+' });
+    expect(zoom()).toBeCloseTo(start, 2);
+    fireEvent.keyDown(timeline, { key: '-' });
+    fireEvent.keyDown(timeline, { key: '-' });
+    fireEvent.keyDown(timeline, { key: '-' });
+    fireEvent.keyDown(timeline, { key: '-' });
+    fireEvent.keyDown(timeline, { key: '-' });
+    // Never below the smallest zoom, and the button says so.
+    expect(zoom()).toBeCloseTo(0.25, 3);
+    expect((screen.getByRole('button', { name: 'Zoom out' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Zoom to fit the run' }));
+    expect(zoom()).toBeCloseTo(start, 2);
+  });
+});
+
 describe('SequenceView', () => {
   it('draws a message per command with its reply, named like the timeline, and jumps on click', () => {
     const sim = story('lua');
@@ -203,6 +237,26 @@ describe('cost per step does not grow with the run', () => {
     expect(longRun.mutationsPerStep).toBeLessThan(short.mutationsPerStep * 1.5 + 20);
     // Culling: far fewer marks in the DOM than commands in the run.
     expect(longRun.nodes).toBeLessThan(4_000);
+  });
+
+  it('draws the timeline as wide as the view and only the marks of its window, whatever the zoom', () => {
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
+    const { container } = render(<TimelineView {...longProps} cursorStep={3_000} />);
+    const svg = container.querySelector('svg')!;
+    // The drawing does not grow with the run: it is the view's width, not the run's.
+    expect(Number(svg.getAttribute('width'))).toBeLessThanOrEqual(1200);
+    const markCount = () => container.querySelectorAll('[data-testid^="timeline.mark."]').length;
+    const atOne = markCount();
+    expect(atOne).toBeGreaterThan(0);
+    for (let i = 0; i < 4; i++) fireEvent.click(screen.getByRole('button', { name: 'Zoom out' }));
+    expect(screen.getByTestId('timeline').getAttribute('data-zoom')).toBe('0.250');
+    expect(Number(svg.getAttribute('width'))).toBeLessThanOrEqual(1200);
+    // The drawn window is the view plus 600 px each side (at most 3,000 px in all); a command's
+    // slot is 120 px at zoom 1, 30 px at 0.25: at most 100 commands' marks, plus the window's edges.
+    const zoomedOut = markCount();
+    expect(zoomedOut).toBeGreaterThan(atOne);
+    expect(zoomedOut).toBeLessThanOrEqual(3_000 / 30 + 20);
+    vi.restoreAllMocks();
   });
 
   it('holds for the sequence diagram', () => {

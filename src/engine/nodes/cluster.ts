@@ -1,3 +1,4 @@
+import { ProgramError } from '../choice-error';
 import type { Emitter } from '../emit';
 import { COMMANDS } from '../redis/commands';
 import { KeyspaceSnapshot } from '../redis/keyspace';
@@ -74,7 +75,7 @@ export class ClusterRun {
    * delay, nothing lost), else null: the client waits (until the reply, its timeout, or for ever).
    */
   send(c: ClientState, nodeId: string, argv: readonly string[], pc: number, saveAs: string | null, releases: boolean): Reply | null {
-    if (!(nodeId in this.state.nodes)) throw new Error(`client ${c.id} sends to unknown node "${nodeId}"`);
+    if (!Object.hasOwn(this.state.nodes, nodeId)) throw new ProgramError(`client ${c.id} sends to unknown node "${nodeId}"`);
     const id = this.state.nextMessageId++;
     const awaiting: Awaiting = { nodeId, pc, saveAs, argv: argv.slice(), messageId: id, reply: null };
     this.state.awaiting[c.id] = awaiting;

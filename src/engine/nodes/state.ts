@@ -116,6 +116,11 @@ export function validateNodes(scenario: Scenario, variant: VariantSpec, clientId
   if (nodes.length === 0) throw new Error(`${where}: nodes is empty`);
   if (new Set(ids).size !== ids.length) throw new Error(`${where}: a node id appears twice`);
   if (scenario.scriptTiming !== undefined) throw new Error(`${where}: slow scripts (scriptTiming) are single-node only`);
+  for (const client of variant.clients) {
+    // Pub/Sub, MULTI/EXEC and named connections run on one server; nodes do not route them (yet).
+    const step = client.program.find((s) => s.op === 'transaction' || s.op === 'waitMessage' || (s.op === 'command' && s.connection !== undefined));
+    if (step !== undefined) throw new Error(`${where}: client ${client.id}'s ${step.op === 'command' ? 'named connection' : step.op} step is single-node only`);
+  }
   for (const n of nodes) {
     if (clientIds.includes(n.id)) throw new Error(`${where}: node id "${n.id}" is also a client id`);
     if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(n.id)) throw new Error(`${where}: node id "${n.id}" is not a schedule name`);

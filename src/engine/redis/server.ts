@@ -131,6 +131,21 @@ export class SimRedisServer {
     return this.clients.data(connectionId);
   }
 
+  /**
+   * The connection is gone (its client's process crashed, its socket closed): as Redis frees a
+   * client, its transaction and WATCHes are discarded, its subscriptions end, and pushes not yet
+   * taken for it are dropped.
+   */
+  disconnect(connectionId: string): void {
+    const client = this.clients.get(connectionId);
+    this.clients.discardTransaction(client);
+    this.pubsub.forget(client);
+    this.clients.release(client);
+    if (this.pushes.some((push) => push.connectionId === connectionId)) {
+      this.pushes = this.pushes.filter((push) => push.connectionId !== connectionId);
+    }
+  }
+
   /** Every push written since the last call, in the order written; the queue is then empty. */
   takePushes(): Push[] {
     const taken = this.pushes;

@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { LANG_LABEL, LANGS, LOCALES } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import { selectAppearance } from '../store/selectors';
+import { selectAppearance, selectRunHash } from '../store/selectors';
 import { Icon } from './Icon';
 import { ScenarioPicker } from './ScenarioPicker';
+import { useCopyText } from './useCopyText';
 
 /** Brand, scenario picker and the page's settings: language, theme, presentation, link, help. */
 export function AppHeader() {
@@ -75,30 +75,18 @@ export function AppHeader() {
   );
 }
 
-type CopyState = 'idle' | 'copied' | 'failed';
-
 function CopyLinkButton() {
   const t = useT();
-  const [state, setState] = useState<CopyState>('idle');
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
-  const copy = async () => {
-    let next: CopyState = 'copied';
-    try {
-      await navigator.clipboard.writeText(window.location.href);
-    } catch {
-      next = 'failed';
-    }
-    setState(next);
-    if (timer.current) clearTimeout(timer.current);
-    // The confirmation is a transient UI message, not simulation time.
-    timer.current = setTimeout(() => setState('idle'), 2500);
+  const store = useSimStoreApi();
+  const { state, copy } = useCopyText();
+  // The run's link from the store: the address bar may lag it by a moment (share/sync.ts).
+  const runUrl = () => {
+    const { origin, pathname, search } = window.location;
+    return `${origin}${pathname}${search}${selectRunHash(store.getState())}`;
   };
   return (
     <span className="copy-link">
-      <button type="button" className="button button--primary button--icon-text" title={t('copyLink')} onClick={() => void copy()} data-testid="copy-link">
+      <button type="button" className="button button--primary button--icon-text" title={t('copyLink')} onClick={() => void copy(runUrl())} data-testid="copy-link">
         <Icon name={state === 'copied' ? 'check' : 'link'} />
         <span>{t('copyLink')}</span>
       </button>

@@ -13,7 +13,7 @@ const overscanRowCount = 6;
 const fallbackViewportPx = 240;
 
 const selectLog = (s: SimState) => ({
-  events: s.events,
+  runLog: s.runLog,
   past: s.eventCountToCursor,
   clientIds: s.clientIds,
   presentation: s.presentation,
@@ -28,7 +28,9 @@ const selectLog = (s: SimState) => ({
 export function EventLog() {
   const t = useT();
   const store = useSimStoreApi();
-  const { events, past, clientIds, presentation } = useSimStore(useShallow(selectLog));
+  const { runLog, past, clientIds, presentation } = useSimStore(useShallow(selectLog));
+  // The log only grows within a generation: rows past `eventCount` are not this render's.
+  const { events, eventCount } = runLog;
   const describe = useSimStore(selectDescribeEvent);
   const rowHeightPx = presentation ? presentationRowHeightPx : eventRowHeightPx;
   const viewportRef = useRef<HTMLDivElement>(null);
@@ -46,7 +48,7 @@ export function EventLog() {
   }, []);
 
   const following = manual === null || manual.past !== past;
-  const maxTop = Math.max(0, events.length * rowHeightPx - heightPx);
+  const maxTop = Math.max(0, eventCount * rowHeightPx - heightPx);
   const scrollTop = following ? Math.min(maxTop, Math.max(0, (past - 0.5) * rowHeightPx - heightPx / 2)) : manual.scrollTop;
 
   useLayoutEffect(() => {
@@ -64,7 +66,7 @@ export function EventLog() {
   };
 
   const first = Math.max(0, Math.floor(scrollTop / rowHeightPx) - overscanRowCount);
-  const last = Math.min(events.length, Math.ceil((scrollTop + heightPx) / rowHeightPx) + overscanRowCount);
+  const last = Math.min(eventCount, Math.ceil((scrollTop + heightPx) / rowHeightPx) + overscanRowCount);
   const rows: TraceEvent[] = events.slice(first, last);
   return (
     <div
@@ -76,7 +78,7 @@ export function EventLog() {
       aria-label={t('eventLog')}
       style={{ '--event-row-h': `${rowHeightPx}px` } as CSSProperties}
     >
-      <ol className="event-log__list" style={{ height: events.length * rowHeightPx }} aria-label={t('eventLog')}>
+      <ol className="event-log__list" style={{ height: eventCount * rowHeightPx }} aria-label={t('eventLog')}>
         {rows.map((event, i) => (
           <EventRow
             key={event.seq}

@@ -19,7 +19,7 @@ export function ExploreButton() {
   const t = useT();
   const store = useSimStoreApi();
   return (
-    <button type="button" className="button explore-open" onClick={() => store.getState().openExplore()} data-testid="explore-open">
+    <button type="button" className="button button--small explore-open" onClick={() => store.getState().openExplore()} data-testid="explore-open">
       {t('exploreButton')}
     </button>
   );

@@ -53,6 +53,8 @@ function statusText(client: ClientView, t: Translate): string {
           return t('statusAwaitingReply', { untilMs });
         case 'busy':
           return t('statusRedisBusy', { untilMs });
+        case 'message':
+          return t('statusAwaitingMessage', { untilMs });
         case 'retry':
           return t('statusRetrying', { untilMs });
         default:

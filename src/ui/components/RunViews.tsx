@@ -1,9 +1,12 @@
-import { useId, useRef, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useId, useRef, type KeyboardEvent } from 'react';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { ViewTab } from '../store/createSimStore';
 import { selectView } from '../store/selectors';
-import { EventLog } from './EventLog';
-import { SequencePanel, TimelinePanel, ViewExport } from './ViewPanels';
+import { TimelinePanel, ViewExport } from './ViewPanels';
+
+/** The sequence diagram and the event log are not on the first screen: their code loads when their tab opens. */
+const SequencePanel = lazy(() => import('./SequencePanel').then((module) => ({ default: module.SequencePanel })));
+const EventLog = lazy(() => import('./EventLog').then((module) => ({ default: module.EventLog })));
 
 const TABS: readonly { id: ViewTab; label: 'timelineTab' | 'sequenceTab' | 'eventsTab' }[] = [
   { id: 'timeline', label: 'timelineTab' },
@@ -57,8 +60,11 @@ export function RunViews() {
       </div>
       <div className="run-views__panel" role="tabpanel" id={`${baseId}-panel-${view}`} aria-labelledby={`${baseId}-tab-${view}`}>
         {view === 'timeline' && <TimelinePanel />}
-        {view === 'sequence' && <SequencePanel />}
-        {view === 'events' && <EventLog />}
+        {view !== 'timeline' && (
+          <Suspense fallback={<div className="view-region" aria-busy="true" />}>
+            {view === 'sequence' ? <SequencePanel /> : <EventLog />}
+          </Suspense>
+        )}
       </div>
     </section>
   );

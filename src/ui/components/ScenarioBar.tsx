@@ -26,9 +26,9 @@ export function ScenarioBar() {
             <p>{localized(scenario.lesson, lang)}</p>
           </div>
         </details>
+        <ExploreButton />
       </div>
       <VariantToggle />
-      <ExploreButton />
       <ExploreVerdict />
     </section>
   );

@@ -1,17 +1,17 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ExportButtons } from '../views/ExportButtons';
 import type { ExportTarget } from '../views/export';
-import { SequenceView } from '../views/SequenceView';
 import { TimelineView } from '../views/TimelineView';
 import type { RunViewProps } from '../views/types';
 import { useSimStore, useSimStoreApi } from '../store/context';
 import type { SimState, SimStore } from '../store/createSimStore';
+import type { RunLog, TraceEvent } from '../store/published';
 import '../views/views.css';
 
 /** The data the run views draw; everything else they need comes through `onJump`. */
 const selectViewProps = (s: SimState) => ({
-  events: s.events,
+  runLog: s.runLog,
   clientIds: s.clientIds,
   cursorStep: s.cursor,
   nowMs: s.nowMs,
@@ -20,34 +20,38 @@ const selectViewProps = (s: SimState) => ({
 });
 
 /** A view's `onJump(n)` puts the cursor just after n choices. */
-function useJump(): (step: number) => void {
+export function useJump(): (step: number) => void {
   const store = useSimStoreApi();
   return useCallback((step: number) => store.getState().seek(step), [store]);
 }
 
 function runPropsOf(store: SimStore): RunViewProps {
-  const s = store.getState();
-  return { ...selectViewProps(s), onJump: (step: number) => store.getState().seek(step) };
+  const { runLog, ...rest } = selectViewProps(store.getState());
+  return { ...rest, events: eventsOf(runLog), onJump: (step: number) => store.getState().seek(step) };
+}
+
+/**
+ * The views take the run's events as one array whose identity changes with the run (they rebuild
+ * their model per array): a copy of the log's prefix, made once per change of the log while a
+ * view that needs it is on screen. The store itself never copies the log.
+ */
+function eventsOf(runLog: RunLog): readonly TraceEvent[] {
+  return runLog.events.slice(0, runLog.eventCount);
+}
+
+export function useViewProps(): Omit<RunViewProps, 'onJump'> {
+  const { runLog, ...rest } = useSimStore(useShallow(selectViewProps));
+  const events = useMemo(() => eventsOf(runLog), [runLog]);
+  return { ...rest, events };
 }
 
 /** Timeline swimlanes (C2's view): a row per client and one for Redis. */
 export function TimelinePanel() {
-  const props = useSimStore(useShallow(selectViewProps));
+  const props = useViewProps();
   const onJump = useJump();
   return (
     <div className="view-region">
       <TimelineView {...props} onJump={onJump} />
-    </div>
-  );
-}
-
-/** Sequence diagram (C2's view): clients and Redis as columns, arrows for commands and replies. */
-export function SequencePanel() {
-  const props = useSimStore(useShallow(selectViewProps));
-  const onJump = useJump();
-  return (
-    <div className="view-region">
-      <SequenceView {...props} onJump={onJump} />
     </div>
   );
 }

@@ -1,16 +1,24 @@
 /**
- * Keeps the address bar and localStorage in step with the store: the URL always holds the run
+ * Keeps the address bar and localStorage in step with the store: the URL holds the run
  * (replaceState, so stepping does not fill the history), preferences are remembered, and a hash
  * typed or pasted into the address bar loads like a fresh link.
+ *
+ * A long run's link is tens of kB: writing it (URL and storage) on every step would cost each step
+ * more the longer the run. So the run is written at most once per `runWriteIntervalMs`, after the
+ * change, off the step's frame, and at once when the page is hidden or left (pagehide).
  */
 import type { SimState, SimStore } from '../store/createSimStore';
 import { selectRunHash } from '../store/selectors';
 import { saveSessionHash, savePrefs, type KeyValueStorage } from './persist';
 
+/** The longest the URL and the saved run lag behind the run while it changes (wall time, UI only). */
+export const runWriteIntervalMs = 200;
+
 export function connectBrowser(store: SimStore, win: Window, storage: KeyValueStorage | null): () => void {
   const embed = store.getState().embed;
   let lastHash = '';
-  const syncRun = (state: SimState) => {
+  let pending: number | null = null;
+  const writeRun = (state: SimState) => {
     const hash = selectRunHash(state);
     // The address bar always shows the run, also after a refused link typed over the same run.
     if (win.location.hash !== hash) {
@@ -29,7 +37,17 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
     savePrefs(storage, { lang: state.lang, theme: state.theme, presentation: state.presentation });
   };
 
-  syncRun(store.getState());
+  /** Writes the run as it is now (not as it was when the write was scheduled). */
+  const flush = () => {
+    if (pending !== null) win.clearTimeout(pending);
+    pending = null;
+    writeRun(store.getState());
+  };
+  const syncRun = () => {
+    if (pending === null) pending = win.setTimeout(flush, runWriteIntervalMs);
+  };
+
+  writeRun(store.getState());
   const unsubscribe = store.subscribe((state, previous) => {
     if (
       state.scenarioId !== previous.scenarioId ||
@@ -40,7 +58,7 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
       state.persistRun !== previous.persistRun ||
       state.linkError !== previous.linkError
     ) {
-      syncRun(state);
+      syncRun();
     }
     syncPrefs(state, previous);
   });
@@ -49,9 +67,17 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
   const onHashChange = () => {
     if (win.location.hash !== lastHash) store.getState().openLink(win.location.hash);
   };
+  const onHidden = () => {
+    if (win.document.visibilityState === 'hidden') flush();
+  };
   win.addEventListener('hashchange', onHashChange);
+  win.addEventListener('pagehide', flush);
+  win.document.addEventListener('visibilitychange', onHidden);
   return () => {
     unsubscribe();
+    flush();
     win.removeEventListener('hashchange', onHashChange);
+    win.removeEventListener('pagehide', flush);
+    win.document.removeEventListener('visibilitychange', onHidden);
   };
 }

@@ -9,6 +9,7 @@ import type { Lang } from '../../i18n';
 import type { ScenarioDefinition } from '../../definition';
 import type { Scenario } from '../../engine/scenario';
 import type { Choice } from '../../engine/schedule';
+import { RunProjection } from '../../engine/projection';
 import { Simulation } from '../../engine/simulation';
 import type { LockView, TraceEvent, ViolationEvent } from '../../engine/trace';
 import { SCENARIOS } from '../../scenarios';
@@ -21,7 +22,7 @@ import { createLinkSlice } from './slices/links';
 import { createPlaybackSlice } from './slices/playback';
 import { createSimulationSlice } from './slices/simulation';
 import { createUiSlice } from './slices/ui';
-import type { ClientView, KeyView, LinkError, Notice, PlaybackTimers, RunInfo, SavedRun, ScenarioSummary, Theme } from './types';
+import type { ClientView, KeyView, LinkError, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
 
 export interface RunSpec {
   readonly scenarioId: string;
@@ -65,7 +66,16 @@ export interface SimulationSlice {
   readonly length: number;
   readonly nowMs: number;
   readonly clients: readonly ClientView[];
-  /** Every event of the whole timeline (past and future of the cursor). */
+  /**
+   * The run as an append-only log: the consumer's way to grow with the run (docs/ARCHITECTURE.md).
+   * A new object whenever the timeline changed; the same `generation` means only appended.
+   */
+  readonly runLog: RunLog;
+  /**
+   * Every event of the whole timeline (past and future of the cursor): `runLog.events`, the same
+   * append-only array for a whole generation (not a copy per step). Its identity changes only when
+   * the timeline is replaced; to see appends, watch `runLog` or `timelineVersion`.
+   */
   readonly events: readonly TraceEvent[];
   readonly eventCountToCursor: number;
   /** Events of the step just before the cursor (what just happened). */
@@ -200,7 +210,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
       sim: new Simulation(firstScenario, {}),
       scenario: firstScenario,
       defaultChoices: [],
-      allViolations: [],
+      projection: new RunProjection(0),
       entriesByCursor: new Map(),
       policy: null,
       autoplaySteps: 0,

@@ -5,7 +5,6 @@
 import { displayBytes } from '../../engine/redis/commands/bytes';
 import type { KeyEntry } from '../../engine/redis/keyspace';
 import { formatSchedule, type Choice } from '../../engine/schedule';
-import type { TraceEvent } from '../../engine/trace';
 import { isLive, type ClientState, type ProcessState } from '../../engine/world';
 import type { ClientView, KeyView } from './types';
 
@@ -132,18 +131,6 @@ export function keyViews(
     rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
   return rows;
-}
-
-/** Index of the first event whose step is >= `step` (events are ordered by step). */
-export function firstEventAtOrAfter(events: readonly TraceEvent[], step: number): number {
-  let low = 0;
-  let high = events.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (events[mid].step < step) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
 
 /** True when the choices so far are the scenario's scripted story (so its narration applies). */

@@ -5,4 +5,6 @@
 export type { TraceEvent, ViolationKind } from '../../engine/trace';
 export type { Reply } from '../../engine/redis/reply';
 export type { LockState } from '../../engine/lock-state';
+export type { LockInterval } from '../../engine/projection';
+export type { RunLog, RunProjectionView } from './types';
 export { formatReplyShort } from '../../engine/redis/reply';

@@ -1,10 +1,10 @@
 import type { ScenarioDefinition } from '../../definition';
 import type { SchedulingPolicy } from '../../engine/policies';
+import type { RunProjection } from '../../engine/projection';
 import type { KeyEntry } from '../../engine/redis/keyspace';
 import type { Scenario } from '../../engine/scenario';
 import type { Choice } from '../../engine/schedule';
 import type { Simulation } from '../../engine/simulation';
-import type { ViolationEvent } from '../../engine/trace';
 import type { OutcomeService } from '../worker/protocol';
 import type { PlaybackTimers } from './types';
 
@@ -13,7 +13,8 @@ interface Engine {
   sim: Simulation;
   scenario: Scenario;
   defaultChoices: readonly Choice[];
-  allViolations: readonly ViolationEvent[];
+  /** The run's append-only projection (one generation per timeline). */
+  projection: RunProjection;
   /** Inspector snapshots by cursor, for "changed since the previous step". Valid for one timeline. */
   entriesByCursor: Map<number, KeyEntry[]>;
   policy: SchedulingPolicy | null;

@@ -9,6 +9,7 @@ import { lockState, type LockState } from '../../engine/lock-state';
 import type { TraceEvent } from '../../engine/trace';
 import type { SimState } from './createSimStore';
 import { formatRunHash } from './run-link';
+import { replayCommandText } from './replay-command';
 
 export const selectLang = (s: SimState) => s.lang;
 export const selectT = (s: SimState) => translator(s.lang);
@@ -27,6 +28,8 @@ export const selectAppearance = (s: SimState) => ({ lang: s.lang, theme: s.theme
 export const selectOutcomes = (s: SimState) => ({ outcomes: s.outcomes, pending: s.outcomesPending, variantId: s.variantId, lang: s.lang });
 
 /** The share-link hash of the current run (the address bar, "Open in Lockstep"). */
+/** The CLI command that replays the run shown on a real Redis (docs/REPLAY.md). */
+export const selectReplayCommand = (s: SimState) => replayCommandText(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor);
 export const selectRunHash = (s: SimState) => formatRunHash(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor);
 
 let lastLock: { view: SimState['lock']; state: LockState } | null = null;

@@ -5,6 +5,8 @@
 import type { MessageRef } from '../../i18n';
 import type { RedisType } from '../../engine/redis/keyspace';
 import type { LocalizedText } from '../../engine/program';
+import type { RunProjection } from '../../engine/projection';
+import type { TraceEvent } from '../../engine/trace';
 import type { BlockReason, ClientStatus } from '../../engine/world';
 
 /** A text of the scenario's own (title, lesson, narration, a step's note): per-scenario content. */
@@ -119,3 +121,26 @@ export interface PlaybackTimers {
   setInterval(callback: () => void, ms: number): unknown;
   clearInterval(handle: unknown): void;
 }
+
+/**
+ * The run as an append-only log, published per change in O(1) (no copy of the events). Within one
+ * `generation` every array only grows, so a consumer that remembers `eventCount` extends its own
+ * model by `events[eventCount..]`; a new generation means the timeline was cut or replaced
+ * (fork, variant, seed, loaded run): rebuild.
+ */
+export interface RunLog {
+  readonly generation: number;
+  /** Append-only within the generation: read `[0, eventCount)`. */
+  readonly events: readonly TraceEvent[];
+  readonly eventCount: number;
+  /** Choices in the timeline (past and future of the cursor). */
+  readonly stepCount: number;
+  /** Lanes per client, lock intervals, key history and step boundaries, extended per step (read-only). */
+  readonly projection: RunProjectionView;
+}
+
+/** The projection's read side. */
+export type RunProjectionView = Pick<
+  RunProjection,
+  'generation' | 'events' | 'eventCount' | 'stepCount' | 'schedule' | 'violations' | 'lockIntervals' | 'openLock' | 'lane' | 'keyHistory' | 'firstEventOfStep' | 'eventsOfStep' | 'violationCountBefore'
+>;

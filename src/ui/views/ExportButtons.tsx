@@ -1,5 +1,5 @@
 import { memo, useState } from 'react';
-import { exportView, type ExportFormat, type ExportTarget } from './export';
+import type { ExportFormat, ExportTarget } from './export';
 import { translator, type Lang } from '../../i18n';
 import type { RunViewProps } from './types';
 
@@ -30,6 +30,8 @@ export const ExportButtons = memo(function ExportButtons(props: ExportButtonsPro
     setError(null);
     setBusy(true);
     try {
+      // Export is not first-screen work: its code (and the sequence diagram's) loads on the first click.
+      const { exportView } = await import('./export');
       await exportView({ target, format, fileBase, run: getRun?.(), getSvg });
     } catch (e) {
       setError(t('exportFailed', { reason: e instanceof Error ? e.message : String(e) }));

@@ -7,7 +7,7 @@ import { translator } from '../../i18n';
 import { SEQUENCE_GEOMETRY as S, sequenceWidth } from './sequence-layout';
 import { buildSequenceModel, sequenceCursorY } from './sequence-model';
 import { SequenceSvg, type Window } from './sequence-svg';
-import { buildTimelineModel } from './timeline-model';
+import { TimelineSource, useTimelineModel } from './timeline-source';
 import type { RunViewProps } from './types';
 import { useViewScale } from './use-view-scale';
 
@@ -34,7 +34,8 @@ export const SequenceView = memo(function SequenceView(props: SequenceViewProps)
   const [window, setWindow] = useState<Window>([0, 900 + CULL_MARGIN_PX]);
 
   const model = useMemo(() => buildSequenceModel(events, tokenOwners), [events, tokenOwners]);
-  const timeline = useMemo(() => buildTimelineModel(events, clientIds, tokenOwners), [events, clientIds, tokenOwners]);
+  const [source] = useState(() => new TimelineSource());
+  const timeline = useTimelineModel(source, events, clientIds, tokenOwners);
   const widthPx = sequenceWidth(viewportPx / scale - 2, timeline.clientIds.length);
 
   const updateWindow = useCallback(() => {

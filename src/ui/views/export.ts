@@ -9,8 +9,11 @@ import { flushSync } from 'react-dom';
 import { buildSequenceModel } from './sequence-model';
 import { sequenceWidth } from './sequence-layout';
 import { SequenceSvg } from './sequence-svg';
-import { buildTimelineModel, layoutTimeline } from './timeline-model';
-import { TIMELINE_GEOMETRY, TimelineSvg } from './TimelineView';
+import { TIMELINE_GEOMETRY } from './timeline-geometry';
+import { layoutTimeline } from './timeline-layout';
+import { buildTimelineModel } from './timeline-model';
+import { TimelineSvg } from './timeline-svg';
+import { zoomOf } from './timeline-zoom';
 import type { RunViewProps } from './types';
 
 export type ExportTarget = 'timeline' | 'sequence';
@@ -175,7 +178,12 @@ export function renderRunSvg(target: ExportTarget, run: RunViewProps, widthPx = 
     let element;
     if (target === 'timeline') {
       const g = TIMELINE_GEOMETRY.comfortable;
-      const layout = layoutTimeline(timeline, { fitWidthPx: widthPx - g.gutterPx, commandStepPx: g.commandStepPx, plainStepPx: g.plainStepPx });
+      const slotWidths = { commandStepPx: g.commandStepPx, plainStepPx: g.plainStepPx };
+      const natural = layoutTimeline(timeline, slotWidths);
+      // A short run fills the file's width, a long one keeps its natural size (the view's auto zoom).
+      const fitWidthPx = widthPx - g.gutterPx;
+      const zoom = zoomOf('auto', natural.widthPx, fitWidthPx);
+      const layout = layoutTimeline(timeline, { ...slotWidths, zoom, minWidthPx: fitWidthPx });
       element = createElement(TimelineSvg, { ...common, model: timeline, layout });
     } else {
       element = createElement(SequenceSvg, {

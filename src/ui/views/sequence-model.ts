@@ -5,7 +5,7 @@
  */
 import type { Reply, TraceEvent, ViolationKind } from '../store/published';
 import { commandParts, replyParts, tokenSplitter, type TextPart } from './text-parts';
-import type { BlockReason, Moment, PointKind } from './timeline-model';
+import type { BlockReason, Moment, PointKind } from './timeline-types';
 
 interface RowBase {
   readonly seq: number;

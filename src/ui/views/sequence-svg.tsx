@@ -10,7 +10,7 @@ import { rowIndexAt, sequenceCursorY, sequenceY, type SequenceModel, type Sequen
 import { Row } from './sequence-rows';
 import { clientColor, textWidth } from './svg-text';
 import { Badge, markState, type MarkState } from './svg-parts';
-import type { Moment, TimelineModel } from './timeline-model';
+import type { Moment, TimelineModel } from './timeline-types';
 
 /** A range of content y (below the header) to draw. */
 export type Window = readonly [number, number];

@@ -101,13 +101,16 @@ export function partsTspans(parts: readonly TextPart[], lang: Lang, colorIndex: 
 }
 
 
+/** A badge's letter is never smaller than this (presentation mode at 1080p makes it 18 px). */
+const BADGE_FONT_MIN_PX = 12;
+
 /** A client's letter in a circle of its colour: colour is never the only sign of who it is. */
 export function Badge({ x, y, r, id, index, title }: { x: number; y: number; r: number; id: string; index: number; title?: string }) {
   return (
     <g className="lsv-badge">
       {title && <title>{title}</title>}
       <circle cx={x} cy={y} r={r} style={{ fill: clientColor(id, index) }} />
-      <text x={x} y={y} textAnchor="middle" style={{ fontSize: r * 1.15, fill: clientInkColor(index) }}>
+      <text x={x} y={y} textAnchor="middle" style={{ fontSize: Math.max(r * 1.15, BADGE_FONT_MIN_PX), fill: clientInkColor(index) }}>
         {badgeLetter(id)}
       </text>
     </g>

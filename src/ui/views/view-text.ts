@@ -1,6 +1,6 @@
 /** Words the timeline and the sequence diagram compose from the catalog (src/i18n). */
 import { formatDuration, translator, type Lang } from '../../i18n';
-import type { BlockReason, PointKind } from './timeline-model';
+import type { BlockReason, PointKind } from './timeline-types';
 import { partsText, type TextPart } from './text-parts';
 
 const BLOCK_KEYS = {
@@ -10,6 +10,7 @@ const BLOCK_KEYS = {
   hang: 'blockHang',
   reply: 'blockReply',
   busy: 'blockBusy',
+  message: 'blockMessage',
   network: 'blockNetwork',
   stall: 'blockStall',
 } as const;

@@ -1,5 +1,5 @@
 import type { OutcomeReport, OutcomeRequest, OutcomeService } from './protocol';
-import { computeOutcomes } from './outcomes';
+import { OutcomeRuns } from './outcomes';
 
 type WorkerReply = { kind: 'report'; report: OutcomeReport } | { kind: 'error'; id: number; message: string };
 
@@ -44,9 +44,10 @@ export function createWorkerOutcomeService(): OutcomeService {
 
 /** Same answers on the calling thread, for tests and environments without workers. */
 export function createInlineOutcomeService(): OutcomeService {
+  const runs = new OutcomeRuns();
   return {
     request(request, onReport) {
-      queueMicrotask(() => onReport(computeOutcomes(request, 'page')));
+      queueMicrotask(() => onReport(runs.report(request, 'page')));
     },
     dispose() {},
   };

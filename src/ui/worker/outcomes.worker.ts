@@ -5,15 +5,18 @@
  * Lua engine (fengari) load here as on the page; nothing in them needs a browser global.
  */
 import type { OutcomeRequest } from './protocol';
-import { computeOutcomes } from './outcomes';
+import { OutcomeRuns } from './outcomes';
 
 declare const self: DedicatedWorkerGlobalScope;
+
+/** Each variant's run, kept between requests: a step appended to the page's run costs one step here. */
+const runs = new OutcomeRuns();
 
 self.onmessage = (message: MessageEvent<OutcomeRequest>) => {
   const request = message.data;
   try {
     const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
-    self.postMessage({ kind: 'report', report: computeOutcomes(request, inWorker ? 'worker' : 'page') });
+    self.postMessage({ kind: 'report', report: runs.report(request, inWorker ? 'worker' : 'page') });
   } catch (error) {
     self.postMessage({ kind: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) });
   }

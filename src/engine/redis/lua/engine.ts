@@ -1,11 +1,11 @@
 import { reply, type Reply } from '../reply';
-import type { ScriptCommandInfo, ScriptEngine, ScriptHost, ScriptRunReport } from '../script-engine';
+import type { ScriptEngine, ScriptHost, ScriptRunReport } from '../script-engine';
 import { BudgetExceeded, budgetErrorMessage, defaultScriptLimits, ScriptBudget, setActiveBudget, workPrices, type BudgetKind, type ScriptLimits } from './budget';
 import { luaToReply, pushErrorTable, pushReply, redisErrorText } from './convert';
 import { openBitLibrary } from './bit';
 import { openCjsonLibrary, type CjsonLibrary } from './cjson';
 import { openCmsgpackLibrary } from './cmsgpack';
-import { jsText, lauxlib, lua as luaApi, luaBytes, lualib, raiseError, type LuaState } from './fengari-api';
+import { jsText, lauxlib, lua as luaApi, luaBytes, raiseError, type LuaState } from './fengari-api';
 import { measureHeap } from './heap';
 import {
   installLua51Semantics,
@@ -14,13 +14,14 @@ import {
   protectRecursively,
   runError,
   setActiveRun,
-  setTableReadonly,
   type RunHooks,
 } from './lua51';
 import { installMetering } from './metering';
 import { setActiveTimeMeter, VirtualTimeMeter } from './timing';
 import { formatArgumentNumber } from './numbers';
 import { Rand48 } from './rand48';
+import { callFailure, checkScriptCall, defineErrorHandlerGlobal, KEYSPACE_WALKS, parseNumkeys, raiseRedisError, replyHelper, setGlobalArrays } from './script-calls';
+import { parseShebang } from './shebang';
 import { sha1Hex, sha1HexBytes } from './sha1';
 import { openStructLibrary } from './struct';
 import { openStandardLibraries, setFunctions } from './stdlib';
@@ -73,33 +74,6 @@ interface CachedScript {
 }
 
 /** Flags Redis 7.0 accepts in an EVAL script's shebang (scripts_flags_def). */
-const SHEBANG_FLAGS = new Set(['no-writes', 'allow-oom', 'allow-stale', 'no-cluster', 'allow-cross-slot-keys']);
-
-/**
- * evalExtractShebangFlags: a script may start with `#!lua [flags=f1,f2]`. Returns the flags and
- * the shebang's length (the line is not compiled; its newline stays, so line numbers hold), or
- * Redis's error text.
- */
-function parseShebang(source: string): { flags: ReadonlySet<string> | null; length: number } | string {
-  if (!source.startsWith('#!')) return { flags: null, length: 0 };
-  const end = source.indexOf('\n');
-  if (end < 0) return 'ERR Invalid script shebang';
-  const parts = source.slice(0, end).split(/[ \t\r]+/).filter((part) => part.length > 0);
-  if (parts.length === 0) return 'ERR Invalid engine in script shebang';
-  if (parts[0] !== '#!lua') return `ERR Unexpected engine in script shebang: ${parts[0]}`;
-  const flags = new Set<string>();
-  for (const part of parts.slice(1)) {
-    if (!part.startsWith('flags=')) return `ERR Unknown lua shebang option: ${part}`;
-    const list = part.slice('flags='.length);
-    // sdssplitlen: an empty list has no flags; an empty item between commas is an unknown flag.
-    for (const flag of list.length === 0 ? [] : list.split(',')) {
-      if (!SHEBANG_FLAGS.has(flag)) return `ERR Unexpected flag in script shebang: ${flag}`;
-      flags.add(flag);
-    }
-  }
-  return { flags, length: end };
-}
-
 /** Per-run state: which host answers redis.call, and what the script did so far. */
 class RunState implements RunHooks {
   wroteDataset = false;
@@ -641,115 +615,6 @@ export class LuaScriptEngine implements ScriptEngine {
     pushReply(L, result, run.budget);
     return 1;
   }
-}
-
-/** Commands whose work grows with the number of keys rather than with their arguments or reply. */
-const KEYSPACE_WALKS = new Set(['keys', 'flushall', 'flushdb', 'dbsize', 'randomkey', 'scan']);
-
-/** EVAL's numkeys as string2ll reads it (no sign '+', no spaces, no leading zeros), or null. */
-function parseNumkeys(text: string): number | null {
-  if (text.length === 1) {
-    const digit = text.charCodeAt(0) - 48;
-    return digit >= 0 && digit <= 9 ? digit : null;
-  }
-  if (!/^-?[1-9][0-9]*$/.test(text)) return null;
-  const value = BigInt(text);
-  // Beyond 2^53 the count is only compared with the argument count: precision does not matter.
-  return value >= -(2n ** 63n) && value < 2n ** 63n ? Number(value) : null;
-}
-
-/** A failed redis.call/pcall: {err = message}, raised for call, returned for pcall. */
-function callFailure(L: LuaState, raise: boolean, message: string): number {
-  pushErrorTable(L, message);
-  if (raise) lua.lua_error(L);
-  return 1;
-}
-
-/** luaPushError + luaError: raises {err = "ERR <message>"}, with no position prefix. */
-function raiseRedisError(L: LuaState, message: string): never {
-  pushErrorTable(L, `ERR ${message}`);
-  return lua.lua_error(L);
-}
-
-/** scriptCall's checks in Redis 7.0 (script.c), in its order, before the command runs. */
-function checkScriptCall(info: ScriptCommandInfo | null, argc: number, readOnly: boolean): string | null {
-  if (info === null) return 'ERR Unknown Redis command called from script';
-  if ((info.arity > 0 && info.arity !== argc) || argc < -info.arity) return 'ERR Wrong number of args calling Redis command from script';
-  if (info.noScript) return 'ERR This Redis command is not allowed from script';
-  if (readOnly && info.write) return 'ERR Write commands are not allowed from read-only scripts.';
-  return null;
-}
-
-/** redis.error_reply / redis.status_reply: one string argument, else an error table (not raised). */
-function replyHelper(L: LuaState, field: 'err' | 'ok'): number {
-  if (lua.lua_gettop(L) !== 1 || lua.lua_type(L, 1) !== lua.LUA_TSTRING) {
-    pushErrorTable(L, 'ERR wrong number or type of arguments');
-    return 1;
-  }
-  const text = jsText(lua.lua_tostring(L, 1) as Uint8Array);
-  if (field === 'err') {
-    pushErrorTable(L, redisErrorText(text.startsWith('-') ? text : `-${text}`));
-  } else {
-    lua.lua_createtable(L, 0, 1);
-    lua.lua_pushvalue(L, 1);
-    lua.lua_setfield(L, -2, 'ok');
-  }
-  return 1;
-}
-
-const NAME_KEYS = luaBytes('KEYS');
-const NAME_ARGV = luaBytes('ARGV');
-
-/** KEYS and ARGV: Redis lifts the globals' protection just to set these two. */
-function setGlobalArrays(L: LuaState, keys: readonly string[], args: readonly string[]): void {
-  lua.lua_pushglobaltable(L);
-  setTableReadonly(L, -1, false);
-  lua.lua_pushstring(L, NAME_KEYS);
-  pushStringArray(L, keys);
-  lua.lua_rawset(L, -3);
-  lua.lua_pushstring(L, NAME_ARGV);
-  pushStringArray(L, args);
-  lua.lua_rawset(L, -3);
-  setTableReadonly(L, -1, true);
-  lua.lua_pop(L, 1);
-}
-
-function pushStringArray(L: LuaState, values: readonly string[]): void {
-  lua.lua_createtable(L, values.length, 0);
-  for (let i = 0; i < values.length; i++) {
-    lua.lua_pushstring(L, luaBytes(values[i]));
-    lua.lua_rawseti(L, -2, i + 1);
-  }
-}
-
-/**
- * Redis 7.0 defines its message handler as a global Lua function, visible to scripts. The engine
- * runs its own (JS) handler; this copy exists so the globals look the same, and it works if
- * called. It keeps `debug` in an upvalue, as Redis does, while `debug` itself stays hidden.
- */
-const ERROR_HANDLER_SOURCE = `local dbg = ...
-function __redis__err__handler(err)
-  local i = dbg.getinfo(2,'nSl')
-  if i and i.what == 'C' then
-    i = dbg.getinfo(3,'nSl')
-  end
-  if type(err) ~= 'table' then
-    err = {err='ERR ' .. tostring(err)}
-  end
-  if i then
-    err['source'] = i.source
-    err['line'] = i.currentline
-  end
-  return err
-end`;
-
-function defineErrorHandlerGlobal(L: LuaState): void {
-  const source = luaBytes(ERROR_HANDLER_SOURCE);
-  if (lauxlib.luaL_loadbufferx(L, source, source.length, '@err_handler_def', 't') !== lua.LUA_OK) {
-    throw new Error(`error handler does not compile: ${jsText(lua.lua_tostring(L, -1) ?? new Uint8Array())}`);
-  }
-  lauxlib.luaL_requiref(L, 'debug', lualib.luaopen_debug, 0);
-  lua.lua_call(L, 1, 0);
 }
 
 const SCRIPT_HELP = [

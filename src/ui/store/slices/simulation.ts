@@ -8,12 +8,16 @@ import type { KeyEntry } from '../../../engine/redis/keyspace';
 import { findVariant, nodeIdsOf, ScenarioError, type Scenario } from '../../../engine/scenario';
 import { parseSchedule, type Choice } from '../../../engine/schedule';
 import { defaultSeed, Simulation } from '../../../engine/simulation';
-import type { LockView, ViolationEvent } from '../../../engine/trace';
+import { RunProjection } from '../../../engine/projection';
+import type { LockView } from '../../../engine/trace';
 import type { LoadResult, RunSpec, SimState, SimStoreInit, SimulationSlice } from '../createSimStore';
-import { clientViews, firstEventAtOrAfter, isOnDefaultPath, keyViews } from '../derive';
+import { clientViews, isOnDefaultPath, keyViews } from '../derive';
 import { runInfo, scenarioSummaries } from '../run-info';
 import type { Runtime } from '../runtime';
-import type { Notice } from '../types';
+import type { Notice, RunLog } from '../types';
+
+const emptyProjection = new RunProjection(0);
+const emptyRunLog: RunLog = { generation: 0, events: emptyProjection.events, eventCount: 0, stepCount: 0, projection: emptyProjection };
 
 /** Steps "run to next command" may take before it gives up (a client that never sends one). */
 const runToCommandStepCountMax = 100;
@@ -82,7 +86,11 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
   };
 
   return (set, get) => {
-    /** Publishes the engine's state as plain data. `timelineChanged` when choices were added, cut or replaced. */
+    /**
+     * Publishes the engine's state as plain data. `timelineChanged` when choices were added, cut or
+     * replaced. The run's projection is extended by what the step appended (O(step)); only a cut or
+     * replaced timeline starts a new generation, rebuilt from its events once.
+     */
     const publish = (timelineChanged: boolean, extra: Partial<SimState> = {}, fresh = false) => {
       const s = get();
       const tokens = extra.tokens ?? s.tokens;
@@ -92,16 +100,22 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
       if (timelineChanged) {
         for (const key of [...engine.entriesByCursor.keys()]) if (key > cursor || key > sim.length) engine.entriesByCursor.delete(key);
       }
-      const events = timelineChanged ? sim.allEvents().slice() : s.events;
-      if (timelineChanged) engine.allViolations = events.filter((e): e is ViolationEvent => e.kind === 'violation');
-      const violationsNow = engine.allViolations.filter((v) => v.step < cursor);
+      if (fresh || engine.projection.sync(sim.allEvents(), sim.timeline) === 'replaced') {
+        engine.projection = new RunProjection(engine.projection.generation + 1);
+        engine.projection.sync(sim.allEvents(), sim.timeline);
+      }
+      const log = engine.projection;
+      const runLog =
+        s.runLog.generation === log.generation && s.runLog.eventCount === log.eventCount && s.runLog.stepCount === log.stepCount
+          ? s.runLog
+          : { generation: log.generation, events: log.events, eventCount: log.eventCount, stepCount: log.stepCount, projection: log };
+      const violationsNow = log.violations.slice(0, log.violationCountBefore(cursor));
       const entries = sim.inspect();
       remember(cursor, entries);
       const previous = cursor > 0 ? entriesAt(cursor - 1) : null;
       const lock = sim.lock();
-      const firstOfLast = cursor > 0 ? firstEventAtOrAfter(events, cursor - 1) : 0;
-      const endOfLast = firstEventAtOrAfter(events, cursor);
-      const lastStepEvents = events.slice(firstOfLast, endOfLast);
+      const endOfLast = log.firstEventOfStep(cursor);
+      const lastStepEvents = cursor > 0 ? log.eventsOfStep(cursor - 1) : [];
       let nextExpiryAtMs: number | null = null;
       for (const entry of entries) {
         if (entry.expireAtMs !== null && entry.expireAtMs >= sim.nowMs && (nextExpiryAtMs === null || entry.expireAtMs < nextExpiryAtMs)) {
@@ -120,14 +134,15 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
         length: sim.length,
         nowMs: sim.nowMs,
         clients: clientViews(sim.clients, sim.state.processes, sim.nowMs, previousClients),
-        events,
+        runLog,
+        events: log.events,
         eventCountToCursor: endOfLast,
         lastStepEvents: !fresh && sameList(lastStepEvents, s.lastStepEvents) ? s.lastStepEvents : lastStepEvents,
         keys: keyViews(entries, previous, sim.nowMs, tokens),
         lock: sameLock(lock, s.lock) ? s.lock : lock,
         violations: !fresh && sameList(violationsNow, s.violations) ? s.violations : violationsNow,
-        // Formatting a 10,000-choice schedule is O(n): only when the timeline changed.
-        schedule: timelineChanged ? sim.schedule : s.schedule,
+        // Extended per choice by the projection, never formatted over the whole timeline per step.
+        schedule: log.schedule,
         onDefaultPath,
         finished: sim.isFinished,
         nextExpiryAtMs,
@@ -249,6 +264,7 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
       length: 0,
       nowMs: 0,
       clients: [],
+      runLog: emptyRunLog,
       events: [],
       eventCountToCursor: 0,
       lastStepEvents: [],

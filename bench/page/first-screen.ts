@@ -1,0 +1,96 @@
+import type { Browser } from '@playwright/test';
+import { instrumentState, newInstrumentedPage } from './browser';
+import type { StaticServer } from './static-server';
+
+/**
+ * One cold load of the page (fresh context: empty cache and storage): which JavaScript arrived
+ * before `window.lockstep.isReady` turned true (gzip bytes, as the static server sent them), and
+ * the times from navigation start to first contentful paint, to ready, and to the first moment
+ * the page is ready with an enabled "Step A" button.
+ */
+
+/** After ready, the load is over once no request has arrived for this long. */
+const NETWORK_QUIET_MS = 1_000;
+const NETWORK_WAIT_MS_MAX = 10_000;
+const READY_WAIT_MS_MAX = 60_000;
+
+export interface ScriptFetch {
+  readonly path: string;
+  readonly gzipBytes: number;
+  readonly rawBytes: number;
+  /** Requested before the page was ready. */
+  readonly beforeReady: boolean;
+}
+
+export interface FirstScreenSample {
+  readonly scripts: readonly ScriptFetch[];
+  /** Gzip bytes of JavaScript requested before ready. */
+  readonly jsGzipBytesBeforeReady: number;
+  readonly jsRawBytesBeforeReady: number;
+  /** Gzip bytes of all JavaScript requested by the time the network was quiet after ready. */
+  readonly jsGzipBytesAll: number;
+  readonly fcpMs: number | null;
+  readonly readyMs: number;
+  /** Ready and a "Step A" button enabled. */
+  readonly firstUsableStepMs: number;
+}
+
+function isScript(path: string): boolean {
+  return /\.m?js$/.test(path);
+}
+
+export async function loadFirstScreen(browser: Browser, server: StaticServer): Promise<FirstScreenSample> {
+  const { context, page } = await newInstrumentedPage(browser);
+  try {
+    const servedBefore = server.served.length;
+    await page.goto(server.url);
+    await page.waitForFunction(() => (window as unknown as { __lockstepBench: { firstUsableAtMs: number | null } }).__lockstepBench.firstUsableAtMs !== null, null, {
+      timeout: READY_WAIT_MS_MAX,
+      polling: 50,
+    });
+    const state = await instrumentState(page);
+    // The first-screen check in the page confirmed by Playwright's own role engine.
+    if (!(await page.getByRole('button', { name: 'Step A', exact: true }).first().isEnabled())) {
+      throw new Error('first screen: the instrument saw an enabled "Step A" button that Playwright does not find');
+    }
+    if (state.readyAtMs === null || state.firstUsableAtMs === null) throw new Error('first screen: never ready');
+
+    // Let anything started after ready (lazy chunks, workers) arrive too.
+    const waitStart = Date.now();
+    let lastCount = server.served.length;
+    let lastChange = Date.now();
+    while (Date.now() - lastChange < NETWORK_QUIET_MS && Date.now() - waitStart < NETWORK_WAIT_MS_MAX) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (server.served.length !== lastCount) {
+        lastCount = server.served.length;
+        lastChange = Date.now();
+      }
+    }
+
+    // Read after the wait: on a busy machine the first paint can come after ready.
+    const { timeOrigin, fcpMs } = await page.evaluate(() => ({
+      timeOrigin: performance.timeOrigin,
+      fcpMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+    }));
+    const readyEpochMs = timeOrigin + state.readyAtMs;
+    const scripts = server.served
+      .slice(servedBefore)
+      .filter((response) => isScript(response.path))
+      .map((response) => {
+        if (!response.gzip) throw new Error(`${response.path} was sent without gzip`);
+        return { path: response.path, gzipBytes: response.sentBytes, rawBytes: response.rawBytes, beforeReady: response.atEpochMs <= readyEpochMs };
+      });
+    const before = scripts.filter((script) => script.beforeReady);
+    return {
+      scripts,
+      jsGzipBytesBeforeReady: before.reduce((sum, script) => sum + script.gzipBytes, 0),
+      jsRawBytesBeforeReady: before.reduce((sum, script) => sum + script.rawBytes, 0),
+      jsGzipBytesAll: scripts.reduce((sum, script) => sum + script.gzipBytes, 0),
+      fcpMs,
+      readyMs: state.readyAtMs,
+      firstUsableStepMs: state.firstUsableAtMs,
+    };
+  } finally {
+    await context.close();
+  }
+}

@@ -1,0 +1,306 @@
+import { sha1Hex } from '../../engine/redis/lua';
+import type { Reply } from '../../engine/redis/reply';
+import { SimRedisServer } from '../../engine/redis/server';
+import { findVariant, type Scenario, type ScriptSpec, type VariantSpec } from '../../engine/scenario';
+import { Simulation } from '../../engine/simulation';
+import type { ViolationEvent } from '../../engine/trace';
+import { commandShape, serverWideEffect, type Arg, type CommandShape } from './commands';
+import { luaRedisCalls } from './lua-calls';
+
+/**
+ * A replay plan: the simulated run, and for each Redis command it sent (in the trace's order) the
+ * command to send to a real server, with the run's key prefix on every key and every duration
+ * divided by the time scale. Pure: building a plan runs the simulation and reads scenario data,
+ * and refuses (ReplayRefusal) anything it cannot replay faithfully, before any connection exists.
+ */
+
+/** Below this many real ms between a command and a key's expiry, a real server's timing is not reliable enough. */
+export const timingMarginMinMs = 50;
+/** The fastest replay: 1 virtual second in 1 real ms. */
+export const timeScaleMax = 1000;
+
+export class ReplayRefusal extends Error {
+  override name = 'ReplayRefusal';
+}
+
+export interface PlannedCommand {
+  /** 0-based position among the replay's commands. */
+  readonly index: number;
+  /** The schedule choice (0-based) whose step sent it; null for the scenario's setup. */
+  readonly step: number | null;
+  readonly atMs: number;
+  /** The simulated client that sent it; null for the scenario's setup (run on its own connection). */
+  readonly clientId: string | null;
+  /** As the simulation sent it. */
+  readonly argv: readonly string[];
+  /** As the replay sends it: keys prefixed, durations scaled. */
+  readonly realArgv: readonly string[];
+  /** The (unprefixed) keys it uses, a script's KEYS included. */
+  readonly keys: readonly string[];
+  readonly simReply: Reply;
+  /** The reply is a duration in ms (PTTL, a script's PTTL): compared on the scaled clock. */
+  readonly replyIsDurationMs: boolean;
+}
+
+/** The smallest distance between a command and the expiry of a key it uses, on the virtual clock. */
+export interface TimingMargin {
+  readonly virtualMs: number;
+  readonly commandIndex: number;
+  readonly key: string;
+  /** The key's expiry time (virtual ms): it exists while now <= expireAtMs. */
+  readonly expireAtMs: number;
+}
+
+export interface ReplayPlan {
+  readonly scenario: Scenario;
+  readonly variant: VariantSpec;
+  readonly seed: number;
+  readonly schedule: string;
+  readonly timeScale: number;
+  readonly keyPrefix: string;
+  readonly commands: readonly PlannedCommand[];
+  /** Every key the replay may write, prefixed: checked absent before and removed after. */
+  readonly realKeys: readonly string[];
+  /** Clients that send commands, in order of their first command. */
+  readonly clientIds: readonly string[];
+  readonly margin: TimingMargin | null;
+  /** The largest --time-scale whose tightest margin is still timingMarginMinMs (null: no expiry matters). */
+  readonly timeScaleLimit: number | null;
+  readonly simViolations: readonly ViolationEvent[];
+  /** seq of each command's trace event (setup commands: -1), to place violations before or after a divergence. */
+  readonly commandSeqs: readonly number[];
+  readonly finalTimeMs: number;
+}
+
+export interface PlanOptions {
+  readonly variantId?: string;
+  readonly seed: number;
+  readonly schedule?: string;
+  readonly timeScale: number;
+  readonly keyPrefix: string;
+  /** Allow commands that act on the whole server (SCRIPT FLUSH): only on a server you own. */
+  readonly allowServerWide: boolean;
+}
+
+export function buildPlan(scenario: Scenario, options: PlanOptions): ReplayPlan {
+  const variant = findVariant(scenario, options.variantId);
+  const sim = new Simulation(scenario, { variantId: variant.id, seed: options.seed });
+  sim.applySchedule(options.schedule ?? scenario.defaultSchedule);
+  const trace = sim.trace();
+  const scripts = scriptsBySource(scenario, variant);
+  const k = options.timeScale;
+
+  type Raw = { step: number | null; atMs: number; clientId: string | null; argv: readonly string[]; simReply: Reply | null; seq: number };
+  const raws: Raw[] = (scenario.setup ?? []).map((argv) => ({ step: null, atMs: 0, clientId: null, argv, simReply: null, seq: -1 }));
+  for (const event of trace.events) {
+    if (event.kind !== 'command') continue;
+    if (event.reply === null) {
+      throw new ReplayRefusal(
+        `step ${event.step + 1}: ${event.clientId}'s script runs for ${(event.replyAtMs ?? event.atMs) - event.atMs} ms of virtual time (the scenario's scriptTiming). ` +
+          "A real server runs a script as fast as its CPU does and answers others BUSY after its own busy-reply-threshold, so that timing cannot be replayed.",
+      );
+    }
+    raws.push({ step: event.step, atMs: event.atMs, clientId: event.clientId, argv: event.argv, simReply: event.reply, seq: event.seq });
+  }
+
+  const commands: PlannedCommand[] = [];
+  const realKeys = new Set<string>();
+  const clientIds: string[] = [];
+  for (const raw of raws) {
+    const where = raw.step === null ? 'setup' : `step ${raw.step + 1} (${raw.clientId})`;
+    const wide = serverWideEffect(raw.argv);
+    if (wide !== null && !options.allowServerWide) {
+      throw new ReplayRefusal(`${where}: ${wide}. Replay it only on a server of your own, with --allow-server-wide.`);
+    }
+    const planned = planCommand(raw.argv, scripts, k, options.keyPrefix);
+    if ('refusal' in planned) throw new ReplayRefusal(`${where}: ${raw.argv[0]}: ${planned.refusal}`);
+    for (const key of planned.keys) realKeys.add(options.keyPrefix + key);
+    if (raw.clientId !== null && !clientIds.includes(raw.clientId)) clientIds.push(raw.clientId);
+    commands.push({
+      index: commands.length,
+      step: raw.step,
+      atMs: raw.atMs,
+      clientId: raw.clientId,
+      argv: raw.argv,
+      realArgv: planned.realArgv,
+      keys: planned.keys,
+      simReply: raw.simReply ?? { type: 'nil' },
+      replyIsDurationMs: planned.replyIsDurationMs,
+    });
+  }
+
+  const { margin, setupReplies } = measureMargins(scenario, commands);
+  const withSetup = commands.map((c) => (c.step === null ? { ...c, simReply: setupReplies[c.index] } : c));
+  const timeScaleLimit = margin === null ? null : Math.floor(margin.virtualMs / timingMarginMinMs);
+  if (margin !== null && margin.virtualMs / k < timingMarginMinMs) {
+    const c = withSetup[margin.commandIndex];
+    const who = c.step === null ? 'the setup' : `step ${c.step + 1}, ${c.clientId}'s ${c.argv[0]}`;
+    const advice =
+      timeScaleLimit !== null && timeScaleLimit >= 1
+        ? `use --time-scale ${timeScaleLimit} or less`
+        : 'no time scale can replay it reliably: the simulated run relies on a single millisecond';
+    throw new ReplayRefusal(
+      `the tightest timing margin is ${margin.virtualMs} ms of virtual time (${who} at t=${c.atMs}, key ${margin.key} expiring at ${margin.expireAtMs}): ` +
+        `at --time-scale ${k} that is ${formatMs(margin.virtualMs / k)} ms on the real server, below the ${timingMarginMinMs} ms a replay needs to be reliable; ${advice}`,
+    );
+  }
+  return {
+    scenario,
+    variant,
+    seed: options.seed,
+    schedule: trace.schedule,
+    timeScale: k,
+    keyPrefix: options.keyPrefix,
+    commands: withSetup,
+    realKeys: [...realKeys].sort(),
+    clientIds,
+    margin,
+    timeScaleLimit: timeScaleLimit === null ? null : Math.min(timeScaleLimit, timeScaleMax),
+    simViolations: trace.violations,
+    commandSeqs: raws.map((r) => r.seq),
+    finalTimeMs: sim.nowMs,
+  };
+}
+
+function formatMs(ms: number): string {
+  return Number.isInteger(ms) ? String(ms) : ms.toFixed(1);
+}
+
+function scriptsBySource(scenario: Scenario, variant: VariantSpec): Map<string, { name: string; spec: ScriptSpec }> {
+  const out = new Map<string, { name: string; spec: ScriptSpec }>();
+  for (const [name, spec] of Object.entries({ ...(scenario.scripts ?? {}), ...(variant.scripts ?? {}) })) out.set(spec.source, { name, spec });
+  return out;
+}
+
+type Planned = { realArgv: string[]; keys: string[]; replyIsDurationMs: boolean } | { refusal: string };
+
+function planCommand(argv: readonly string[], scripts: Map<string, { name: string; spec: ScriptSpec }>, k: number, prefix: string): Planned {
+  const result = commandShape(argv.map((literal): Arg => ({ literal })));
+  if ('refusal' in result) return result;
+  const shape: CommandShape = result.shape;
+  const realArgv = argv.slice();
+  const keys = shape.keys.map((i) => argv[i]);
+  for (const i of shape.keys) realArgv[i] = prefix + argv[i];
+  for (const d of shape.durations) {
+    const scaled = scaleDuration(argv[d.index], d.unit, k);
+    if ('refusal' in scaled) return scaled;
+    realArgv[d.index] = scaled.text;
+    if (scaled.unit !== d.unit) switchToMs(realArgv, d.index);
+  }
+  let replyIsDurationMs = shape.replyIsDurationMs;
+  if (shape.script) {
+    const script = shape.script.bySha ? [...scripts.values()].find((s) => sha1Hex(s.spec.source) === argv[1].toLowerCase()) : scripts.get(argv[1]);
+    if (script === undefined) return { refusal: 'a script that is not one of the scenario\'s, so the replay cannot check which keys it uses' };
+    const check = checkScript(script.spec, k);
+    if (check !== null) return { refusal: `script ${script.name}: ${check}` };
+    const argvBase = 3 + shape.script.numkeys;
+    for (const position of script.spec.durationsMs?.argv ?? []) {
+      const i = argvBase + position - 1;
+      if (i >= argv.length) continue;
+      const scaled = scaleDuration(argv[i], 'ms', k);
+      if ('refusal' in scaled) return scaled;
+      realArgv[i] = scaled.text;
+    }
+    replyIsDurationMs = script.spec.durationsMs?.reply === true;
+  }
+  return { realArgv, keys, replyIsDurationMs };
+}
+
+/** EX 60 at scale 7 is not whole seconds: the command is sent in its ms form (PX, PEXPIRE, PSETEX). */
+function switchToMs(argv: string[], index: number): void {
+  const name = argv[0].toUpperCase();
+  if (name === 'EXPIRE') argv[0] = 'PEXPIRE';
+  else if (name === 'SETEX') argv[0] = 'PSETEX';
+  else argv[index - 1] = 'PX';
+}
+
+/**
+ * A duration on the scaled clock. Only positive whole numbers scale: 0, negative or malformed
+ * values go as they are, so the real server gives the same error or immediate expiry.
+ */
+export function scaleDuration(text: string, unit: 'ms' | 's', k: number): { text: string; unit: 'ms' | 's' } | { refusal: string } {
+  if (k === 1 || !/^[1-9][0-9]{0,14}$/.test(text)) return { text, unit };
+  const ms = (Number(text) * (unit === 's' ? 1000 : 1)) / k;
+  if (unit === 's' && ms % 1000 === 0) return { text: String(ms / 1000), unit: 's' };
+  const rounded = Math.round(ms);
+  if (rounded < 1) return { refusal: `${text} ${unit} at --time-scale ${k} would be under 1 ms` };
+  return { text: String(rounded), unit: 'ms' };
+}
+
+const scriptChecks = new Map<string, string | null>();
+
+/**
+ * Why a script cannot be replayed with a key prefix and a time scale, or null: every key it uses
+ * must come from KEYS, and at a scale other than 1 every duration it passes must be an ARGV
+ * position its ScriptSpec marks (durationsMs.argv).
+ */
+export function checkScript(spec: ScriptSpec, k: number): string | null {
+  const cacheKey = `${k === 1 ? 1 : 'k'}\n${JSON.stringify(spec.durationsMs ?? null)}\n${spec.source}`;
+  if (scriptChecks.has(cacheKey)) return scriptChecks.get(cacheKey) ?? null;
+  const found = findScriptProblem(spec, k);
+  scriptChecks.set(cacheKey, found);
+  return found;
+}
+
+function findScriptProblem(spec: ScriptSpec, k: number): string | null {
+  const parsed = luaRedisCalls(spec.source);
+  if ('refusal' in parsed) return parsed.refusal;
+  const marked = new Set(spec.durationsMs?.argv ?? []);
+  for (const call of parsed.calls) {
+    const result = commandShape(call);
+    const name = 'literal' in call[0] ? call[0].literal : call[0].expr;
+    if ('refusal' in result) return result.refusal;
+    if (result.shape.script) return 'it calls EVAL from a script';
+    for (const i of result.shape.keys) {
+      const arg = call[i];
+      if (arg !== undefined && !('expr' in arg && /^KEYS\[[0-9]+\]$/.test(arg.expr))) {
+        return `it builds a key name itself (redis.call('${name}', ${'literal' in arg ? JSON.stringify(arg.literal) : arg.expr}, ...)): the key prefix cannot reach it`;
+      }
+    }
+    if (k === 1) continue;
+    for (const d of result.shape.durations) {
+      const arg = call[d.index];
+      if (arg === undefined) continue;
+      const position = 'expr' in arg ? /^ARGV\[([0-9]+)\]$/.exec(arg.expr) : null;
+      if (position === null || !marked.has(Number(position[1])) || d.unit !== 'ms') {
+        return (
+          `its ${name} takes a duration (${'literal' in arg ? JSON.stringify(arg.literal) : arg.expr}${d.unit === 's' ? ', in seconds' : ''}) ` +
+          'that is not an ARGV position marked in the script\'s durationsMs.argv, so the time scale cannot reach it (use --time-scale 1)'
+        );
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Replays the plan's commands on a simulated server of its own (same commands, same virtual
+ * times) to learn each key's expiry time before each command, and so the tightest margin. The
+ * replies must be the trace's: anything else means the plan lost a command.
+ */
+function measureMargins(scenario: Scenario, commands: readonly PlannedCommand[]): { margin: TimingMargin | null; setupReplies: Reply[] } {
+  const server = new SimRedisServer({ scriptTiming: scenario.scriptTiming, unixEpochMs: scenario.unixEpochMs });
+  const expireAt = new Map<string, number>();
+  const setupReplies: Reply[] = [];
+  let margin: TimingMargin | null = null;
+  for (const c of commands) {
+    for (const key of c.keys) {
+      const e = expireAt.get(key);
+      if (e === undefined) continue;
+      const distance = Math.abs(c.atMs - e);
+      if (margin === null || distance < margin.virtualMs) margin = { virtualMs: distance, commandIndex: c.index, key, expireAtMs: e };
+    }
+    const got = server.execute(c.argv, c.atMs);
+    if (c.step === null) setupReplies[c.index] = got;
+    else if (JSON.stringify(got) !== JSON.stringify(c.simReply)) {
+      throw new Error(`replay plan: command ${c.index + 1} (${c.argv[0]}) answers differently when replayed alone: the recording lost a command`);
+    }
+    for (const key of c.keys) {
+      const pttl = server.keyspace.pttl(key, c.atMs);
+      if (pttl >= 0) expireAt.set(key, c.atMs + pttl);
+      else if (pttl === -1) expireAt.delete(key);
+      else if ((expireAt.get(key) ?? -Infinity) >= c.atMs) expireAt.delete(key);
+    }
+  }
+  return { margin, setupReplies };
+}

@@ -1,0 +1,13 @@
+/**
+ * The CLI command that replays a run on a real Redis (docs/REPLAY.md): the scenario, variant and
+ * seed, and the schedule up to the step shown, in canonical form. Canonical schedule tokens are
+ * letters, digits, `_`, `+`, `!` and `~` only, so double quotes keep them one word in any POSIX
+ * shell and in PowerShell.
+ */
+export const replayServerUrlExample = 'redis://127.0.0.1:6379';
+
+export function replayCommandText(scenarioId: string, variantId: string, seed: number, scheduleText: string, cursor: number): string {
+  const tokens = scheduleText === '' ? [] : scheduleText.split(' ');
+  const shown = tokens.slice(0, cursor).join(' ');
+  return `npm run sim -- replay ${scenarioId} --variant ${variantId} --seed ${seed} --schedule "${shown}" --redis ${replayServerUrlExample}`;
+}
