@@ -1,7 +1,7 @@
 import type { SimRedisServer } from './redis/server';
 import { ChoiceError, ProgramError } from './choice-error';
 import { advanceMsMax, isNodeChoice, type Choice } from './schedule';
-import { ClusterRun, clusterLockSource } from './nodes/cluster';
+import { ClusterRun, clusterLockSource, clusterNodeViews } from './nodes/cluster';
 import { applyNodeFault, nodeFaultRefusal } from './nodes/faults';
 import type { NodeServers } from './nodes/servers';
 import { mayAnswer } from './nodes/state';
@@ -159,7 +159,7 @@ class WorldRun {
     private readonly ctx: RunContext,
     nodes: NodeServers | null = null,
   ) {
-    this.emit = emitter(world, server, ctx, nodes === null ? null : clusterLockSource(world, nodes));
+    this.emit = nodes === null ? emitter(world, server, ctx) : emitter(world, server, ctx, clusterLockSource(world, nodes), clusterNodeViews(world, nodes, ctx));
     this.cluster = nodes === null ? null : new ClusterRun({ world, nodes, ctx, emit: this.emit });
   }
 

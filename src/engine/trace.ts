@@ -31,6 +31,25 @@ interface EventBase {
   readonly clientId: string | null;
   readonly lockBefore: LockView;
   readonly lockAfter: LockView;
+  /**
+   * Several nodes only: each node whose view changed with this event (the run's first event lists
+   * them all), so the timeline draws one row per node without replaying the run.
+   */
+  readonly nodes?: readonly NodeView[];
+}
+
+/** One Redis node as the timeline shows it: up or down, its role, the lock key on it, its replication offset. */
+export interface NodeView {
+  readonly node: string;
+  readonly up: boolean;
+  readonly role: 'primary' | 'replica';
+  readonly replicaOf: string | null;
+  /** The lock key's value on this node, on its own clock (null: absent, or the node is down). */
+  readonly lock: string | null;
+  /** The lock key's PTTL on this node at the event (-2 absent, -1 no expiry). */
+  readonly pttlMs: number;
+  /** A primary: its last write's offset; a replica: how far into its primary's stream it has applied. */
+  readonly offset: number;
 }
 
 export type TraceEvent =

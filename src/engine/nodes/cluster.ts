@@ -1,10 +1,10 @@
 import { ProgramError } from '../choice-error';
-import type { Emitter } from '../emit';
+import { readLock, type Emitter } from '../emit';
 import { COMMANDS } from '../redis/commands';
 import { KeyspaceSnapshot } from '../redis/keyspace';
 import { reply, type Reply } from '../redis/reply';
 import type { SimRedisServer } from '../redis/server';
-import type { TraceEvent } from '../trace';
+import type { NodeView, TraceEvent } from '../trace';
 import { isLive, saveReply, type ClientState, type RunContext, type WorldState } from '../world';
 import { localTimeMs, virtualTimeWhen } from './clock';
 import type { NodeServers } from './servers';
@@ -36,6 +36,18 @@ export function clusterLockSource(world: WorldState, nodes: NodeServers): () => 
     const cluster = world.cluster as ClusterState;
     const node = cluster.nodes[cluster.primary];
     return node.up ? { server: nodes.get(node.id), nowMs: localTimeMs(node, world.nowMs) } : null;
+  };
+}
+
+/** Every node as the timeline shows it now (the lock key read on each node's own clock). */
+export function clusterNodeViews(world: WorldState, nodes: NodeServers, ctx: RunContext): () => NodeView[] {
+  return () => {
+    const cluster = world.cluster as ClusterState;
+    return cluster.order.map((id) => {
+      const node = cluster.nodes[id];
+      const lock = node.up ? readLock(nodes.get(id), ctx, localTimeMs(node, world.nowMs), null) : { value: null, pttlMs: -2 };
+      return { node: id, up: node.up, role: node.role, replicaOf: node.replicaOf, lock: lock.value, pttlMs: lock.pttlMs, offset: node.offset };
+    });
   };
 }
 

@@ -29,6 +29,8 @@ export interface ClusterState {
   writeOffsets: Record<string, number>;
   /** Per client: the command whose reply it waits for over the network. */
   awaiting: Record<string, Awaiting>;
+  /** Per node: what the trace last said of it (emit.ts): an event carries only the nodes that changed. */
+  shown: Record<string, string>;
 }
 
 export interface NodeState extends LocalClock {
@@ -166,6 +168,7 @@ export function createClusterState(nodes: readonly NodeSpec[], clients: readonly
     waits: [],
     writeOffsets: {},
     awaiting: {},
+    shown: {},
   };
 }
 

@@ -2,6 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { localized, violationKindLabel, type Lang, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { ExploreButton, ExploreVerdict } from './ExploreDialog';
+import { NodesButton } from './NodesButton';
 import type { VariantOutcome } from '../store/createSimStore';
 import { selectLang, selectOutcomes, selectRunInfo, selectScenarioId } from '../store/selectors';
 
@@ -27,6 +28,7 @@ export function ScenarioBar() {
           </div>
         </details>
         <ExploreButton />
+        <NodesButton />
       </div>
       <VariantToggle />
       <ExploreVerdict />

@@ -13,6 +13,7 @@ import '../views/views.css';
 const selectViewProps = (s: SimState) => ({
   runLog: s.runLog,
   clientIds: s.clientIds,
+  nodeIds: s.runInfo.nodeIds,
   cursorStep: s.cursor,
   nowMs: s.nowMs,
   lang: s.lang,

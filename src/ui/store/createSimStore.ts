@@ -39,6 +39,16 @@ export interface RunSpec {
   readonly custom?: { readonly scenario: Scenario; readonly definition: ScenarioDefinition };
 }
 
+/** A Redis node as the nodes dialog shows it at the cursor. */
+export interface NodeStatus {
+  readonly id: string;
+  readonly up: boolean;
+  readonly role: 'primary' | 'replica';
+  readonly replicaOf: string | null;
+  /** A primary: its last write's offset; a replica: how far into its primary's stream it has applied. */
+  readonly offset: number;
+}
+
 export type LoadResult = { readonly ok: true } | { readonly ok: false; readonly error: LinkError };
 
 export type ViewTab = 'timeline' | 'sequence' | 'events';
@@ -84,6 +94,8 @@ export interface SimulationSlice {
   readonly lock: LockView;
   readonly violations: readonly ViolationEvent[];
   readonly schedule: string;
+  /** Several Redis nodes: each node at the cursor (empty with one node). */
+  readonly nodes: readonly NodeStatus[];
   /** clientId -> token, and token -> clientId. */
   readonly tokens: Readonly<Record<string, string>>;
   readonly tokenOwners: Readonly<Record<string, string>>;
@@ -105,6 +117,10 @@ export interface SimulationSlice {
   runToNextCommand(clientId: string): void;
   stallClient(clientId: string, ms: number): void;
   crashClient(clientId: string): void;
+  /** Applies schedule text after the cursor (a node fault such as `!@r1`), as one or more choices. */
+  applyScheduleText(text: string): void;
+  /** Replaces the run's schedule with `text` (same scenario, variant and seed); the cursor goes to its end. */
+  runSchedule(text: string): LoadResult;
   advanceClock(ms: number): void;
   jumpToNextExpiry(): void;
   stepBack(): void;
@@ -132,12 +148,15 @@ export interface UiSlice {
   readonly embed: boolean;
   readonly view: ViewTab;
   readonly shortcutsOpen: boolean;
+  /** The nodes dialog (several nodes only). */
+  readonly nodesOpen: boolean;
   readonly linkError: LinkError | null;
   setLang(lang: Lang): void;
   setTheme(theme: Theme): void;
   togglePresentation(): void;
   setView(view: ViewTab): void;
   setShortcutsOpen(open: boolean): void;
+  setNodesOpen(open: boolean): void;
   dismissLinkError(): void;
 }
 

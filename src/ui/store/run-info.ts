@@ -5,7 +5,7 @@
  */
 import { scriptNamesOf } from '../../engine/describe';
 import { isRedisStep, renderStep } from '../../engine/program';
-import type { Scenario, VariantSpec } from '../../engine/scenario';
+import { nodeIdsOf, type Scenario, type VariantSpec } from '../../engine/scenario';
 import type { LocalizedText, ProgramLine, RunInfo, ScenarioSummary } from './types';
 
 export function scenarioSummaries(scenarios: readonly Scenario[]): readonly ScenarioSummary[] {
@@ -39,5 +39,6 @@ export function runInfo(scenario: Scenario, variant: VariantSpec): RunInfo {
     programs,
     scriptNames: scriptNamesOf(scenario, variant),
     exploreNote: scenario.explore?.note ?? null,
+    nodeIds: nodeIdsOf(scenario, variant),
   };
 }

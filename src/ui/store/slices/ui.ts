@@ -10,6 +10,7 @@ export function createUiSlice(init: SimStoreInit): StateCreator<SimState, [], []
     embed: init.embed ?? false,
     view: 'timeline',
     shortcutsOpen: false,
+    nodesOpen: false,
     linkError: init.linkError ?? null,
     setLang(lang) {
       set({ lang });
@@ -25,6 +26,9 @@ export function createUiSlice(init: SimStoreInit): StateCreator<SimState, [], []
     },
     setShortcutsOpen(open) {
       set({ shortcutsOpen: open });
+    },
+    setNodesOpen(open) {
+      set({ nodesOpen: open });
     },
     dismissLinkError() {
       set({ linkError: null });
