@@ -69,10 +69,12 @@ export const NodeRowsStatic = memo(function NodeRowsStatic(props: NodeRowsProps)
               const x1 = layout.xOf(s.end) + (s.open ? OPEN_TAIL_PX : 0);
               if (x1 - x0 < 1 || !inWindow(x0, x1)) return null;
               const color = s.holder === null ? undefined : clientColor(s.holder, colorIndex.get(s.holder) ?? 0);
-              const label = fitText(segmentLabel(s, t), x1 - x0 - 8, G.labelFontPx, false);
+              const words = segmentLabel(s, t);
+              const label = fitText(words, x1 - x0 - 8, G.labelFontPx, false);
               const kind = !s.up ? 'down' : s.lock !== null ? 'held' : 'free';
               return (
                 <g key={`s${s.start.seq ?? 'x'}-${s.start.ms}`} className={`lsv-node-seg lsv-node-${kind}${s.lagWrites > 0 ? ' lsv-node-behind' : ''}`} data-node-state={kind} data-lag={s.lagWrites}>
+                  <title>{`${row.nodeId}: ${words}`}</title>
                   {kind !== 'free' && (
                     <rect className="lsv-node-band" x={x0} y={bandY} width={Math.max(2, x1 - x0)} height={bandH} rx={3} style={color ? { fill: color, stroke: color } : undefined} />
                   )}
