@@ -183,6 +183,8 @@ export class ClusterRun {
     const before = this.env.emit.lockNow();
     const result = node.role === 'replica' ? this.executeOnReplica(m, server) : server.execute(m.argv, this.nodeNow(m.nodeId), m.clientId);
     const effects = node.role === 'primary' ? this.effects(m.nodeId) : [];
+    // The write's offset exists from the command on (the event's node views show it).
+    if (effects.length > 0) node.offset += 1;
     this.env.emit.event(m.clientId, { kind: 'command', pc: m.pc, argv: m.argv, reply: result, releases: m.releases, node: m.nodeId }, before);
     if (effects.length > 0) {
       this.produce(node, effects);
@@ -218,9 +220,8 @@ export class ClusterRun {
 
   // ---- Replication ---------------------------------------------------------------------------
 
-  /** A primary's write joins its replication stream: each replica applies it after its delay. */
+  /** A primary's write (its offset already counted) joins its replication stream: each replica applies it after its delay. */
   private produce(primary: NodeState, effects: readonly Effect[]): void {
-    primary.offset += 1;
     for (const id of this.replicasOf(primary.id)) {
       const replica = this.state.nodes[id];
       if (!replica.up) continue;
@@ -343,6 +344,7 @@ export class ClusterRun {
       const before = this.env.emit.lockNow();
       keyspace.delete(key);
       const effects = this.effects(nodeId);
+      node.offset += 1;
       this.env.emit.event(null, { kind: 'expire', key, node: nodeId }, before);
       this.produce(node, effects);
     }
