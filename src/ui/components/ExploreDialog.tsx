@@ -1,6 +1,6 @@
-import { useEffect, useRef } from 'react';
 import { exploreVerdictLines, formatNumber, localized, violationKindLabel, type Lang, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
+import { useModalDialog } from './useModalDialog';
 import type { ExploreResult, ExploreState, SimState } from '../store/createSimStore';
 import { selectLang, selectRunInfo } from '../store/selectors';
 
@@ -62,17 +62,8 @@ export function ExploreDialog() {
   const store = useSimStoreApi();
   const explore = useSimStore(selectExplore);
   const runInfo = useSimStore(selectRunInfo);
-  const ref = useRef<HTMLDialogElement>(null);
   const open = explore.dialogOpen;
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else dialog.setAttribute('open', '');
-    }
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const ref = useModalDialog(open);
   const running = explore.status === 'running';
   const { form } = explore;
   const result = explore.result;

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
+import { useModalDialog } from './useModalDialog';
 import type { NodeStatus, SimState } from '../store/createSimStore';
 
 const selectNodesDialog = (s: SimState) => ({ open: s.nodesOpen, nodes: s.nodes, schedule: s.schedule, cursor: s.cursor });
@@ -14,16 +15,7 @@ export function NodesDialog() {
   const t = useT();
   const store = useSimStoreApi();
   const { open, nodes, schedule, cursor } = useSimStore(useShallow(selectNodesDialog));
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else dialog.setAttribute('open', '');
-    }
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const ref = useModalDialog(open);
   const fault = (token: string) => store.getState().applyScheduleText(token);
   return (
     <dialog ref={ref} className="dialog nodes-dialog" aria-labelledby="nodes-title" onClose={() => store.getState().setNodesOpen(false)} data-testid="nodes-dialog">

@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
+import { useModalDialog } from './useModalDialog';
 import { selectShortcutsOpen } from '../store/selectors';
 
 /** The `?` dialog: a native modal <dialog> (focus trap, Escape and inert background for free). */
@@ -7,16 +7,7 @@ export function ShortcutsDialog() {
   const t = useT();
   const store = useSimStoreApi();
   const open = useSimStore(selectShortcutsOpen);
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else dialog.setAttribute('open', '');
-    }
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const ref = useModalDialog(open);
   const rows: [string, string][] = [
     [t('kbKeySpace'), t('kbPlay')],
     ['←', t('kbBack')],
