@@ -259,6 +259,20 @@ describe('cost per step does not grow with the run', () => {
     vi.restoreAllMocks();
   });
 
+  it('cuts every shape to the drawn window, so no band, shade or line is as wide as the run', () => {
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
+    const { container } = render(<TimelineView {...longProps} cursorStep={3_000} />);
+    const runWidthPx = Number(container.querySelector<HTMLElement>('.lsv-track')!.style.width.replace('px', ''));
+    expect(runWidthPx).toBeGreaterThan(100_000);
+    const widths = [...container.querySelectorAll('svg rect, svg line')].map((el) =>
+      el.tagName === 'rect' ? Number(el.getAttribute('width')) : Math.abs(Number(el.getAttribute('x2')) - Number(el.getAttribute('x1'))),
+    );
+    expect(widths.length).toBeGreaterThan(50);
+    // The window (view plus 600 px each side, snapped to 300 px) plus 40 px each side.
+    expect(Math.max(...widths)).toBeLessThanOrEqual(1200 + 2 * 600 + 2 * 300 + 2 * 40);
+    vi.restoreAllMocks();
+  });
+
   it('holds for the sequence diagram', () => {
     const short = measure(SequenceView, shortProps, 20, 20);
     const longRun = measure(SequenceView, longProps, 20, 20);

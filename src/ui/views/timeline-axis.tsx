@@ -3,6 +3,7 @@ import { memo } from 'react';
 import { translator, type Lang } from '../../i18n';
 import { textWidth } from './svg-text';
 import { TIMELINE_FONT_MIN_PX, useGeometry as useG } from './timeline-geometry';
+import { cutSpan, type DrawExtent } from './timeline-extent';
 import type { TimelineLayout } from './timeline-layout';
 import type { ViolationMarker } from './timeline-types';
 import type { Visible } from './timeline-visible';
@@ -13,7 +14,7 @@ export const CurrentStep = memo(function CurrentStep(props: { layout: TimelineLa
   return <rect className="lsv-current-step" x={slot.x0 - 3} y={props.top} width={slot.x1 - slot.x0 + 6} height={props.bottom - props.top} rx={6} />;
 });
 
-export const Axis = memo(function Axis(props: { layout: TimelineLayout; visible: Visible; lang: Lang; rowsEndY: number; cursorX: number }) {
+export const Axis = memo(function Axis(props: { layout: TimelineLayout; visible: Visible; lang: Lang; rowsEndY: number; cursorX: number; extent: DrawExtent }) {
   const G = useG();
   const { layout, visible, lang, rowsEndY, cursorX } = props;
   const t = translator(lang);
@@ -23,9 +24,10 @@ export const Axis = memo(function Axis(props: { layout: TimelineLayout; visible:
   const endLabelX0 = endAtLeft ? layout.runEndX - 5 - endLabelW : layout.runEndX + 5;
   // The cursor's pill sits on the same line: the end's label gives way to it.
   const endLabelShown = Math.abs(cursorX - (endLabelX0 + endLabelW / 2)) > endLabelW / 2 + CURSOR_PILL_HALF_PX;
+  const [lineX, lineW] = cutSpan(props.extent, 0, layout.widthPx, 0);
   return (
     <g className="lsv-axis" aria-hidden="true">
-      <line className="lsv-axis-line" x1={0} x2={layout.widthPx} y1={G.axisY} y2={G.axisY} />
+      <line className="lsv-axis-line" x1={lineX} x2={lineX + lineW} y1={G.axisY} y2={G.axisY} />
       {visible.ticks.map((tick, i) => (
         <g key={tick.ms}>
           <line className="lsv-grid" x1={tick.x} x2={tick.x} y1={G.axisY} y2={rowsEndY} />

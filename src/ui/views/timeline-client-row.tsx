@@ -7,6 +7,7 @@ import { OPEN_TAIL_PX, TIMELINE_FONT_MIN_PX, useGeometry as useG, type TimelineG
 import { chipFit, chipMaxWidth } from './timeline-marks';
 import type { TimelineLayout } from './timeline-layout';
 import type { BeliefBand, ClientPoint, StaleBelief } from './timeline-types';
+import { cutSpan, type DrawExtent } from './timeline-extent';
 import type { VisibleRow } from './timeline-visible';
 
 interface RowStaticProps {
@@ -17,12 +18,14 @@ interface RowStaticProps {
   readonly layout: TimelineLayout;
   readonly lang: Lang;
   readonly idPrefix: string;
+  /** Shapes are cut to this (timeline-extent.ts). */
+  readonly extent: DrawExtent;
 }
 
 /** Everything in a client row that does not depend on the cursor (so stepping does not redraw it). */
 export const ClientRowStatic = memo(function ClientRowStatic(props: RowStaticProps) {
   const G = useG();
-  const { y, clientId, colorIndex, visible, layout, lang, idPrefix } = props;
+  const { y, clientId, colorIndex, visible, layout, lang, idPrefix, extent } = props;
   const t = translator(lang);
   const color = clientColor(clientId, colorIndex);
   const beliefY = y + G.beliefDy;
@@ -31,27 +34,31 @@ export const ClientRowStatic = memo(function ClientRowStatic(props: RowStaticPro
   const blockH = G.blockH;
   return (
     <g aria-hidden="true">
-      <line className="lsv-row-sep" x1={0} x2={layout.widthPx} y1={y + G.clientRowH} y2={y + G.clientRowH} />
-      {visible.stale.map((s) => (
-        <rect
-          key={`s${s.start.seq ?? s.start.ms}`}
-          className="lsv-stale"
-          x={layout.xOf(s.start)}
-          y={beliefY + beliefH + 1}
-          width={Math.max(2, layout.xOf(s.end) + (s.open ? OPEN_TAIL_PX : 0) - layout.xOf(s.start))}
-          height={6}
-          style={{ fill: `url(#${idPrefix}-stale)` }}
-        />
-      ))}
+      <RowSeparator extent={extent} widthPx={layout.widthPx} y={y + G.clientRowH} />
+      {visible.stale.map((s) => {
+        const [x, width] = cutSpan(extent, layout.xOf(s.start), layout.xOf(s.end) + (s.open ? OPEN_TAIL_PX : 0), 2);
+        return (
+          <rect
+            key={`s${s.start.seq ?? s.start.ms}`}
+            className="lsv-stale"
+            x={x}
+            y={beliefY + beliefH + 1}
+            width={width}
+            height={6}
+            style={{ fill: `url(#${idPrefix}-stale)` }}
+          />
+        );
+      })}
       {visible.beliefs.map((b) => {
         const x0 = layout.xOf(b.start);
         const x1 = layout.xOf(b.end) + (b.open ? OPEN_TAIL_PX : 0);
         const labels = G.beliefLabels ? staleLabels(visible.stale, b, x0, x1, layout, t, G.labelFontPx) : [];
         const room = labels.reduce((end, l) => (l.open ? end : Math.min(end, l.x - l.width - 10)), x1 - 6);
         const label = G.beliefLabels ? fitText(t('believes', { id: clientId }), room - x0 - 6, G.labelFontPx, false) : '';
+        const [bx, bw] = cutSpan(extent, x0, x1, 2);
         return (
           <g key={`b${b.start.seq}`} className={`lsv-belief${b.open ? ' lsv-open' : ''}`}>
-            <rect x={x0} y={beliefY} width={Math.max(2, x1 - x0)} height={beliefH} rx={3} style={{ fill: `url(#${idPrefix}-belief-${colorIndex})`, stroke: color }} />
+            <rect x={bx} y={beliefY} width={bw} height={beliefH} rx={3} style={{ fill: `url(#${idPrefix}-belief-${colorIndex})`, stroke: color }} />
             {label && (
               <text className="lsv-band-label" x={x0 + 6} y={beliefY + beliefH / 2} style={{ fontSize: G.labelFontPx }}>
                 {label}
@@ -67,20 +74,21 @@ export const ClientRowStatic = memo(function ClientRowStatic(props: RowStaticPro
       })}
       {visible.sections.map((s) => {
         const x0 = layout.xOf(s.start);
-        const x1 = layout.xOf(s.end);
-        return <rect key={`c${s.start.seq}`} className="lsv-section" x={x0} y={beliefY + beliefH - 3} width={Math.max(2, x1 - x0)} height={3} style={{ fill: color }} />;
+        const [cx, cw] = cutSpan(extent, x0, layout.xOf(s.end), 2);
+        return <rect key={`c${s.start.seq}`} className="lsv-section" x={cx} y={beliefY + beliefH - 3} width={cw} height={3} style={{ fill: color }} />;
       })}
       {visible.blocks.map((b) => {
         const x0 = layout.xOf(b.start);
         const x1 = layout.xOf(b.end);
         const w = Math.max(3, x1 - x0);
         const label = G.blockFontPx > 0 ? fitText(blockLabel(b.reason, b.durationMs, lang), w - 10, G.blockFontPx, false) : '';
+        const [wx, ww] = cutSpan(extent, x0, x0 + w, 3);
         return (
           <g key={`w${b.seq}`} className={`lsv-block lsv-block-${b.reason}${b.cut ? ' lsv-cut' : ''}`}>
             <rect
-              x={x0}
+              x={wx}
               y={blockY}
-              width={w}
+              width={ww}
               height={blockH}
               rx={3}
               style={b.reason === 'stall' ? { fill: `url(#${idPrefix}-gc)` } : undefined}
@@ -159,9 +167,16 @@ function PointMarker({ point, x, y, lang }: { point: ClientPoint; x: number; y: 
   );
 }
 
-export function FutureShade({ x, width, y, height }: { x: number; width: number; y: number; height: number }) {
+export function FutureShade({ x, width, y, height, extent }: { x: number; width: number; y: number; height: number; extent: DrawExtent }) {
   if (x >= width) return null;
-  return <rect className="lsv-future-shade" x={x} y={y} width={width - x} height={height} aria-hidden="true" />;
+  const [sx, sw] = cutSpan(extent, x, width, 0);
+  return <rect className="lsv-future-shade" x={sx} y={y} width={sw} height={height} aria-hidden="true" />;
+}
+
+/** The line under a row, across the drawn part of the run. */
+function RowSeparator({ extent, widthPx, y }: { extent: DrawExtent; widthPx: number; y: number }) {
+  const [x, w] = cutSpan(extent, 0, widthPx, 0);
+  return <line className="lsv-row-sep" x1={x} x2={x + w} y1={y} y2={y} />;
 }
 
 /**

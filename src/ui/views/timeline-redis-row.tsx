@@ -4,6 +4,7 @@ import { translator, type Lang, type Translate } from '../../i18n';
 import { clientColor, fitText, textWidth } from './svg-text';
 import { Badge } from './svg-parts';
 import { OPEN_TAIL_PX, TIMELINE_FONT_MIN_PX, useGeometry as useG } from './timeline-geometry';
+import { cutSpan, type DrawExtent } from './timeline-extent';
 import type { TimelineLayout } from './timeline-layout';
 import type { HolderBand, TtlBar } from './timeline-types';
 
@@ -17,11 +18,13 @@ interface RedisRowProps {
   readonly layout: TimelineLayout;
   readonly lang: Lang;
   readonly colorIndex: ReadonlyMap<string, number>;
+  /** Shapes are cut to this (timeline-extent.ts). */
+  readonly extent: DrawExtent;
 }
 
 export const RedisRowStatic = memo(function RedisRowStatic(props: RedisRowProps) {
   const G = useG();
-  const { y, holders, ttlBars, layout, lang, colorIndex } = props;
+  const { y, holders, ttlBars, layout, lang, colorIndex, extent } = props;
   const t = translator(lang);
   const bandY = y + G.holderDy;
   const bandH = G.holderH;
@@ -36,9 +39,10 @@ export const RedisRowStatic = memo(function RedisRowStatic(props: RedisRowProps)
         const color = clientColor(h.holder, index);
         const words = h.holder === null ? t('redisHoldsNobody') : t('redisHolds', { id: h.holder });
         const label = fitText(words, x1 - x0 - 34, G.labelFontPx + 0.5, false);
+        const [hx, hw] = cutSpan(extent, x0, x1, 2);
         return (
           <g key={`h${h.start.seq}`} className={`lsv-holder${h.open ? ' lsv-open' : ''}`}>
-            <rect className="lsv-holder-band" x={x0} y={bandY} width={Math.max(2, x1 - x0)} height={bandH} rx={4} style={{ fill: color, stroke: color }} />
+            <rect className="lsv-holder-band" x={hx} y={bandY} width={hw} height={bandH} rx={4} style={{ fill: color, stroke: color }} />
             {x1 - x0 > 26 && h.holder !== null && <Badge x={x0 + 13} y={bandY + bandH / 2} r={Math.max(BADGE_R_MIN_PX, bandH / 2)} id={h.holder} index={index} />}
             {label && (
               <text className="lsv-holder-label" x={x0 + 26} y={bandY + bandH / 2}>
@@ -54,9 +58,10 @@ export const RedisRowStatic = memo(function RedisRowStatic(props: RedisRowProps)
         const index = bar.holder === null ? 0 : (colorIndex.get(bar.holder) ?? 0);
         const color = clientColor(bar.holder, index);
         const label = ttlLabels[i];
+        const [tx, tw] = cutSpan(extent, x0, x1, 2);
         return (
           <g key={`t${bar.start.seq}`} className={`lsv-ttl${bar.projected ? ' lsv-projected' : ''}${bar.cut ? ' lsv-cut' : ''}`}>
-            <rect className="lsv-ttl-bar" x={x0} y={ttlY} width={Math.max(2, x1 - x0)} height={6} rx={3} style={{ fill: color }} />
+            <rect className="lsv-ttl-bar" x={tx} y={ttlY} width={tw} height={6} rx={3} style={{ fill: color }} />
             <line className="lsv-ttl-end" x1={x1} x2={x1} y1={ttlY - 4} y2={ttlY + 10} style={{ stroke: color }} />
             {label && (
               <text className="lsv-ttl-label" x={x1} y={ttlY + G.ttlLabelDy} textAnchor="end">

@@ -16,6 +16,7 @@ import {
   type LegendKey,
   type TimelineDensity,
 } from './timeline-geometry';
+import { extentOf } from './timeline-extent';
 import type { TimelineLayout } from './timeline-layout';
 import { CommandMarks, FlagRow } from './timeline-marks';
 import { NodeGutter, NodeRowsStatic } from './timeline-node-rows';
@@ -69,6 +70,7 @@ export function TimelineSvg(props: TimelineSvgProps) {
   const shadeX = cursorStep >= layout.slotCount ? layout.widthPx : cursorX;
   const colorIndex = useMemo(() => new Map(model.clientIds.map((id, i) => [id, i])), [model.clientIds]);
   const visible = useMemo(() => visibleIn(model, layout, window, TICK_LABEL_SPACING_PX), [model, layout, window]);
+  const extent = useMemo(() => extentOf(window), [window]);
 
   return (
     <GeometryProvider value={G}>
@@ -87,7 +89,7 @@ export function TimelineSvg(props: TimelineSvgProps) {
         <rect className="lsv-bg" x={0} y={0} width={width} height={height} />
         <g ref={contentRef} className="lsv-content" transform={`translate(${G.gutterPx - offsetX} 0)`}>
           <CurrentStep layout={layout} cursorStep={cursorStep} top={G.rowsY} bottom={rowsEndY} />
-          <Axis layout={layout} visible={visible} lang={lang} rowsEndY={rowsEndY} cursorX={cursorX} />
+          <Axis layout={layout} visible={visible} lang={lang} rowsEndY={rowsEndY} cursorX={cursorX} extent={extent} />
           <ViolationLines violations={visible.violations} layout={layout} bottom={rowsEndY} />
           {model.rows.map((row, i) => (
             <g key={row.clientId} className="lsv-row" data-testid={`timeline.row.${row.clientId}`} role="group" aria-label={t('client', { id: row.clientId })}>
@@ -99,8 +101,9 @@ export function TimelineSvg(props: TimelineSvgProps) {
                 layout={layout}
                 lang={lang}
                 idPrefix={idPrefix}
+                extent={extent}
               />
-              <FutureShade x={shadeX} width={layout.widthPx} y={G.rowsY + i * G.clientRowH} height={G.clientRowH} />
+              <FutureShade x={shadeX} width={layout.widthPx} y={G.rowsY + i * G.clientRowH} height={G.clientRowH} extent={extent} />
               <CommandMarks
                 marks={visible.rows[i].commands}
                 layout={layout}
@@ -115,7 +118,7 @@ export function TimelineSvg(props: TimelineSvgProps) {
           {nodeIds.length > 0 ? (
             <g className="lsv-nodes">
               <NodeRowsStatic y={G.rowsY + rowCount * G.clientRowH} nodeIds={nodeIds} rows={model.nodes} layout={layout} window={window} lang={lang} colorIndex={colorIndex} />
-              <FutureShade x={shadeX} width={layout.widthPx} y={G.rowsY + rowCount * G.clientRowH} height={redisPartHeight(G, nodeIds.length)} />
+              <FutureShade x={shadeX} width={layout.widthPx} y={G.rowsY + rowCount * G.clientRowH} height={redisPartHeight(G, nodeIds.length)} extent={extent} />
             </g>
           ) : (
             <g className="lsv-row" data-testid="timeline.row.redis" role="group" aria-label={t('redis')}>
@@ -126,8 +129,9 @@ export function TimelineSvg(props: TimelineSvgProps) {
                 layout={layout}
                 lang={lang}
                 colorIndex={colorIndex}
+                extent={extent}
               />
-              <FutureShade x={shadeX} width={layout.widthPx} y={G.rowsY + rowCount * G.clientRowH} height={G.redisRowH} />
+              <FutureShade x={shadeX} width={layout.widthPx} y={G.rowsY + rowCount * G.clientRowH} height={G.redisRowH} extent={extent} />
             </g>
           )}
           <Cursor x={cursorX} top={G.axisY} bottom={rowsEndY} nowMs={nowMs} lang={lang} widthPx={layout.widthPx} />

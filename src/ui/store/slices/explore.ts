@@ -5,7 +5,7 @@
  * variant toggle. One store action per click.
  */
 import type { StateCreator } from 'zustand/vanilla';
-import { BoundsError, resolveBounds, type BoundsOverrides } from '../../../engine/explore';
+import { BoundsError, resolveBounds, type BoundsOverrides } from '../../../engine/explore/bounds';
 import type { ExploreProgress, ExploreResult, ExploreService } from '../../worker/explore-protocol';
 import type { SimState, SimStoreInit } from '../createSimStore';
 import type { Runtime } from '../runtime';
