@@ -81,6 +81,12 @@ export const conditionSchema = v.variant(
 );
 
 /** Every op of src/engine/program.ts `Step`, field for field. */
+/** Several nodes: where a command goes (a template, e.g. r${i}) and the client's own timeout for it. */
+const routing = {
+  node: v.optional(value),
+  timeoutMs: v.optional(positiveDurationMs),
+};
+
 export const stepSchema = v.variant(
   'op',
   [
@@ -90,6 +96,7 @@ export const stepSchema = v.variant(
       argv: v.pipe(args, v.minLength(1, 'a command needs its name')),
       saveAs: v.optional(name),
       releases: v.optional(v.boolean()),
+      ...routing,
       connection: v.optional(name),
     }),
     v.strictObject({
@@ -118,7 +125,9 @@ export const stepSchema = v.variant(
       saveAs: v.optional(name),
       releases: v.optional(v.boolean()),
       bySha: v.optional(v.boolean()),
+      ...routing,
     }),
+    v.strictObject({ op: v.literal('clock'), ...stepBase, saveAs: name }),
     v.strictObject({ op: v.literal('if'), ...stepBase, when: conditionSchema, goto: name }),
     v.strictObject({ op: v.literal('goto'), ...stepBase, goto: name }),
     v.strictObject({
@@ -128,6 +137,7 @@ export const stepSchema = v.variant(
       value,
       add: v.optional(integer),
       jitterMax: v.optional(count(B.integerMax, 'units')),
+      subtract: v.optional(args),
     }),
     v.strictObject({
       op: v.literal('work'),
@@ -154,8 +164,32 @@ export const stepSchema = v.variant(
     v.strictObject({ op: v.literal('mark'), ...stepBase, counter: name }),
     v.strictObject({ op: v.literal('end'), ...stepBase }),
   ],
-  'a step: { "op": "command" | "transaction" | "waitMessage" | "eval" | "if" | "goto" | "set" | "work" | "sleep" | "hang" | "start" | "retry" | "enter" | "leave" | "write" | "mark" | "end", ... }',
+  'a step: { "op": "command" | "transaction" | "waitMessage" | "eval" | "clock" | "if" | "goto" | "set" | "work" | "sleep" | "hang" | "start" | "retry" | "enter" | "leave" | "write" | "mark" | "end", ... }',
 );
+
+const driftPpm = v.pipe(v.number(), v.integer('whole parts per million'), v.minValue(-500_000, 'at least -500000 ppm'), v.maxValue(500_000, 'at most 500000 ppm'));
+
+/** Redis nodes (docs/SCHEDULES.md, "Many nodes"); absent: one node. */
+const nodes = v.pipe(
+  v.array(
+    v.strictObject({
+      id: clientId,
+      role: v.picklist(['primary', 'replica']),
+      replicaOf: v.optional(clientId),
+      replicationDelayMs: v.optional(durationMs),
+      clockDriftPpm: v.optional(driftPpm),
+      persistence: v.optional(v.picklist(['fsync', 'none'])),
+      restartDelayMs: v.optional(durationMs),
+    }),
+  ),
+  v.minLength(1, 'at least one node'),
+  v.maxLength(B.clientCountMax, `at most ${B.clientCountMax} nodes`),
+);
+
+const links = v.strictObject({
+  delayMs: v.optional(durationMs),
+  overrides: v.optional(v.pipe(v.array(v.strictObject({ client: clientId, node: clientId, delayMs: durationMs })), v.maxLength(B.argCountMax))),
+});
 
 const program = v.pipe(v.array(stepSchema), v.maxLength(B.programStepCountMax, `at most ${B.programStepCountMax} steps`));
 
@@ -170,6 +204,8 @@ export const clientSchema = v.strictObject({
   process: v.optional(name),
   /** The client whose `start` step starts this one; absent: the schedule starts it. */
   startedBy: v.optional(clientId),
+  /** Its clock's drift (parts per million) against virtual time (several nodes). */
+  clockDriftPpm: v.optional(driftPpm),
 });
 
 export const scriptSchema = v.strictObject({
@@ -219,6 +255,8 @@ export const variantSchema = v.strictObject({
   scripts: v.optional(scripts),
   /** Protected resources replacing the scenario's. */
   resources: v.optional(resources),
+  /** Redis nodes replacing the scenario's. */
+  nodes: v.optional(nodes),
   /** Params merged over the scenario's (a shorter lease, another interval). */
   params: v.optional(params),
   /** Redis version this variant needs when newer than 7.0 (e.g. "8.4"). */
@@ -259,6 +297,9 @@ export const definitionSchema = v.strictObject({
   scripts: v.optional(scripts),
   counters: v.optional(counters),
   resources: v.optional(resources),
+  /** Several Redis nodes and the client-node links (default: one node). */
+  nodes: v.optional(nodes),
+  links: v.optional(links),
   /** The checkers that watch the run (default: every one). */
   checkers: v.optional(kinds),
   /** In the schedule grammar of docs/SCHEDULES.md (default: empty). */

@@ -71,6 +71,7 @@ const BLOCK_KEYS = {
   reply: 'evBlockReply',
   busy: 'evBlockBusy',
   message: 'evBlockMessage',
+  network: 'evBlockNetwork',
 } as const;
 const WAKE_KEYS = {
   work: 'evWakeWork',
@@ -79,19 +80,84 @@ const WAKE_KEYS = {
   hang: 'evWakeSleep',
   reply: 'evWakeReply',
   busy: 'evWakeBusy',
+  network: 'evWakeNetwork',
   stall: 'evWakeStall',
   message: 'evWakeMessage',
   timeout: 'evWakeTimeout',
 } as const;
 
-function describe(event: TraceEvent, t: Translate, name: (text: string) => string, scripts: ScriptNames, lang: Lang): string {
+const DROP_CAUSES = { partition: 'causePartition', loss: 'causeLoss', 'node-down': 'causeNodeDown', 'not-serving': 'causeNotServing', late: 'causeLate', 'client-gone': 'causeClientGone' } as const;
+
+/** A list of keys, or "none". */
+function keyList(keys: readonly string[], t: Translate, name: (text: string) => string): string {
+  return keys.length === 0 ? t('evNone') : keys.map((k) => name(displayBytes(k))).join(', ');
+}
+
+/** Events of the network, the nodes and replication (scenarios with several nodes). */
+function describeNodeEvent(event: Extract<TraceEvent, { kind: 'send' | 'drop' | 'replicate' | 'fault' }>, t: Translate, name: (text: string) => string, scripts: ScriptNames): string {
   switch (event.kind) {
+    case 'send': {
+      const command = name(commandText(event.argv, scripts));
+      return event.arriveAtMs === null ? t('evSendLost', { command, node: event.node }) : t('evSend', { command, node: event.node, arriveAtMs: event.arriveAtMs });
+    }
+    case 'drop': {
+      const params = { command: name(commandText(event.argv, scripts)), node: event.node, cause: t(DROP_CAUSES[event.cause]) };
+      return event.message === 'request' ? t('evDropRequest', params) : t('evDropReply', params);
+    }
+    case 'replicate': {
+      const params = { node: event.node, from: event.from, offset: event.offset, keys: keyList(event.keys, t, name) };
+      return event.full ? t('evReplicateFull', params) : t('evReplicate', params);
+    }
+    case 'fault': {
+      const node = event.node ?? '';
+      const keys = keyList(event.lostKeys ?? [], t, name);
+      const lost = (event.lostKeys ?? []).length > 0;
+      switch (event.fault) {
+        case 'node-crash':
+          return lost ? t('evNodeCrashLost', { node, keys }) : t('evNodeCrash', { node });
+        case 'node-restart':
+          return (
+            (event.withData ? t('evNodeRestartData', { node }) : t('evNodeRestartEmpty', { node, keys })) +
+            (event.servingFromMs === undefined ? '' : t('evNodeServingFrom', { ms: event.servingFromMs }))
+          );
+        case 'promote':
+          return lost ? t('evPromoteLost', { node, previous: event.previous ?? '', keys }) : t('evPromote', { node, previous: event.previous ?? '' });
+        case 'partition':
+          return t('evPartition', { node });
+        case 'heal':
+          return t('evHeal', { node });
+        case 'lose-next':
+          return event.direction === 'reply' ? t('evLoseNextReply', { node }) : t('evLoseNextRequest', { node });
+        case 'clock-jump': {
+          const ms = `${(event.ms ?? 0) >= 0 ? '+' : ''}${event.ms ?? 0}`;
+          return event.node === null ? t('evClientClockJump', { ms }) : t('evNodeClockJump', { node, ms });
+        }
+        case 'replication-delay':
+          return t('evReplicationDelay', { node, ms: event.ms ?? 0 });
+      }
+    }
+  }
+}
+
+function describe(event: TraceEvent, t: Translate, name: (text: string) => string, scripts: ScriptNames, lang: Lang): string {
+  const text = describeOnNode(event, t, name, scripts, lang);
+  // A command, reply or expiry on a node says which (several nodes only).
+  return 'node' in event && event.node !== undefined && event.node !== null && (event.kind === 'command' || event.kind === 'reply' || event.kind === 'expire') ? t('evAtNode', { node: event.node, text }) : text;
+}
+
+function describeOnNode(event: TraceEvent, t: Translate, name: (text: string) => string, scripts: ScriptNames, lang: Lang): string {
+  switch (event.kind) {
+    case 'send':
+    case 'drop':
+    case 'replicate':
+    case 'fault':
+      return describeNodeEvent(event, t, name, scripts);
     case 'command':
       return event.reply === null
         ? t('evCommandPending', { command: name(commandText(event.argv, scripts)), replyAtMs: event.replyAtMs ?? event.atMs })
         : t('evCommand', { command: name(commandText(event.argv, scripts)), reply: name(formatReplyShort(event.reply)) });
     case 'reply':
-      return t('evReply', { reply: name(formatReplyShort(event.reply)) });
+      return event.timeout ? t('evReplyTimeout') : t('evReply', { reply: name(formatReplyShort(event.reply)) });
     case 'start':
       return event.by === null ? t('evStart') : t('evStartBy', { by: event.by });
     case 'clock':
@@ -107,7 +173,8 @@ function describe(event: TraceEvent, t: Translate, name: (text: string) => strin
     case 'set':
       return t('evSet', { name: event.var, value: name(event.value) });
     case 'block':
-      return event.untilMs === null ? t('evBlockHang') : t(BLOCK_KEYS[event.reason], { ms: event.durationMs ?? 0, untilMs: event.untilMs });
+      if (event.untilMs === null) return event.reason === 'network' ? t('evBlockNetworkForever') : t('evBlockHang');
+      return t(BLOCK_KEYS[event.reason], { ms: event.durationMs ?? 0, untilMs: event.untilMs });
     case 'wake': {
       const what = t(WAKE_KEYS[event.reason]);
       return event.lateMs > 0 ? t('evWakeLate', { what, ms: event.lateMs }) : what;

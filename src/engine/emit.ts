@@ -1,8 +1,8 @@
 import type { SimRedisServer } from './redis/server';
-import type { LockView, TraceEvent } from './trace';
+import type { LockView, NodeView, TraceEvent } from './trace';
 import type { RunContext, WorldState } from './world';
 
-export type EventBody = DistributiveOmit<TraceEvent, 'seq' | 'step' | 'atMs' | 'lockBefore' | 'lockAfter' | 'clientId'>;
+export type EventBody = DistributiveOmit<TraceEvent, 'seq' | 'step' | 'atMs' | 'lockBefore' | 'lockAfter' | 'clientId' | 'nodes'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** The lock key as the checkers see it: value (hashes as field=value pairs), PTTL, tracked holder. */
@@ -27,14 +27,43 @@ export interface Emitter {
   event(clientId: string | null, body: EventBody, lockBefore?: LockView): TraceEvent;
 }
 
-export function emitter(world: WorldState, server: SimRedisServer, ctx: RunContext): Emitter {
+/** Where the lock is read (several nodes: the current primary on its own clock; null: it is down). */
+export type LockSource = () => { readonly server: SimRedisServer; readonly nowMs: number } | null;
+
+const ABSENT: LockView = { value: null, pttlMs: -2, holder: null };
+
+/** Several nodes: every node's view now, in the scenario's order. */
+export type NodeViewSource = () => readonly NodeView[];
+
+/** A node view without the PTTL, which changes with time alone: a change of this key is worth an event field. */
+const viewKey = (v: NodeView) => `${v.up ? 1 : 0}|${v.role}|${v.replicaOf ?? ''}|${v.offset}|${v.lock === null ? '' : `=${v.lock}`}`;
+
+export function emitter(world: WorldState, server: SimRedisServer, ctx: RunContext, source: LockSource | null = null, nodeViews: NodeViewSource | null = null): Emitter {
   const events: TraceEvent[] = [];
-  const lockNow = (): LockView => readLock(server, ctx, world.nowMs, world.lock.holder);
+  /** The node views that changed since the last event said (world.cluster.shown remembers what was said). */
+  const changedNodes = (): NodeView[] => {
+    const shown = world.cluster?.shown;
+    if (nodeViews === null || shown === undefined) return [];
+    const changed: NodeView[] = [];
+    for (const view of nodeViews()) {
+      const key = viewKey(view);
+      if (shown[view.node] === key) continue;
+      shown[view.node] = key;
+      changed.push(view);
+    }
+    return changed;
+  };
+  const read = (holder: string | null): LockView => {
+    if (source === null) return readLock(server, ctx, world.nowMs, holder);
+    const at = source();
+    return at === null ? ABSENT : readLock(at.server, ctx, at.nowMs, holder);
+  };
+  const lockNow = (): LockView => read(world.lock.holder);
 
   /** Updates who holds the lock after an event, and returns the lock as it is now. */
   const trackLock = (clientId: string | null, body: EventBody, before: LockView): LockView => {
     const lock = world.lock;
-    const now = readLock(server, ctx, world.nowMs, lock.holder);
+    const now = read(lock.holder);
     if (now.value === null) {
       lock.holder = null;
       lock.acquiredAtMs = null;
@@ -52,7 +81,7 @@ export function emitter(world: WorldState, server: SimRedisServer, ctx: RunConte
   };
 
   const counterValue = (key: string) => {
-    const entry = server.keyspace.entry(key);
+    const entry = (source?.()?.server ?? server).keyspace.entry(key);
     return entry && entry.type === 'string' ? entry.value : null;
   };
 
@@ -91,6 +120,8 @@ export function emitter(world: WorldState, server: SimRedisServer, ctx: RunConte
         lockAfter,
         ...body,
       } as TraceEvent;
+      const nodes = changedNodes();
+      if (nodes.length > 0) (event as { nodes?: readonly NodeView[] }).nodes = nodes;
       events.push(event);
       check(event);
       return event;

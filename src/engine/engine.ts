@@ -1,5 +1,10 @@
 import type { SimRedisServer } from './redis/server';
-import { advanceMsMax, type Choice } from './schedule';
+import { ChoiceError, ProgramError } from './choice-error';
+import { advanceMsMax, isNodeChoice, type Choice } from './schedule';
+import { ClusterRun, clusterLockSource, clusterNodeViews } from './nodes/cluster';
+import { applyNodeFault, nodeFaultRefusal } from './nodes/faults';
+import type { NodeServers } from './nodes/servers';
+import { mayAnswer } from './nodes/state';
 import type { TraceEvent } from './trace';
 import { emitter, type Emitter } from './emit';
 import { connectionsOf, takeMessage } from './messages';
@@ -22,16 +27,7 @@ export { readLock } from './emit';
  *   when its process was stalled, and its `wake` event says so.
  */
 
-/** A schedule choice that cannot apply to the current world (replay does not fit). */
-export class ChoiceError extends Error {
-  override name = 'ChoiceError';
-  constructor(
-    message: string,
-    readonly stepIndex: number,
-  ) {
-    super(`step ${stepIndex + 1}: ${message}`);
-  }
-}
+export { ChoiceError };
 
 /**
  * Bound on client scheduling steps one choice may run (autonomous clients during an advance).
@@ -47,9 +43,16 @@ export const clockMsMax = Number.MAX_SAFE_INTEGER;
  * Throws ChoiceError when the choice does not fit; a choice refused half-way (one that would run
  * more than choiceStepCountMax steps) may leave world and server changed: Simulation restores them.
  */
-export function applyChoice(world: WorldState, server: SimRedisServer, ctx: RunContext, choice: Choice): TraceEvent[] {
+export function applyChoice(world: WorldState, server: SimRedisServer, ctx: RunContext, choice: Choice, nodes: NodeServers | null = null): TraceEvent[] {
   validateChoice(world, ctx, choice);
-  const run = new WorldRun(world, server, ctx);
+  if ((world.cluster !== undefined) !== (nodes !== null)) throw new Error('a world with several nodes needs their servers (and only it)');
+  const run = new WorldRun(world, server, ctx, nodes);
+  if (isNodeChoice(choice)) {
+    applyNodeFault(run.cluster as ClusterRun, choice);
+    run.fireDue(null);
+    world.stepIndex += 1;
+    return run.events;
+  }
   switch (choice.kind) {
     case 'advance':
       run.runUntil(world.nowMs + choice.ms);
@@ -83,8 +86,9 @@ export function applyAdvanceToNextDue(
   server: SimRedisServer,
   ctx: RunContext,
   msMax: number = advanceMsMax,
+  nodes: NodeServers | null = null,
 ): { readonly choice: Choice; readonly events: TraceEvent[] } | null {
-  const run = new WorldRun(world, server, ctx);
+  const run = new WorldRun(world, server, ctx, nodes);
   const ms = run.runToNextDue(Math.min(msMax, clockMsMax - world.nowMs));
   if (ms === null) return null;
   run.fireDue(null);
@@ -96,8 +100,8 @@ export function applyAdvanceToNextDue(
  * The next virtual time something is due after now (a wake-up, the end of a stall, a key's
  * expiry), or null. Where `+N` stops first when no client is ready now.
  */
-export function nextDueMs(world: WorldState, server: SimRedisServer, ctx: RunContext): number | null {
-  return new WorldRun(world, server, ctx).nextDueMs();
+export function nextDueMs(world: WorldState, server: SimRedisServer, ctx: RunContext, nodes: NodeServers | null = null): number | null {
+  return new WorldRun(world, server, ctx, nodes).nextDueMs();
 }
 
 function validateChoice(world: WorldState, ctx: RunContext, choice: Choice): void {
@@ -113,6 +117,7 @@ export function refusalOf(world: Readonly<WorldState>, ctx: RunContext, choice: 
   if (choice.kind === 'advance') {
     return world.nowMs + choice.ms > clockMsMax ? `the clock cannot pass ${clockMsMax} ms` : null;
   }
+  if (isNodeChoice(choice)) return nodeFaultRefusal(world, choice);
   const c = world.clients.find((x) => x.id === choice.clientId);
   if (!c) return `there is no client "${choice.clientId}"`;
   const processClients = world.clients.filter((x) => x.process === c.process);
@@ -129,7 +134,7 @@ export function refusalOf(world: Readonly<WorldState>, ctx: RunContext, choice: 
     const startedBy = ctx.variant.clients.find((spec) => spec.id === c.id)?.startedBy;
     if (startedBy !== undefined) return `cannot step ${c.id}: it has not started (${startedBy} starts it)`;
   }
-  if (c.status === 'blocked' && c.blockedUntilMs === null) {
+  if (c.status === 'blocked' && c.blockedUntilMs === null && !(c.blockReason === 'network' && world.cluster !== undefined && mayAnswer(world.cluster, c.id))) {
     return `cannot step ${c.id}: it waits for a reply that never comes, and nothing in the schedule can end that wait`;
   }
   return null;
@@ -145,13 +150,17 @@ function clientById(world: WorldState, id: string): ClientState {
 class WorldRun {
   private readonly emit: Emitter;
   private stepsRun = 0;
+  /** Several Redis nodes at work (null: the single-node engine). */
+  readonly cluster: ClusterRun | null;
 
   constructor(
     private readonly world: WorldState,
     private readonly server: SimRedisServer,
     private readonly ctx: RunContext,
+    nodes: NodeServers | null = null,
   ) {
-    this.emit = emitter(world, server, ctx);
+    this.emit = nodes === null ? emitter(world, server, ctx) : emitter(world, server, ctx, clusterLockSource(world, nodes), clusterNodeViews(world, nodes, ctx));
+    this.cluster = nodes === null ? null : new ClusterRun({ world, nodes, ctx, emit: this.emit });
   }
 
   get events(): TraceEvent[] {
@@ -279,7 +288,21 @@ class WorldRun {
         this.world.stepIndex,
       );
     }
-    runClientStep(c, { world: this.world, server: this.server, ctx: this.ctx, emit: this.emit, block: (x, reason, ms, pc) => this.block(x, reason, ms, pc), start: (helper, by) => this.startClient(helper, by) });
+    try {
+      runClientStep(c, {
+        world: this.world,
+        server: this.server,
+        ctx: this.ctx,
+        emit: this.emit,
+        block: (x, reason, ms, pc) => this.block(x, reason, ms, pc),
+        start: (helper, by) => this.startClient(helper, by),
+        cluster: this.cluster,
+      });
+    } catch (error) {
+      // The program cannot go on: the step is refused (Simulation restores the world), the run keeps what it had.
+      if (error instanceof ProgramError) throw new ChoiceError(`cannot step ${c.id}: ${error.message}`, this.world.stepIndex);
+      throw error;
+    }
     // Still ready (its next Redis command is pending): it goes to the back of the line.
     if (c.status === 'ready') c.order = this.world.nextOrder++;
   }
@@ -301,10 +324,20 @@ class WorldRun {
       case 'ready':
         return Math.max(this.world.nowMs, stalledUntil);
       case 'blocked':
-        return c.blockedUntilMs === null ? null : Math.max(c.blockedUntilMs, stalledUntil);
+        if (c.blockedUntilMs === null) return this.networkWakeMs(c);
+        return Math.max(c.blockedUntilMs, stalledUntil);
       default:
         return null;
     }
+  }
+
+  /**
+   * A client waiting with no timeout for a reply still on its way: it may wake at the nodes' next
+   * due time (then it is asked again). Null when nothing on its way can answer it (a hang).
+   */
+  private networkWakeMs(c: ClientState): number | null {
+    if (this.cluster === null || c.blockReason !== 'network' || !mayAnswer(this.cluster.state, c.id)) return null;
+    return this.cluster.nextDueMs(clockMsMax);
   }
 
   /** The next virtual time something is due: a wake-up, the end of a stall, or a key's expiry. */
@@ -319,6 +352,10 @@ class WorldRun {
       consider(this.wakeTimeOf(c));
     }
     for (const process of Object.values(this.world.processes)) if (process.stalledUntilMs > now) consider(process.stalledUntilMs);
+    if (this.cluster !== null) {
+      consider(this.cluster.nextDueMs(clockMsMax));
+      return next;
+    }
     const expiry = this.server.keyspace.nextExpiryAtMs();
     // A key with expiry time `when` exists while now <= when: it is gone at when + 1.
     if (expiry !== null) consider(expiry + 1);
@@ -332,6 +369,10 @@ class WorldRun {
     const before = this.emit.lockNow();
     this.world.nowMs = toMs;
     this.emit.event(null, { kind: 'clock', fromMs, toMs, reason }, before);
+    if (this.cluster !== null) {
+      this.cluster.fireDue();
+      return;
+    }
     for (const key of this.server.keyspace.expiredKeys(toMs)) {
       const lockBefore = this.emit.lockNow();
       this.server.keyspace.delete(key);
@@ -352,6 +393,7 @@ class WorldRun {
     if (reason === 'message') return this.endMessageWait(c, dueMs, lateMs);
     this.emit.event(c.id, { kind: 'wake', reason, dueMs, lateMs, lateCause: lateMs > 0 ? 'stall' : null });
     if (reason === 'reply') this.deliverScriptReply(c);
+    if (reason === 'network') (this.cluster as ClusterRun).takeReply(c);
   }
 
   /** A `waitMessage` ends: with the oldest message it accepts (saved as its payload), or at its timeout (nil). */

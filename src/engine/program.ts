@@ -1,3 +1,5 @@
+import { ProgramError } from './choice-error';
+
 /**
  * Client programs are data: a list of steps a simulated client runs, one scheduling step at a
  * time. Strings may hold `${name}` placeholders, resolved from the client's variables (its `token`,
@@ -30,6 +32,16 @@ export interface CommandStep extends StepBase {
   readonly saveAs?: string;
   /** This command gives the lock up: after it the client no longer believes it holds the lock. */
   readonly releases?: boolean;
+  /**
+   * The node to send it to (a template: `r${i}`), in a scenario with several nodes. Absent: the
+   * scenario's current primary, looked up when the command is sent (after a failover, the promoted node).
+   */
+  readonly node?: string;
+  /**
+   * The client's own timeout for this command (ms): without a reply by then, the reply is a
+   * client-side timeout error (`clientTimeoutPrefix`). Absent: the client waits as long as it takes.
+   */
+  readonly timeoutMs?: number;
   /**
    * Send it on another connection of this client, named here (e.g. `pubsub`): a subscribed RESP2
    * connection may only run the subscribe family, so clients such as Redisson keep a separate
@@ -75,6 +87,10 @@ export interface EvalStep extends StepBase {
   readonly releases?: boolean;
   /** Send EVALSHA instead of EVAL (the script must be cached, else Redis answers NOSCRIPT). */
   readonly bySha?: boolean;
+  /** As CommandStep.node. */
+  readonly node?: string;
+  /** As CommandStep.timeoutMs. */
+  readonly timeoutMs?: number;
 }
 
 export interface IfStep extends StepBase {
@@ -98,6 +114,17 @@ export interface SetStep extends StepBase {
   readonly value: string;
   readonly add?: number;
   readonly jitterMax?: number;
+  /** Integer templates subtracted from the value (`elapsedMs = ${nowMs} - ${startMs}`). */
+  readonly subtract?: readonly string[];
+}
+
+/**
+ * Reads the client's own clock (ms, with its drift and jumps) into `saveAs`: what
+ * `System.currentTimeMillis()` or a monotonic clock would answer. Redlock measures elapsed time with it.
+ */
+export interface ClockStep extends StepBase {
+  readonly op: 'clock';
+  readonly saveAs: string;
 }
 
 /**
@@ -187,6 +214,7 @@ export type Step =
   | IfStep
   | GotoStep
   | SetStep
+  | ClockStep
   | WorkStep
   | SleepStep
   | HangStep
@@ -228,6 +256,13 @@ export function renderWithParams(text: string, params: Variables): string {
   return text.replace(PLACEHOLDER, (match, name: string) => (name in params ? params[name] ?? '' : match));
 }
 
+/** ` @ r${i} (timeout 50 ms)`: where a command goes and how long its client waits, when the step says. */
+function routeSuffix(step: CommandStep | EvalStep, params: Variables): string {
+  const node = step.node === undefined ? '' : ` @ ${renderWithParams(step.node, params)}`;
+  const timeout = step.timeoutMs === undefined ? '' : ` (timeout ${step.timeoutMs} ms)`;
+  return node + timeout;
+}
+
 function quoteArg(arg: string): string {
   return /^[^\s"']+$/.test(arg) ? arg : JSON.stringify(arg);
 }
@@ -238,7 +273,7 @@ export function renderStep(step: Step, params: Variables, scripts: Readonly<Reco
   switch (step.op) {
     case 'command': {
       const line = step.argv.map((a) => quoteArg(p(a))).join(' ');
-      return step.connection === undefined ? line : `[${step.connection}] ${line}`;
+      return (step.connection === undefined ? line : `[${step.connection}] ${line}`) + routeSuffix(step, params);
     }
     case 'transaction':
       return ['MULTI', ...step.commands.map((argv) => argv.map((a) => quoteArg(p(a))).join(' ')), 'EXEC'].join('; ');
@@ -249,14 +284,16 @@ export function renderStep(step: Step, params: Variables, scripts: Readonly<Reco
       const args = step.args.map((a) => quoteArg(p(a)));
       const head = step.bySha ? `EVALSHA sha1(${step.script})` : `EVAL ${step.script}`;
       void scripts;
-      return [head, String(step.keys.length), ...keys, ...args].join(' ');
+      return [head, String(step.keys.length), ...keys, ...args].join(' ') + routeSuffix(step, params);
     }
+    case 'clock':
+      return `${step.saveAs} = my clock (ms)`;
     case 'if':
       return `if ${renderCondition(step.when, params)} goto ${step.goto}`;
     case 'goto':
       return `goto ${step.goto}`;
     case 'set':
-      return `${step.var} = ${p(step.value)}${step.add === undefined ? '' : step.add >= 0 ? ` + ${step.add}` : ` - ${-step.add}`}${
+      return `${step.var} = ${p(step.value)}${(step.subtract ?? []).map((x) => ` - ${p(x)}`).join('')}${step.add === undefined ? '' : step.add >= 0 ? ` + ${step.add}` : ` - ${-step.add}`}${
         step.jitterMax === undefined ? '' : ` + random(0..${step.jitterMax})`
       }`;
     case 'work':
@@ -350,7 +387,7 @@ function compareValues(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function addInteger(value: string, add: number): string {
-  if (!INTEGER.test(value)) throw new Error(`set: "${value}" is not an integer`);
-  return (BigInt(value) + BigInt(add)).toString();
+export function addInteger(value: string, add: number, addBig = 0n): string {
+  if (!INTEGER.test(value)) throw new ProgramError(`set: "${value}" is not an integer`);
+  return (BigInt(value) + BigInt(add) + addBig).toString();
 }

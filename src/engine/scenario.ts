@@ -41,6 +41,44 @@ export interface ClientSpec {
    * are literal (no `${}` templates) and reaching the end of them asks the host for more.
    */
   readonly hosted?: boolean;
+  /**
+   * The client's own clock runs this many parts per million fast (positive) or slow (negative)
+   * against the world's virtual time (docs/SCHEDULES.md, "Many nodes"). Read with a `clock` step.
+   */
+  readonly clockDriftPpm?: number;
+}
+
+/**
+ * One simulated Redis node of a scenario with several (docs/SCHEDULES.md, "Many nodes"). Node ids
+ * are written `@r1` in schedules and must not clash with client ids.
+ */
+export interface NodeSpec {
+  readonly id: string;
+  readonly role: 'primary' | 'replica';
+  /** A replica's primary. */
+  readonly replicaOf?: string;
+  /** A replica applies each write of its primary this many ms after the primary made it (default 0). */
+  readonly replicationDelayMs?: number;
+  /** The node's clock runs this many ppm fast (positive) or slow (negative); its TTLs run on it. */
+  readonly clockDriftPpm?: number;
+  /**
+   * 'fsync' (appendfsync always): a restart keeps every write the node acknowledged. 'none'
+   * (default): a restart comes back empty, as a node without persistence (or whose writes had not
+   * reached the disk) does.
+   */
+  readonly persistence?: 'fsync' | 'none';
+  /**
+   * A delayed restart (antirez's answer to restarts in Redlock): after a restart the node serves
+   * no client for this many ms (longer than the longest lease), so locks it forgot have expired.
+   */
+  readonly restartDelayMs?: number;
+}
+
+/** Request and reply delays between clients and nodes, in ms each way. */
+export interface LinkSpec {
+  /** Every client-node link, unless overridden (default 0: a command is answered at once). */
+  readonly delayMs?: number;
+  readonly overrides?: readonly { readonly client: string; readonly node: string; readonly delayMs: number }[];
 }
 
 /** A protected counter (e.g. stock): the `oversell` checker compares sales with what there was. */
@@ -88,6 +126,8 @@ export interface VariantSpec {
    * checks fencing tokens where the broken variant's does not). Replaces `Scenario.resources`.
    */
   readonly resources?: readonly ResourceSpec[];
+  /** This variant's Redis nodes, when they differ from the scenario's. Replaces `Scenario.nodes`. */
+  readonly nodes?: readonly NodeSpec[];
   /** Params that differ for this variant (a shorter lease, another interval); merged over the scenario's. */
   readonly params?: Readonly<Record<string, string>>;
   /** Redis version this variant needs, when newer than 7.0 (e.g. '8.4' for DELEX). */
@@ -156,7 +196,14 @@ export interface Scenario {
    * Unix time = this epoch + the virtual time; traces and views keep showing t from 0.
    */
   readonly unixEpochMs?: number;
-  /** Commands run at time 0 before any client (e.g. `SET stock 1`). */
+  /**
+   * The Redis nodes (docs/SCHEDULES.md, "Many nodes"). Absent: one primary, `redis`, with a
+   * perfect clock and no link delay (the single-node engine, whose traces carry no node fields).
+   */
+  readonly nodes?: readonly NodeSpec[];
+  /** Client-node link delays (only with `nodes`). */
+  readonly links?: LinkSpec;
+  /** Commands run at time 0 before any client (e.g. `SET stock 1`); with `nodes`, on every node. */
   readonly setup?: readonly (readonly string[])[];
   readonly scripts?: Readonly<Record<string, ScriptSpec>>;
   readonly counters?: readonly CounterSpec[];
@@ -186,6 +233,16 @@ export function findVariant(scenario: Scenario, variantId: string | undefined): 
 
 export class ScenarioError extends Error {
   override name = 'ScenarioError';
+}
+
+/** The Redis nodes a variant runs against, or null for the single-node engine. */
+export function nodesOf(scenario: Scenario, variant: VariantSpec): readonly NodeSpec[] | null {
+  return variant.nodes ?? scenario.nodes ?? null;
+}
+
+/** The node ids a variant's schedules may name (empty for the single-node engine). */
+export function nodeIdsOf(scenario: Scenario, variant: VariantSpec): string[] {
+  return nodesOf(scenario, variant)?.map((n) => n.id) ?? [];
 }
 
 /** The protected resources a variant writes to: its own when it lists them, else the scenario's. */

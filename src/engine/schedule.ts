@@ -6,13 +6,39 @@
  *   !A       crash client A
  *   A~6000   stall client A for 6000 ms (GC pause or network stall, injected from outside)
  *
- * Tokens are separated by spaces and/or commas.
+ * Tokens are separated by spaces and/or commas. Scenarios with several Redis nodes add node
+ * faults (nodes are written `@r1`):
+ *
+ *   !@r1     crash node r1            ^@r1     restart r1 (with its data only if it fsyncs)
+ *   @r2^     promote replica r2       A/@r1    partition A from r1      A|@r1   heal it
+ *   A-@r1    lose A's next request to r1          @r1-A   lose r1's next reply to A
+ *   @r3+2000 r3's clock jumps 2 s ahead (@r3-2000: back)   A@+2000   A's clock jumps
+ *   @r2~5000 r2 now applies its primary's writes 5000 ms after they were made
  */
 export type Choice =
   | { readonly kind: 'step'; readonly clientId: string }
   | { readonly kind: 'advance'; readonly ms: number }
   | { readonly kind: 'crash'; readonly clientId: string }
-  | { readonly kind: 'stall'; readonly clientId: string; readonly ms: number };
+  | { readonly kind: 'stall'; readonly clientId: string; readonly ms: number }
+  | NodeChoice;
+
+/** A fault on a node, a client-node link or a clock (scenarios with several nodes). */
+export type NodeChoice =
+  | { readonly kind: 'node-crash'; readonly nodeId: string }
+  | { readonly kind: 'node-restart'; readonly nodeId: string }
+  | { readonly kind: 'promote'; readonly nodeId: string }
+  | { readonly kind: 'partition'; readonly clientId: string; readonly nodeId: string }
+  | { readonly kind: 'heal'; readonly clientId: string; readonly nodeId: string }
+  | { readonly kind: 'lose'; readonly clientId: string; readonly nodeId: string; readonly direction: 'request' | 'reply' }
+  | { readonly kind: 'node-clock'; readonly nodeId: string; readonly ms: number }
+  | { readonly kind: 'client-clock'; readonly clientId: string; readonly ms: number }
+  | { readonly kind: 'replication-delay'; readonly nodeId: string; readonly ms: number };
+
+const NODE_CHOICE_KINDS: ReadonlySet<Choice['kind']> = new Set(['node-crash', 'node-restart', 'promote', 'partition', 'heal', 'lose', 'node-clock', 'client-clock', 'replication-delay']);
+
+export function isNodeChoice(choice: Choice): choice is NodeChoice {
+  return NODE_CHOICE_KINDS.has(choice.kind);
+}
 
 /** Largest single clock move or stall: a day of virtual time. */
 export const advanceMsMax = 86_400_000;
@@ -40,6 +66,16 @@ const STEP = new RegExp(`^${CLIENT_ID}$`);
 const CRASH = new RegExp(`^!(${CLIENT_ID})$`);
 const STALL = new RegExp(`^(${CLIENT_ID})~([0-9]+)(ms|s)?$`);
 const ADVANCE = /^\+([0-9]+)(ms|s)?$/;
+const NODE = '@([A-Za-z][A-Za-z0-9_]*)';
+const NODE_CRASH = new RegExp(`^!${NODE}$`);
+const NODE_RESTART = new RegExp(`^\\^${NODE}$`);
+const PROMOTE = new RegExp(`^${NODE}\\^$`);
+const LINK = new RegExp(`^(${CLIENT_ID})([/|-])${NODE}$`);
+const LOSE_REPLY = new RegExp(`^${NODE}-(${CLIENT_ID})$`);
+const NODE_CLOCK = new RegExp(`^${NODE}([+-])([0-9]+)(ms|s)?$`);
+const CLIENT_CLOCK = new RegExp(`^(${CLIENT_ID})@([+-])([0-9]+)(ms|s)?$`);
+const REPLICATION_DELAY = new RegExp(`^${NODE}~([0-9]+)(ms|s)?$`);
+const NODE_TOKEN_HELP = 'expected a node fault: !@r1 (crash), ^@r1 (restart), @r1^ (promote), A/@r1 (partition), A|@r1 (heal), A-@r1 or @r1-A (lose a message), @r1+ms or A@+ms (clock jump), @r1~ms (replication delay)';
 
 function toMs(amount: string, unit: string | undefined): number {
   const n = Number(amount);
@@ -50,7 +86,7 @@ function toMs(amount: string, unit: string | undefined): number {
  * Parses schedule text. `clientIds`, when given, must contain every client the schedule names.
  * Throws ScheduleSyntaxError pointing at the first bad token.
  */
-export function parseSchedule(text: string, clientIds?: readonly string[]): Choice[] {
+export function parseSchedule(text: string, clientIds?: readonly string[], nodeIds?: readonly string[]): Choice[] {
   const choices: Choice[] = [];
   const tokenPattern = /[^\s,]+/g;
   let match: RegExpExecArray | null;
@@ -71,6 +107,10 @@ export function parseSchedule(text: string, clientIds?: readonly string[]): Choi
         fail(`duration must be between 1 and ${advanceMsMax} ms`, token, offset);
       }
     };
+    if (token.includes('@')) {
+      choices.push(parseNodeToken(token, (message) => fail(message, token, offset), checkClient, nodeIds));
+      continue;
+    }
     let m: RegExpMatchArray | null;
     if ((m = token.match(ADVANCE))) {
       const ms = toMs(m[1], m[2]);
@@ -94,8 +134,61 @@ export function parseSchedule(text: string, clientIds?: readonly string[]): Choi
   return choices;
 }
 
+/** One node-fault token (it has an `@`). */
+function parseNodeToken(token: string, fail: (message: string) => never, checkClient: (id: string) => void, nodeIds: readonly string[] | undefined): NodeChoice {
+  const checkNode = (id: string) => {
+    if (nodeIds && !nodeIds.includes(id)) fail(nodeIds.length === 0 ? `this scenario has one Redis node and no node faults` : `unknown node "@${id}" (nodes: ${nodeIds.map((n) => `@${n}`).join(', ')})`);
+    return id;
+  };
+  const ms = (amount: string, unit: string | undefined, minMs: number) => {
+    const value = toMs(amount, unit);
+    if (!Number.isSafeInteger(value) || value < minMs || value > advanceMsMax) fail(`duration must be between ${minMs} and ${advanceMsMax} ms`);
+    return value;
+  };
+  let m: RegExpMatchArray | null;
+  if ((m = token.match(NODE_CRASH))) return { kind: 'node-crash', nodeId: checkNode(m[1]) };
+  if ((m = token.match(NODE_RESTART))) return { kind: 'node-restart', nodeId: checkNode(m[1]) };
+  if ((m = token.match(PROMOTE))) return { kind: 'promote', nodeId: checkNode(m[1]) };
+  if ((m = token.match(LINK))) {
+    checkClient(m[1]);
+    const link = { clientId: m[1], nodeId: checkNode(m[3]) };
+    return m[2] === '/' ? { kind: 'partition', ...link } : m[2] === '|' ? { kind: 'heal', ...link } : { kind: 'lose', ...link, direction: 'request' };
+  }
+  if ((m = token.match(LOSE_REPLY))) {
+    checkClient(m[2]);
+    return { kind: 'lose', clientId: m[2], nodeId: checkNode(m[1]), direction: 'reply' };
+  }
+  if ((m = token.match(NODE_CLOCK))) return { kind: 'node-clock', nodeId: checkNode(m[1]), ms: (m[2] === '-' ? -1 : 1) * ms(m[3], m[4], 1) };
+  if ((m = token.match(CLIENT_CLOCK))) {
+    checkClient(m[1]);
+    return { kind: 'client-clock', clientId: m[1], ms: (m[2] === '-' ? -1 : 1) * ms(m[3], m[4], 1) };
+  }
+  if ((m = token.match(REPLICATION_DELAY))) return { kind: 'replication-delay', nodeId: checkNode(m[1]), ms: ms(m[2], m[3], 0) };
+  return fail(NODE_TOKEN_HELP);
+}
+
+const signed = (ms: number) => (ms < 0 ? `-${-ms}` : `+${ms}`);
+
 export function formatChoice(choice: Choice): string {
   switch (choice.kind) {
+    case 'node-crash':
+      return `!@${choice.nodeId}`;
+    case 'node-restart':
+      return `^@${choice.nodeId}`;
+    case 'promote':
+      return `@${choice.nodeId}^`;
+    case 'partition':
+      return `${choice.clientId}/@${choice.nodeId}`;
+    case 'heal':
+      return `${choice.clientId}|@${choice.nodeId}`;
+    case 'lose':
+      return choice.direction === 'request' ? `${choice.clientId}-@${choice.nodeId}` : `@${choice.nodeId}-${choice.clientId}`;
+    case 'node-clock':
+      return `@${choice.nodeId}${signed(choice.ms)}`;
+    case 'client-clock':
+      return `${choice.clientId}@${signed(choice.ms)}`;
+    case 'replication-delay':
+      return `@${choice.nodeId}~${choice.ms}`;
     case 'step':
       return choice.clientId;
     case 'advance':

@@ -2,8 +2,10 @@ import { applyChoice, ChoiceError, readLock, refusalOf } from './engine';
 import { hash53 } from './hash';
 import type { ClientHost } from './host';
 import type { KeyEntry } from './redis/keyspace';
-import { SimRedisServer } from './redis/server';
+import { SimRedisServer, type ServerSnapshot } from './redis/server';
 import { sharedScriptEngine } from './shared-scripts';
+import { NodeServers } from './nodes/servers';
+import { localTimeMs } from './nodes/clock';
 import { findVariant, type Scenario } from './scenario';
 import { formatSchedule, parseSchedule, type Choice } from './schedule';
 import type { LockView, Trace, TraceEvent, ViolationEvent } from './trace';
@@ -27,6 +29,8 @@ export interface RunStart {
   readonly ctx: RunContext;
   readonly server: SimRedisServer;
   readonly world: WorldState;
+  /** Several Redis nodes (Scenario.nodes), each with the setup applied; null: the one `server`. */
+  readonly nodes: NodeServers | null;
 }
 
 /** Builds a run at time 0 (what a Simulation starts from; explorers start there too). */
@@ -34,12 +38,18 @@ export function startRun(scenario: Scenario, options: Pick<SimulationOptions, 'v
   const variant = findVariant(scenario, options.variantId);
   const ctx = createRunContext(scenario, variant, options.seed ?? defaultSeed, options.host ?? null);
   // One Lua engine serves every run of this realm (shared-scripts.ts): a run costs no Lua state.
-  const server = new SimRedisServer({ scriptTiming: scenario.scriptTiming, unixEpochMs: scenario.unixEpochMs, createScriptEngine: sharedScriptEngine });
-  for (const argv of scenario.setup ?? []) {
-    const result = server.execute(argv, 0);
-    if (result.type === 'error') throw new Error(`${scenario.id}: setup ${argv.join(' ')} failed: ${result.value}`);
+  const serverOptions = { scriptTiming: scenario.scriptTiming, unixEpochMs: scenario.unixEpochMs, createScriptEngine: sharedScriptEngine };
+  const server = new SimRedisServer(serverOptions);
+  const nodes = ctx.nodes === null ? null : new NodeServers(ctx.nodeIds, serverOptions);
+  // With nodes, every node starts with the setup (replicas in sync with their primary).
+  for (const target of nodes === null ? [server] : ctx.nodeIds.map((id) => nodes.get(id))) {
+    for (const argv of scenario.setup ?? []) {
+      const result = target.execute(argv, 0);
+      if (result.type === 'error') throw new Error(`${scenario.id}: setup ${argv.join(' ')} failed: ${result.value}`);
+    }
   }
-  return { ctx, server, world: createWorld(ctx) };
+  if (nodes !== null) for (const id of ctx.nodeIds) nodes.takeTouched(id);
+  return { ctx, server, world: createWorld(ctx), nodes };
 }
 
 /**
@@ -51,6 +61,10 @@ export function startRun(scenario: Scenario, options: Pick<SimulationOptions, 'v
 export class Simulation {
   readonly ctx: RunContext;
   private readonly server: SimRedisServer;
+  /** Several Redis nodes (Scenario.nodes), or null: the one `server`. */
+  private readonly nodes: NodeServers | null;
+  /** The nodes' states at each checkpoint, by checkpoint index. */
+  private nodeCheckpoints: Record<string, ServerSnapshot>[] = [];
   private world: WorldState;
   private choices: Choice[] = [];
   private events: TraceEvent[] = [];
@@ -65,6 +79,7 @@ export class Simulation {
     this.server = start.server;
     this.world = start.world;
     this.checkpointEverySteps = options.checkpointEverySteps ?? 32;
+    this.nodes = start.nodes;
     this.checkpoints.push(this.checkpoint());
   }
 
@@ -146,7 +161,7 @@ export class Simulation {
 
   /** Applies every choice of a schedule (text or parsed), failing loudly at the first that does not fit. */
   applySchedule(schedule: string | readonly Choice[]): void {
-    const choices = typeof schedule === 'string' ? parseSchedule(schedule, this.ctx.clientIds) : schedule;
+    const choices = typeof schedule === 'string' ? parseSchedule(schedule, this.ctx.clientIds, this.ctx.nodeIds) : schedule;
     for (const choice of choices) this.apply(choice);
   }
 
@@ -158,7 +173,7 @@ export class Simulation {
     if (step === this.cursor) return;
     if (step < this.cursor || Math.floor(step / this.checkpointEverySteps) > Math.floor(this.cursor / this.checkpointEverySteps)) {
       const index = Math.floor(step / this.checkpointEverySteps);
-      this.restore(this.checkpoints[index]);
+      this.restore(index);
     }
     while (this.cursor < step) this.applyLive(this.choices[this.cursor]);
   }
@@ -187,18 +202,46 @@ export class Simulation {
     };
   }
 
-  /** Every live key at the cursor's time (the inspector's view). */
+  /** Every live key at the cursor's time (the inspector's view); with nodes, the current primary's. */
   inspect(): KeyEntry[] {
-    return this.server.inspect(this.world.nowMs);
+    const { server, nowMs } = this.viewNode();
+    return server.inspect(nowMs);
+  }
+
+  /** Node ids (empty with one node). */
+  get nodeIds(): readonly string[] {
+    return this.ctx.nodeIds;
+  }
+
+  /**
+   * One node's keys as it holds them now, on its own clock (a replica keeps keys that are
+   * logically expired until its primary's DEL arrives: they are listed with their expiry).
+   */
+  inspectNode(nodeId: string): KeyEntry[] {
+    const { server } = this.viewNode(nodeId);
+    return server.keyspace.snapshot().entries.slice();
   }
 
   lock(): LockView {
-    return readLock(this.server, this.ctx, this.world.nowMs, this.world.lock.holder);
+    const cluster = this.world.cluster;
+    if (cluster !== undefined && !cluster.nodes[cluster.primary].up) return { value: null, pttlMs: -2, holder: null };
+    const { server, nowMs } = this.viewNode();
+    return readLock(server, this.ctx, nowMs, this.world.lock.holder);
   }
 
-  /** Runs a command on this simulation's server outside any client (the console). Not part of the timeline. */
+  /** Runs a command on this simulation's server (with nodes: the current primary) outside any client (the console). Not part of the timeline. */
   executeOutside(argv: readonly string[]): ReturnType<SimRedisServer['execute']> {
-    return this.server.execute(argv, this.world.nowMs);
+    const { server, nowMs } = this.viewNode();
+    return server.execute(argv, nowMs);
+  }
+
+  /** A node's server and its clock now (default: the current primary; with one node, the server). */
+  private viewNode(nodeId?: string): { server: SimRedisServer; nowMs: number } {
+    const cluster = this.world.cluster;
+    if (cluster === undefined || this.nodes === null) return { server: this.server, nowMs: this.world.nowMs };
+    const id = nodeId ?? cluster.primary;
+    if (!(id in cluster.nodes)) throw new RangeError(`there is no node "${id}"`);
+    return { server: this.nodes.get(id), nowMs: localTimeMs(cluster.nodes[id], this.world.nowMs) };
   }
 
   /**
@@ -213,7 +256,9 @@ export class Simulation {
     void nextOrder;
     const byOrder = clients.map((c) => c.order).sort((a, b) => a - b);
     const ranked = clients.map((c) => ({ ...c, order: byOrder.indexOf(c.order) }));
-    return JSON.stringify({ world: { ...rest, clients: ranked }, server: this.server.snapshot() });
+    const key: Record<string, unknown> = { world: { ...rest, clients: ranked }, server: this.server.snapshot() };
+    if (this.nodes !== null) key.nodes = this.nodes.snapshot();
+    return JSON.stringify(key);
   }
 
   /** hash53 of stateKey(): equal states hash equal; compare keys to rule out a collision. */
@@ -224,12 +269,12 @@ export class Simulation {
   private applyLive(choice: Choice): readonly TraceEvent[] {
     const cursorBefore = this.cursor;
     try {
-      return applyChoice(this.world, this.server, this.ctx, choice);
+      return applyChoice(this.world, this.server, this.ctx, choice, this.nodes);
     } catch (error) {
       // A choice refused up front changed nothing, but one refused half-way (too many steps) or a
       // scenario bug may have: rebuild the world as it was before this choice, then report.
-      this.restore(this.checkpoints[Math.floor(cursorBefore / this.checkpointEverySteps)]);
-      while (this.cursor < cursorBefore) applyChoice(this.world, this.server, this.ctx, this.choices[this.cursor]);
+      this.restore(Math.floor(cursorBefore / this.checkpointEverySteps));
+      while (this.cursor < cursorBefore) applyChoice(this.world, this.server, this.ctx, this.choices[this.cursor], this.nodes);
       throw error;
     }
   }
@@ -239,15 +284,19 @@ export class Simulation {
     this.events.length = this.firstEventOfStep[this.cursor];
     this.firstEventOfStep.length = this.cursor + 1;
     this.checkpoints.length = Math.floor(this.cursor / this.checkpointEverySteps) + 1;
+    this.nodeCheckpoints.length = this.checkpoints.length;
   }
 
   private checkpoint(): Checkpoint {
+    if (this.nodes !== null) this.nodeCheckpoints[Math.floor(this.cursor / this.checkpointEverySteps)] = this.nodes.snapshot();
     return { world: cloneWorld(this.world), server: this.server.snapshot(), eventCount: this.events.length };
   }
 
-  private restore(checkpoint: Checkpoint): void {
+  private restore(index: number): void {
+    const checkpoint = this.checkpoints[index];
     this.world = cloneWorld(checkpoint.world);
     this.server.restore(checkpoint.server);
+    if (this.nodes !== null) this.nodes.restore(this.nodeCheckpoints[index]);
   }
 }
 

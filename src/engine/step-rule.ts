@@ -1,13 +1,16 @@
+import { ProgramError } from './choice-error';
 import type { Emitter } from './emit';
 import { HostPending } from './host';
 import { addInteger, evaluateCondition, isRedisStep, resolveTemplate, type Step } from './program';
-import { reply as replies, replyText, type Reply } from './redis/reply';
+import { reply as replies, type Reply } from './redis/reply';
 import type { SimRedisServer } from './redis/server';
 import { sha1Hex } from './redis/lua/sha1';
 import { connectionId, deliverPushes } from './messages';
 import { nextBelow } from './rng';
+import type { ClusterRun } from './nodes/cluster';
+import { localTimeMs } from './nodes/clock';
 import { resourcesOf } from './scenario';
-import type { BlockReason, ClientState, RunContext, WorldState } from './world';
+import { saveReply, type BlockReason, type ClientState, type RunContext, type WorldState } from './world';
 
 /** Bound on program steps one scheduling step may run without reaching a Redis command or a wait. */
 export const localStepCountMax = 1_000;
@@ -22,6 +25,8 @@ export interface StepEnv {
   block(c: ClientState, reason: BlockReason, durationMs: number | null, pc: number | null): void;
   /** Starts an idle helper client (a `start` step). */
   start(helper: ClientState, by: string): void;
+  /** Several Redis nodes: commands travel to them (null: the single-node engine). */
+  readonly cluster?: ClusterRun | null;
 }
 
 /**
@@ -59,13 +64,7 @@ function templateResolver(c: ClientState, env: StepEnv): (text: string) => strin
   return (text) => resolveTemplate(text, c.vars, env.ctx.params);
 }
 
-/** Saves a reply where conditions and templates read it. */
-export function saveReply(c: ClientState, name: string | null | undefined, result: Reply): void {
-  c.lastReply = result;
-  if (name === undefined || name === null) return;
-  c.vars[name] = replyText(result);
-  c.replyTypes[name] = result.type;
-}
+export { saveReply };
 
 function end(c: ClientState, pc: number | null, env: StepEnv): void {
   c.status = 'done';
@@ -113,7 +112,8 @@ function execute(c: ClientState, step: Step, env: StepEnv): boolean {
       jump(step.goto);
       return false;
     case 'set': {
-      const base = resolve(step.value);
+      let base = resolve(step.value);
+      for (const term of step.subtract ?? []) base = subtractInteger(base, resolve(term));
       let value = step.add === undefined ? base : addInteger(base, step.add);
       if (step.jitterMax !== undefined && step.jitterMax > 0) {
         const [jitter, next] = nextBelow(world.rng, step.jitterMax + 1);
@@ -123,6 +123,14 @@ function execute(c: ClientState, step: Step, env: StepEnv): boolean {
       c.vars[step.var] = value;
       c.pc += 1;
       emit.event(c.id, { kind: 'set', pc, var: step.var, value });
+      return false;
+    }
+    case 'clock': {
+      const clock = world.cluster?.clientClocks[c.id];
+      const value = String(clock === undefined ? world.nowMs : localTimeMs(clock, world.nowMs));
+      c.vars[step.saveAs] = value;
+      c.pc += 1;
+      emit.event(c.id, { kind: 'set', pc, var: step.saveAs, value });
       return false;
     }
     case 'work': {
@@ -222,6 +230,7 @@ function waitsBehindScript(c: ClientState, env: StepEnv): boolean {
 function runRedisStep(c: ClientState, step: Extract<Step, { op: 'command' | 'eval' }>, env: StepEnv): boolean {
   const { world, server, ctx, emit } = env;
   const pc = c.pc;
+  if (env.cluster) return sendToNode(c, step, env.cluster, env);
   if (waitsBehindScript(c, env)) return true;
   const resolve = templateResolver(c, env);
   const argv = step.op === 'command' ? step.argv.map(resolve) : evalArgv(c, step, env);
@@ -244,6 +253,32 @@ function runRedisStep(c: ClientState, step: Extract<Step, { op: 'command' | 'eva
   deliverPushes(world, server, ctx, emit);
   wakeKilledScriptCaller(env);
   return false;
+}
+
+/**
+ * Several nodes: the command goes to its node (the step's `node`, else the current primary) as a
+ * request. A reply that comes back at once is saved as on one node; otherwise the client waits
+ * for it, until its timeout or for ever (the scheduling step ends).
+ */
+function sendToNode(c: ClientState, step: Extract<Step, { op: 'command' | 'eval' }>, cluster: ClusterRun, env: StepEnv): boolean {
+  const resolve = templateResolver(c, env);
+  const pc = c.pc;
+  const argv = step.op === 'command' ? step.argv.map(resolve) : evalArgv(c, step, env);
+  const nodeId = step.node === undefined ? cluster.state.primary : resolve(step.node);
+  c.pc += 1;
+  if (step.releases) c.believesHoldsLock = false;
+  const result = cluster.send(c, nodeId, argv, pc, step.saveAs ?? null, step.releases === true);
+  if (result !== null) {
+    saveReply(c, step.saveAs, result);
+    return false;
+  }
+  env.block(c, 'network', step.timeoutMs ?? null, pc);
+  return true;
+}
+
+function subtractInteger(value: string, minus: string): string {
+  if (!/^-?(0|[1-9][0-9]*)$/.test(minus)) throw new ProgramError(`set: "${minus}" is not an integer`);
+  return addInteger(value, 0, -BigInt(minus));
 }
 
 /**

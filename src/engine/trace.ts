@@ -31,6 +31,25 @@ interface EventBase {
   readonly clientId: string | null;
   readonly lockBefore: LockView;
   readonly lockAfter: LockView;
+  /**
+   * Several nodes only: each node whose view changed with this event (the run's first event lists
+   * them all), so the timeline draws one row per node without replaying the run.
+   */
+  readonly nodes?: readonly NodeView[];
+}
+
+/** One Redis node as the timeline shows it: up or down, its role, the lock key on it, its replication offset. */
+export interface NodeView {
+  readonly node: string;
+  readonly up: boolean;
+  readonly role: 'primary' | 'replica';
+  readonly replicaOf: string | null;
+  /** The lock key's value on this node, on its own clock (null: absent, or the node is down). */
+  readonly lock: string | null;
+  /** The lock key's PTTL on this node at the event (-2 absent, -1 no expiry). */
+  readonly pttlMs: number;
+  /** A primary: its last write's offset; a replica: how far into its primary's stream it has applied. */
+  readonly offset: number;
 }
 
 export type TraceEvent =
@@ -47,6 +66,8 @@ export type TraceEvent =
       readonly replyAtMs?: number;
       /** The program step gives the lock up: the client's belief that it holds the lock ends here. */
       readonly releases: boolean;
+      /** The node that ran it (only in scenarios with several nodes). */
+      readonly node?: string;
     })
   | (EventBase & { readonly kind: 'clock'; readonly fromMs: number; readonly toMs: number; readonly reason: 'advance' | 'wait' })
   /** The client begins: its first scheduled step (its arrival), or another client's `start` step (`by`). */
@@ -87,7 +108,16 @@ export type TraceEvent =
   | (EventBase & { readonly kind: 'give-up'; readonly pc: number; readonly attempts: number; readonly reason: 'attempts' | 'deadline' })
   | (EventBase & { readonly kind: 'crash'; readonly pc: number | null })
   /** A delayed reply reaches its client (see `command.replyAtMs`). */
-  | (EventBase & { readonly kind: 'reply'; readonly pc: number; readonly var: string | null; readonly reply: Reply })
+  | (EventBase & {
+      readonly kind: 'reply';
+      readonly pc: number;
+      readonly var: string | null;
+      readonly reply: Reply;
+      /** The node it came from (several nodes only). */
+      readonly node?: string;
+      /** No reply came in time: `reply` is the client's own timeout error, not Redis's (several nodes only). */
+      readonly timeout?: boolean;
+    })
   /**
    * A Pub/Sub message reached one of the client's connections (published by a command or a
    * script at this instant). It waits there until the client's `waitMessage` reads it.
@@ -100,8 +130,43 @@ export type TraceEvent =
       readonly pattern: string | null;
       readonly payload: string;
     })
-  /** Redis dropped a key whose expiry time passed (a key with expiry `when` is gone from when+1). */
-  | (EventBase & { readonly kind: 'expire'; readonly key: string })
+  /**
+   * Redis dropped a key whose expiry time passed (a key with expiry `when` is gone from when+1);
+   * `node`: on which node, on that node's clock (several nodes only).
+   */
+  | (EventBase & { readonly kind: 'expire'; readonly key: string; readonly node?: string })
+  /** A request leaves its client for a node; it arrives at `arriveAtMs`, or never (null: lost). */
+  | (EventBase & { readonly kind: 'send'; readonly pc: number; readonly node: string; readonly argv: readonly string[]; readonly arriveAtMs: number | null })
+  /** A message between a client and a node was lost: a partition, a lost-message fault, a dead node or client. */
+  | (EventBase & {
+      readonly kind: 'drop';
+      readonly node: string;
+      readonly message: 'request' | 'reply';
+      /** not-serving: a delayed restart; late: the client had stopped waiting (its timeout); client-gone: it crashed or finished. */
+      readonly cause: 'partition' | 'loss' | 'node-down' | 'not-serving' | 'late' | 'client-gone';
+      readonly argv: readonly string[];
+    })
+  /** A replica applied its primary's writes up to `offset` (`full`: a full resync, its keyspace replaced). */
+  | (EventBase & { readonly kind: 'replicate'; readonly node: string; readonly from: string; readonly offset: number; readonly keys: readonly string[]; readonly full: boolean })
+  /** A fault on nodes, links or clocks from the schedule (docs/SCHEDULES.md, "Many nodes"). */
+  | (EventBase & {
+      readonly kind: 'fault';
+      readonly fault: NodeFault;
+      /** The node concerned, or null for a client's clock. */
+      readonly node: string | null;
+      /** restart: with its data (fsync) or empty. */
+      readonly withData?: boolean;
+      /** clock-jump: by how much (ms, signed); replication-delay: the new delay. */
+      readonly ms?: number;
+      /** promote: the old primary, and what became of it. */
+      readonly previous?: string | null;
+      /** lose-next: which way the lost message goes. */
+      readonly direction?: 'request' | 'reply';
+      /** restart with a delay: the node serves clients from this time. */
+      readonly servingFromMs?: number;
+      /** restart and promote: keys that were lost (the node's memory, or writes the new primary never got). */
+      readonly lostKeys?: readonly string[];
+    })
   | (EventBase & {
       readonly kind: 'write';
       readonly pc: number;
@@ -123,6 +188,7 @@ export type TraceEvent =
     });
 
 export type TraceEventKind = TraceEvent['kind'];
+export type NodeFault = 'node-crash' | 'node-restart' | 'promote' | 'partition' | 'heal' | 'lose-next' | 'clock-jump' | 'replication-delay';
 export type ViolationEvent = Extract<TraceEvent, { kind: 'violation' }>;
 
 /** Everything one run produced; JSON.stringify of it is byte-identical for equal inputs. */

@@ -1,10 +1,12 @@
-import type { Reply } from './redis/reply';
+import { replyText, type Reply } from './redis/reply';
 import type { ServerSnapshot } from './redis/server';
 import { nextToken, seedRng, type RngState } from './rng';
 import { resourcesOf, type ScriptSpec, type Scenario, type VariantSpec } from './scenario';
 import type { Step } from './program';
 import { checkersFor, type Checker } from './checkers';
 import type { ClientHost } from './host';
+import { createClusterState, validateNodes, type ClusterState } from './nodes/state';
+import type { NodeSpec } from './scenario';
 
 /**
  * Where a client is in its life (docs/SCHEDULES.md, "The time model").
@@ -21,9 +23,10 @@ export type ClientStatus = 'idle' | 'ready' | 'blocked' | 'crashed' | 'done';
  * retry (backoff before trying again), hang (a call with no timeout that never answers). Redis:
  * reply (a slow script's reply arrives when the script ends), busy (Redis is running another
  * client's script; the command waits its turn). Pub/Sub: message (a `waitMessage`: until a
- * message arrives or the timeout, whichever is first).
+ * message arrives or the timeout, whichever is first). network (several nodes: a command's reply is
+ * on its way, or lost; the wait ends with the reply, or at the client's timeout).
  */
-export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'message';
+export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'message' | 'network';
 
 /** A Pub/Sub message delivered to one of a client's connections and not read by its program yet. */
 export interface InboxMessage {
@@ -118,6 +121,8 @@ export interface WorldState {
   /** Per counter: marks so far, whether its checker reported, and (db-read) the times of recent marks. */
   counters: Record<string, { sold: number; reported: boolean; recentMs: number[] }>;
   resources: Record<string, { value: string | null; maxFencingToken: string | null; writeCount: number }>;
+  /** Several Redis nodes (Scenario.nodes): roles, clocks, links, messages, replication. Absent: one node. */
+  cluster?: ClusterState;
 }
 
 /** Everything needed to run one scenario variant; derived once, never mutated. */
@@ -136,6 +141,10 @@ export interface RunContext {
   /** Clients whose program is written while they run (ClientSpec.hosted), and who writes it. */
   readonly hosted: ReadonlySet<string>;
   readonly host: ClientHost | null;
+  /** The Redis nodes, or null for the single-node engine. */
+  readonly nodes: readonly NodeSpec[] | null;
+  /** Node ids (empty for the single-node engine). */
+  readonly nodeIds: readonly string[];
 }
 
 export function createRunContext(scenario: Scenario, variant: VariantSpec, seed: number, host: ClientHost | null = null): RunContext {
@@ -158,15 +167,19 @@ export function createRunContext(scenario: Scenario, variant: VariantSpec, seed:
     }
     labels[client.id] = byLabel;
   }
+  const clientIds = variant.clients.map((c) => c.id);
+  const nodes = validateNodes(scenario, variant, clientIds);
   return {
     scenario,
     variant,
     seed,
+    nodes,
+    nodeIds: nodes?.map((n) => n.id) ?? [],
     params: { ...scenario.params, ...(variant.params ?? {}) },
     scripts: { ...(scenario.scripts ?? {}), ...(variant.scripts ?? {}) },
     programs,
     labels,
-    clientIds: variant.clients.map((c) => c.id),
+    clientIds,
     checkers: checkersFor(scenario.checkers),
     hosted: new Set(variant.clients.filter((c) => c.hosted === true).map((c) => c.id)),
     host,
@@ -212,7 +225,7 @@ export function createWorld(ctx: RunContext): WorldState {
   for (const r of resourcesOf(ctx.scenario, ctx.variant)) resources[r.id] = { value: null, maxFencingToken: null, writeCount: 0 };
   const processes: WorldState['processes'] = {};
   for (const c of clients) processes[c.process] = { stalledUntilMs: 0 };
-  return {
+  const world: WorldState = {
     nowMs: 0,
     nextOrder: 0,
     rng,
@@ -231,6 +244,9 @@ export function createWorld(ctx: RunContext): WorldState {
     counters,
     resources,
   };
+  // Only with nodes: a single-node world keeps exactly its old shape.
+  if (ctx.nodes !== null) world.cluster = createClusterState(ctx.nodes, ctx.variant.clients);
+  return world;
 }
 
 /**
@@ -249,7 +265,7 @@ export function cloneWorld(world: Readonly<WorldState>): WorldState {
   }
   const resources: WorldState['resources'] = {};
   for (const id in world.resources) resources[id] = { ...world.resources[id] };
-  return {
+  const copy: WorldState = {
     ...world,
     clients: world.clients.map(cloneClient),
     processes,
@@ -257,6 +273,9 @@ export function cloneWorld(world: Readonly<WorldState>): WorldState {
     counters,
     resources,
   };
+  // Several nodes: their state is plain data, copied whole (messages and streams are short).
+  if (world.cluster !== undefined) copy.cluster = structuredClone(world.cluster);
+  return copy;
 }
 
 function cloneClient(c: Readonly<ClientState>): ClientState {
@@ -284,4 +303,12 @@ export interface Checkpoint {
 /** A client that has not finished or crashed (it may not have started yet). */
 export function isLive(client: Readonly<ClientState>): boolean {
   return client.status !== 'done' && client.status !== 'crashed';
+}
+
+/** Saves a reply where conditions and templates read it. */
+export function saveReply(c: ClientState, name: string | null | undefined, result: Reply): void {
+  c.lastReply = result;
+  if (name === undefined || name === null) return;
+  c.vars[name] = replyText(result);
+  c.replyTypes[name] = result.type;
 }

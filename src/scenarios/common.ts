@@ -1,4 +1,5 @@
 import type { LocalizedText, Step } from '../engine/program';
+import type { NodeSpec } from '../engine/scenario';
 
 /*
  * Program fragments several scenarios share. Each returns fresh step objects; labels are given by
@@ -138,4 +139,102 @@ export function timerLoop(options: {
     options.keepGoing ?? { op: 'goto', goto: 'timer' },
     { op: 'end', label: 'stop' },
   ];
+}
+
+/** The nodes of a Redlock deployment: `count` independent primaries r1..rN (no replication). */
+export function redlockNodes(count: number, overrides: Partial<Record<string, Partial<NodeSpec>>> = {}): NodeSpec[] {
+  return Array.from({ length: count }, (_, i) => ({ id: `r${i + 1}`, role: 'primary' as const, ...(overrides[`r${i + 1}`] ?? {}) }));
+}
+
+/**
+ * Redlock's acquire (redis.io's "Distributed Locks with Redis"), line by line. Needs the params
+ * lockKey, ttlMs, nodeCount, quorum (nodeCount/2 + 1) and driftMs (the clock drift allowance),
+ * and the script compareAndDelete. Ends at the step labelled `locked` with `validityMs` set.
+ */
+export function redlockAcquire(options: { nodeTimeoutMs: number; retryAfterMs: number; jitterMs: number; attemptCountMax: number; rotate?: boolean }): Step[] {
+  // rotate: start at node ${firstNode} and go round, so that clients racing at once meet on different nodes first.
+  const next: Step[] = options.rotate
+    ? [
+        { op: 'set', label: 'nextNode', var: 'i', value: '${i}', add: 1 },
+        { op: 'if', when: { test: 'le', left: '${i}', right: '${nodeCount}' }, goto: 'counted' },
+        { op: 'set', var: 'i', value: '1', note: text('after the last node, the first', '最后一个节点之后回到第一个') },
+        { op: 'set', label: 'counted', var: 'tried', value: '${tried}', add: 1 },
+        { op: 'if', when: { test: 'lt', left: '${tried}', right: '${nodeCount}' }, goto: 'acquireNode' },
+      ]
+    : [
+        { op: 'set', label: 'nextNode', var: 'i', value: '${i}', add: 1 },
+        { op: 'if', when: { test: 'le', left: '${i}', right: '${nodeCount}' }, goto: 'acquireNode' },
+      ];
+  return [
+    { op: 'clock', label: 'redlock', saveAs: 'startMs', note: text('1. read my clock (ms)', '1. 读取我自己的时钟（毫秒）') },
+    { op: 'set', var: 'votes', value: '0' },
+    ...(options.rotate ? [{ op: 'set', var: 'tried', value: '0' } satisfies Step, { op: 'set', var: 'i', value: '${firstNode}' } satisfies Step] : [{ op: 'set', var: 'i', value: '1' } satisfies Step]),
+    {
+      op: 'command',
+      label: 'acquireNode',
+      argv: ['SET', '${lockKey}', '${token}', 'NX', 'PX', '${ttlMs}'],
+      node: 'r${i}',
+      timeoutMs: options.nodeTimeoutMs,
+      saveAs: 'got',
+      note: text('2. try each node in turn, with a timeout much shorter than the lease', '2. 依次尝试每个节点，超时远短于租期'),
+    },
+    { op: 'if', when: { test: 'nil', reply: 'got' }, goto: 'nextNode' },
+    { op: 'if', when: { test: 'error', reply: 'got' }, goto: 'nextNode', note: text('a timeout or an error is not a vote', '超时或出错都不算一票') },
+    { op: 'set', var: 'votes', value: '${votes}', add: 1 },
+    ...next,
+    { op: 'clock', saveAs: 'nowMs', note: text('3. read my clock again', '3. 再次读取我的时钟') },
+    { op: 'set', var: 'elapsedMs', value: '${nowMs}', subtract: ['${startMs}'], note: text('time spent acquiring, by my clock', '按我的时钟，加锁花掉的时间') },
+    {
+      op: 'set',
+      var: 'validityMs',
+      value: '${ttlMs}',
+      subtract: ['${elapsedMs}', '${driftMs}'],
+      note: text('validity = lease - time spent acquiring - clock drift allowance', '有效期 = 租期 - 加锁花掉的时间 - 时钟漂移余量'),
+    },
+    { op: 'if', when: { test: 'lt', left: '${votes}', right: '${quorum}' }, goto: 'redlockFailed', note: text('4. a majority of nodes?', '4. 拿到多数节点了吗？') },
+    { op: 'if', when: { test: 'gt', left: '${validityMs}', right: '0' }, goto: 'locked', note: text('and time left on the lease: the lock is mine', '且租期还有剩余：锁归我了') },
+    ...redlockRelease('redlockFailed', 'retryUnlock', options.nodeTimeoutMs, false),
+    {
+      op: 'retry',
+      goto: 'redlock',
+      afterMs: options.retryAfterMs,
+      jitterMs: options.jitterMs,
+      attemptCountMax: options.attemptCountMax,
+      note: text('5. failed: unlock every node, wait a random delay, try again', '5. 失败：解开所有节点，随机等待后重试'),
+    },
+    { op: 'end', note: text('give up', '放弃') },
+    { op: 'enter', label: 'locked' },
+  ];
+}
+
+/** Redlock's release: the compare-and-delete script on every node, reachable or not. */
+export function redlockRelease(label: string, nodeLabel: string, nodeTimeoutMs: number, releases: boolean): Step[] {
+  return [
+    { op: 'set', label, var: 'i', value: '1' },
+    {
+      op: 'eval',
+      label: nodeLabel,
+      script: 'compareAndDelete',
+      keys: ['${lockKey}'],
+      args: ['${token}'],
+      node: 'r${i}',
+      timeoutMs: nodeTimeoutMs,
+      saveAs: 'released',
+      ...(releases ? { releases: true } : {}),
+      note: text('unlock on every node: delete the key only if it holds my token', '在每个节点上解锁：仅当键里是我的 token 时才删除'),
+    },
+    { op: 'set', var: 'i', value: '${i}', add: 1 },
+    { op: 'if', when: { test: 'le', left: '${i}', right: '${nodeCount}' }, goto: nodeLabel },
+  ];
+}
+
+/** The params a Redlock over `nodeCount` nodes needs, with the drift allowance redis.io suggests (1% of the TTL + 2 ms). */
+export function redlockParams(ttlMs: number, nodeCount = 5): Record<string, string> {
+  return {
+    lockKey: 'lock',
+    ttlMs: String(ttlMs),
+    nodeCount: String(nodeCount),
+    quorum: String(Math.floor(nodeCount / 2) + 1),
+    driftMs: String(Math.floor(ttlMs * 0.01) + 2),
+  };
 }

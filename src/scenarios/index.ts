@@ -18,9 +18,15 @@ import { longScript } from './long-script';
 import { subSecondLease } from './sub-second-lease';
 import { leaseSizing } from './lease-sizing';
 import { releaseResult } from './release-result';
+import { failoverBeforeReplication } from './failover-before-replication';
+import { redlockClockJump } from './redlock-clock-jump';
+import { redlockHappyPath } from './redlock-happy-path';
+import { redlockGcPause } from './redlock-gc-pause';
+import { redlockSplitVote } from './redlock-split-vote';
+import { redlockRestartWithoutFsync } from './redlock-restart';
 
 /** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
-export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, subSecondLease, plainDel, getThenDel, leaseExpiresMidWork, leaseSizing, releaseResult, watchdogScenario, reentrant, redissonLock, stockOversell, cacheBreakdown, cachePenetration, cacheAvalanche, retryAndBackoff, scriptCache, longScript];
+export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, subSecondLease, plainDel, getThenDel, leaseExpiresMidWork, leaseSizing, releaseResult, watchdogScenario, reentrant, redissonLock, stockOversell, cacheBreakdown, cachePenetration, cacheAvalanche, retryAndBackoff, scriptCache, longScript, failoverBeforeReplication, redlockHappyPath, redlockClockJump, redlockRestartWithoutFsync, redlockGcPause, redlockSplitVote];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);

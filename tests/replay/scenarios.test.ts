@@ -29,6 +29,9 @@ const REFUSED: Record<string, RegExp> = {
   'long-script/wrote-first': /runs for 15001 ms of virtual time .*scriptTiming/,
   'long-script/no-rollback': /runs for 15001 ms of virtual time .*scriptTiming/,
 };
+/** Scenarios with several nodes: the replay drives one redis-server. */
+const SEVERAL_NODES = /runs against several Redis nodes .*drives one redis-server/;
+for (const s of SCENARIOS) for (const v of s.variants) if ((v.nodes ?? s.nodes) !== undefined) REFUSED[`${s.id}/${v.id}`] = SEVERAL_NODES;
 /** SCRIPT FLUSH empties the whole script cache: these run alone, after the others, with --allow-server-wide. */
 const SERVER_WIDE = new Set(['script-cache']);
 

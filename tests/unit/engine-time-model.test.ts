@@ -212,8 +212,18 @@ function checkWaits(sim: Simulation): void {
   const processOf = (id: string) => sim.clients.find((c) => c.id === id)?.process;
   const stalledAt = (process: string | undefined, t: number) => stalls.some((s) => s.process === process && s.atMs <= t && s.untilMs >= t);
   for (const client of sim.clients) {
-    // Messages arrive while the client waits (they are the world's doing, not the client's).
-    const own = events.filter((e) => e.clientId === client.id && e.kind !== 'violation' && e.kind !== 'stall' && e.kind !== 'message');
+    // Messages arrive while the client waits (they are the world's doing, not the client's). With
+    // several nodes, a client's request runs at its node, or is lost, and faults name its links while it waits: not its own steps.
+    const own = events.filter(
+      (e) =>
+        e.clientId === client.id &&
+        e.kind !== 'violation' &&
+        e.kind !== 'stall' &&
+        e.kind !== 'message' &&
+        e.kind !== 'drop' &&
+        e.kind !== 'fault' &&
+        !(e.kind === 'command' && e.node !== undefined),
+    );
     const messageAt = (t: number) => events.some((x) => x.kind === 'message' && x.clientId === client.id && x.atMs === t);
     own.forEach((e, i) => {
       if (e.kind === 'wake') {
@@ -236,8 +246,11 @@ function checkWaits(sim: Simulation): void {
       if (next.kind !== 'wake') return;
       // A killed script's caller is due at the kill; any other wait is due when it said.
       const killAt = (t: number) => events.some((x) => x.kind === 'command' && x.atMs === t && /^script$/i.test(x.argv[0]) && /^kill$/i.test(x.argv[1] ?? ''));
+      // A network wait ends when the reply arrives, at the latest at the client's timeout.
+      const replyAt = (t: number) => events.some((x) => x.kind === 'command' && x.clientId === client.id && x.node !== undefined && x.atMs <= t && x.atMs >= e.atMs);
       // A message wait is due at the message (one already waiting: at once) or at its timeout.
       if (e.reason === 'reply' && next.dueMs < e.untilMs) expect(killAt(next.dueMs)).toBe(true);
+      else if (e.reason === 'network' && next.dueMs < e.untilMs) expect(replyAt(next.dueMs)).toBe(true);
       else if (e.reason === 'message' && next.dueMs < e.untilMs) {
         expect(next.reason).toBe('message');
         expect(next.dueMs === e.atMs || messageAt(next.dueMs)).toBe(true);

@@ -1,7 +1,7 @@
 import { sha1Hex } from '../../engine/redis/lua';
 import type { Reply } from '../../engine/redis/reply';
 import { SimRedisServer } from '../../engine/redis/server';
-import { findVariant, type Scenario, type ScriptSpec, type VariantSpec } from '../../engine/scenario';
+import { findVariant, nodesOf, type Scenario, type ScriptSpec, type VariantSpec } from '../../engine/scenario';
 import { Simulation } from '../../engine/simulation';
 import { connectionId } from '../../engine/messages';
 import type { Step } from '../../engine/program';
@@ -106,6 +106,11 @@ export interface PlanOptions {
 
 export function buildPlan(scenario: Scenario, options: PlanOptions): ReplayPlan {
   const variant = findVariant(scenario, options.variantId);
+  if (nodesOf(scenario, variant) !== null) {
+    throw new ReplayRefusal(
+      'the scenario runs against several Redis nodes (replication, failover, Redlock); the replay drives one redis-server, so its node faults, links and clocks cannot be replayed.',
+    );
+  }
   const sim = new Simulation(scenario, { variantId: variant.id, seed: options.seed });
   sim.applySchedule(options.schedule ?? scenario.defaultSchedule);
   const trace = sim.trace();

@@ -4,6 +4,7 @@ import { localized, violationKindLabel, type Lang, type Translate } from '../../
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { ExploreButton, ExploreVerdict } from './ExploreDialog';
 import { WorkbenchButton } from './WorkbenchButton';
+import { NodesButton } from './NodesButton';
 import type { VariantOutcome } from '../store/createSimStore';
 import { selectLang, selectOutcomes, selectRunInfo, selectScenarioId } from '../store/selectors';
 import type { SimState } from '../store/createSimStore';
@@ -44,6 +45,7 @@ export function ScenarioBar() {
         <LessonNumber />
         <ExploreButton />
         <WorkbenchButton />
+        <NodesButton />
         {/* First visit: where to start; afterwards the lesson's challenges. Both on this row, so neither adds one. */}
         {landing ? <Landing /> : <LearnStrip />}
       </div>

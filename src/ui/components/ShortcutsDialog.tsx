@@ -1,5 +1,5 @@
-import { useModalDialog } from './useModalDialog';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
+import { useModalDialog } from './useModalDialog';
 import { selectShortcutsOpen } from '../store/selectors';
 
 /** The `?` dialog: a native modal <dialog> (focus trap, Escape and inert background for free). */

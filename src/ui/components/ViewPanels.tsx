@@ -15,6 +15,7 @@ const selectViewProps = (s: SimState) => ({
   // Predict mode draws only the past: the future would give the answers away.
   visibleCount: s.predict ? s.eventCountToCursor : null,
   clientIds: s.clientIds,
+  nodeIds: s.runInfo.nodeIds,
   cursorStep: s.cursor,
   nowMs: s.nowMs,
   lang: s.lang,

@@ -49,6 +49,16 @@ export interface RunSpec {
   readonly predict?: boolean;
 }
 
+/** A Redis node as the nodes dialog shows it at the cursor. */
+export interface NodeStatus {
+  readonly id: string;
+  readonly up: boolean;
+  readonly role: 'primary' | 'replica';
+  readonly replicaOf: string | null;
+  /** A primary: its last write's offset; a replica: how far into its primary's stream it has applied. */
+  readonly offset: number;
+}
+
 export type LoadResult = { readonly ok: true } | { readonly ok: false; readonly error: LinkError };
 
 export type ViewTab = 'timeline' | 'sequence' | 'events';
@@ -96,6 +106,8 @@ export interface SimulationSlice {
   readonly lock: LockView;
   readonly violations: readonly ViolationEvent[];
   readonly schedule: string;
+  /** Several Redis nodes: each node at the cursor (empty with one node). */
+  readonly nodes: readonly NodeStatus[];
   /** clientId -> token, and token -> clientId. */
   readonly tokens: Readonly<Record<string, string>>;
   readonly tokenOwners: Readonly<Record<string, string>>;
@@ -117,6 +129,10 @@ export interface SimulationSlice {
   runToNextCommand(clientId: string): void;
   stallClient(clientId: string, ms: number): void;
   crashClient(clientId: string): void;
+  /** Applies schedule text after the cursor (a node fault such as `!@r1`), as one or more choices. */
+  applyScheduleText(text: string): void;
+  /** Replaces the run's schedule with `text` (same scenario, variant and seed); the cursor goes to its end. */
+  runSchedule(text: string): LoadResult;
   advanceClock(ms: number): void;
   jumpToNextExpiry(): void;
   stepBack(): void;
@@ -148,6 +164,8 @@ export interface UiSlice {
   readonly shortcutsOpen: boolean;
   /** The "Replay on a real Redis" dialog (the CLI command for the run shown) is open. */
   readonly replayOpen: boolean;
+  /** The nodes dialog (several nodes only). */
+  readonly nodesOpen: boolean;
   readonly linkError: LinkError | null;
   setLang(lang: Lang): void;
   setTheme(theme: Theme): void;
@@ -155,6 +173,7 @@ export interface UiSlice {
   setView(view: ViewTab): void;
   setShortcutsOpen(open: boolean): void;
   setReplayOpen(open: boolean): void;
+  setNodesOpen(open: boolean): void;
   dismissLinkError(): void;
 }
 

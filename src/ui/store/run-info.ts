@@ -5,7 +5,7 @@
  */
 import { scriptNamesOf } from '../../engine/describe';
 import { isRedisStep, renderStep } from '../../engine/program';
-import type { Scenario, VariantSpec } from '../../engine/scenario';
+import { nodeIdsOf, type Scenario, type VariantSpec } from '../../engine/scenario';
 import { challengesOf, questionsOf, variantLabelOf } from '../../scenarios/learning';
 import type { LocalizedText, ProgramLine, RunInfo, ScenarioSummary } from './types';
 
@@ -43,5 +43,6 @@ export function runInfo(scenario: Scenario, variant: VariantSpec): RunInfo {
     programs,
     scriptNames: scriptNamesOf(scenario, variant),
     exploreNote: scenario.explore?.note ?? null,
+    nodeIds: nodeIdsOf(scenario, variant),
   };
 }

@@ -14,7 +14,7 @@
  * (replays without a ChoiceError) is checked by the store when it loads the link.
  */
 import { formatSchedule, parseSchedule, ScheduleSyntaxError, type Choice } from '../../engine/schedule';
-import type { Scenario } from '../../engine/scenario';
+import { nodeIdsOf, type Scenario } from '../../engine/scenario';
 import { challengesOf } from '../../scenarios/learning';
 import { defaultSeed } from '../../engine/simulation';
 import type { LinkError, LinkErrorReason } from './types';
@@ -97,7 +97,7 @@ export function parseRunLink(hash: string, scenarios: readonly Scenario[]): Link
   const rawSchedule = params.get('s');
   let choices: Choice[];
   if (rawSchedule === undefined) {
-    choices = parseSchedule(scenario.defaultSchedule, variant.clients.map((c) => c.id));
+    choices = parseSchedule(scenario.defaultSchedule, variant.clients.map((c) => c.id), nodeIdsOf(scenario, variant));
   } else {
     const tokens = rawSchedule === '' ? [] : rawSchedule.split('.');
     const decoded: string[] = [];
@@ -107,7 +107,7 @@ export function parseRunLink(hash: string, scenarios: readonly Scenario[]): Link
       decoded.push(plain);
     }
     try {
-      choices = parseSchedule(decoded.join(' '), variant.clients.map((c) => c.id));
+      choices = parseSchedule(decoded.join(' '), variant.clients.map((c) => c.id), nodeIdsOf(scenario, variant));
     } catch (error) {
       if (error instanceof ScheduleSyntaxError) return fail('bad-schedule', error.message);
       throw error;

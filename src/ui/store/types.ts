@@ -125,6 +125,8 @@ export interface RunInfo {
   readonly scriptNames: Readonly<Record<string, string>>;
   /** Why the explorer's declared bounds for this scenario are what they are (docs/EXPLORER.md). */
   readonly exploreNote: LocalizedText | null;
+  /** The Redis nodes as the scenario starts (empty with one node); the node rows and controls follow them. */
+  readonly nodeIds: readonly string[];
 }
 
 /** Wall-clock timers for the playback driver (the only wall time Lockstep reads). Injected for tests. */

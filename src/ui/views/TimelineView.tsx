@@ -38,6 +38,8 @@ function windowAt(leftPx: number, widthPx: number): Window {
   return [Math.max(0, x0), x1];
 }
 
+const NO_NODES: readonly string[] = [];
+
 /**
  * The run as swimlanes: one row per client (what it believes, the commands it sent, its waits) and
  * one for Redis (who Redis says holds the lock, and the lease). Only the window near the viewport
@@ -61,7 +63,8 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
   const anchorRef = useRef<number | null>(null);
   const [source] = useState(() => new TimelineSource());
 
-  const density = !props.density || props.density === 'auto' ? densityFor(availableHeightPx, clientIds.length, scale) : props.density;
+  const nodeIds = props.nodeIds ?? NO_NODES;
+  const density = !props.density || props.density === 'auto' ? densityFor(availableHeightPx, clientIds.length, scale, nodeIds.length) : props.density;
   const G = TIMELINE_GEOMETRY[density];
   const model = useTimelineModel(source, events, clientIds, tokenOwners);
   const raw = useMemo(() => source.layout(model, { commandStepPx: G.commandStepPx, plainStepPx: G.plainStepPx }), [source, model, G]);
@@ -192,6 +195,7 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
             svgRef={svgRef}
             contentRef={contentRef}
             density={density}
+            nodeIds={nodeIds}
           />
         </div>
       </div>

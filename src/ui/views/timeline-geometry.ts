@@ -16,6 +16,8 @@ export interface TimelineGeometry {
   readonly rowsY: number;
   readonly clientRowH: number;
   readonly redisRowH: number;
+  /** Several nodes: one row each, in place of the Redis row. */
+  readonly nodeRowH: number;
   readonly chipFontPx: number;
   readonly labelFontPx: number;
   /** Offsets inside a client row: belief band, command chips, waits. */
@@ -58,6 +60,7 @@ export const TIMELINE_GEOMETRY: Readonly<Record<TimelineDensity, TimelineGeometr
     rowsY: 60,
     clientRowH: 84,
     redisRowH: 76,
+    nodeRowH: 36,
     chipFontPx: 12.5,
     labelFontPx: 12,
     beliefDy: 8,
@@ -86,6 +89,7 @@ export const TIMELINE_GEOMETRY: Readonly<Record<TimelineDensity, TimelineGeometr
     rowsY: 39,
     clientRowH: 54,
     redisRowH: 46,
+    nodeRowH: 26,
     chipFontPx: 12,
     labelFontPx: 12,
     beliefDy: 3,
@@ -114,6 +118,7 @@ export const TIMELINE_GEOMETRY: Readonly<Record<TimelineDensity, TimelineGeometr
     rowsY: 35,
     clientRowH: 30,
     redisRowH: 38,
+    nodeRowH: 19,
     chipFontPx: 12,
     labelFontPx: 12,
     beliefDy: 1,
@@ -139,9 +144,14 @@ const LEGEND_KEYS = ['legendBelief', 'legendTruth', 'legendStale', 'legendLease'
 export type LegendKey = (typeof LEGEND_KEYS)[number];
 export const LEGEND_ROW_H = 22;
 
-/** Full height of the drawing for `rowCount` client rows. */
-export function timelineHeight(g: TimelineGeometry, rowCount: number, legendRows: number): number {
-  return g.rowsY + rowCount * g.clientRowH + g.redisRowH + (g.showLegend ? 8 + legendRows * LEGEND_ROW_H + 10 : 4);
+/** Height of the Redis part under the client rows: the Redis row, or one row per node. */
+export function redisPartHeight(g: TimelineGeometry, nodeCount: number): number {
+  return nodeCount > 0 ? nodeCount * g.nodeRowH : g.redisRowH;
+}
+
+/** Full height of the drawing for `rowCount` client rows (and `nodeCount` node rows, several nodes only). */
+export function timelineHeight(g: TimelineGeometry, rowCount: number, legendRows: number, nodeCount = 0): number {
+  return g.rowsY + rowCount * g.clientRowH + redisPartHeight(g, nodeCount) + (g.showLegend ? 8 + legendRows * LEGEND_ROW_H + 10 : 4);
 }
 
 const DENSITIES: readonly TimelineDensity[] = ['comfortable', 'compact', 'dense'];
@@ -151,10 +161,10 @@ const DENSITIES: readonly TimelineDensity[] = ['comfortable', 'compact', 'dense'
  * dense when none does. A parent sized by its content measures exactly the comfortable drawing,
  * so it keeps it; only a panel of fixed, smaller height picks a denser one.
  */
-export function densityFor(availableHeightPx: number, clientCount: number, scale: number): TimelineDensity {
+export function densityFor(availableHeightPx: number, clientCount: number, scale: number, nodeCount = 0): TimelineDensity {
   if (availableHeightPx <= 0) return 'comfortable';
   // The horizontal scrollbar takes a few pixels under the drawing.
-  const fits = (d: TimelineDensity) => timelineHeight(TIMELINE_GEOMETRY[d], clientCount, 1) * scale <= availableHeightPx + 2;
+  const fits = (d: TimelineDensity) => timelineHeight(TIMELINE_GEOMETRY[d], clientCount, 1, nodeCount) * scale <= availableHeightPx + 2;
   return DENSITIES.find(fits) ?? 'dense';
 }
 

@@ -6,6 +6,7 @@
  */
 import type { TraceEvent } from '../store/published';
 import { commandParts, replyParts, tokenSplitter, type TextPart } from './text-parts';
+import { createNodeRowsBuilder } from './timeline-nodes';
 import {
   RUN_END,
   compareMoments,
@@ -131,6 +132,7 @@ export function createTimelineModelBuilder(clientIds: readonly string[], tokenOw
 
   const holders: HolderBand[] = [];
   const ttlBars: TtlBar[] = [];
+  const nodeRows = createNodeRowsBuilder(splitter);
   const violations: ViolationMarker[] = [];
   const clocks: ClockMark[] = [];
   const steps: (StepInfo & { seqs: number[]; times: number[]; isCommand: boolean[] })[] = [];
@@ -200,6 +202,7 @@ export function createTimelineModelBuilder(clientIds: readonly string[], tokenOw
   };
 
   const apply = (e: TraceEvent) => {
+    nodeRows.apply(e);
     let current = steps[steps.length - 1];
     if (!current || current.step !== e.step) {
       // Steps that produced no event (a zero advance) still occupy a slot, at the previous time.
@@ -406,6 +409,7 @@ export function createTimelineModelBuilder(clientIds: readonly string[], tokenOw
     }
     const open = openBand();
     if (open) addProvisional(holders, open);
+    for (const { list, item } of nodeRows.openSegments()) addProvisional(list, item);
     if (ttl) {
       const expireAtMs = ttl.expireAtMs;
       if (expireAtMs !== null) horizonMs = Math.max(horizonMs, expireAtMs);
@@ -442,7 +446,7 @@ export function createTimelineModelBuilder(clientIds: readonly string[], tokenOw
         for (const block of stallBlocks(stall)) insertOrdered(row(block.clientId).row.blocks, block, bySeq);
       }
       const horizonMs = addOpenItems();
-      return { clientIds: ids, rows, holders, ttlBars, violations, clocks, steps, firstMs, lastEventMs, horizonMs, eventCount };
+      return { clientIds: ids, rows, nodes: nodeRows.rows, holders, ttlBars, violations, clocks, steps, firstMs, lastEventMs, horizonMs, eventCount };
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   LEGEND_ROW_H,
   TIMELINE_GEOMETRY,
   legendLayout,
+  redisPartHeight,
   timelineHeight,
   useGeometry as useG,
   type LegendKey,
@@ -18,6 +19,7 @@ import {
 import { extentOf } from './timeline-extent';
 import type { TimelineLayout } from './timeline-layout';
 import { CommandMarks, FlagRow } from './timeline-marks';
+import { NodeGutter, NodeRowsStatic } from './timeline-node-rows';
 import { RedisRowStatic } from './timeline-redis-row';
 import type { TimelineModel } from './timeline-types';
 import { visibleIn } from './timeline-visible';
@@ -41,6 +43,8 @@ export interface TimelineSvgProps {
   /** The group that scrolls: the view moves it between renders. */
   readonly contentRef?: Ref<SVGGElement>;
   readonly density?: TimelineDensity;
+  /** Several nodes: one row each in place of the Redis row (absent: the model's node rows). */
+  readonly nodeIds?: readonly string[];
 }
 
 /** Labels of the time axis at least this far apart. */
@@ -57,9 +61,10 @@ export function TimelineSvg(props: TimelineSvgProps) {
   const G = TIMELINE_GEOMETRY[props.density ?? 'comfortable'];
   const t = translator(lang);
   const rowCount = model.rows.length;
+  const nodeIds = props.nodeIds ?? model.nodes.map((n) => n.nodeId);
   const width = props.viewportWidthPx ?? G.gutterPx + layout.widthPx;
-  const height = timelineHeight(G, rowCount, legendLayout(lang, width).rows);
-  const rowsEndY = G.rowsY + rowCount * G.clientRowH + G.redisRowH;
+  const height = timelineHeight(G, rowCount, legendLayout(lang, width).rows, nodeIds.length);
+  const rowsEndY = G.rowsY + rowCount * G.clientRowH + redisPartHeight(G, nodeIds.length);
   const cursorX = layout.cursorX(cursorStep);
   // At the end of the run nothing lies in the future: no shade over what is still going.
   const shadeX = cursorStep >= layout.slotCount ? layout.widthPx : cursorX;
@@ -110,22 +115,29 @@ export function TimelineSvg(props: TimelineSvgProps) {
               />
             </g>
           ))}
-          <g className="lsv-row" data-testid="timeline.row.redis" role="group" aria-label={t('redis')}>
-            <RedisRowStatic
-              y={G.rowsY + rowCount * G.clientRowH}
-              holders={visible.holders}
-              ttlBars={visible.ttlBars}
-              layout={layout}
-              lang={lang}
-              colorIndex={colorIndex}
-              extent={extent}
-            />
-            <FutureShade x={shadeX} width={layout.widthPx} y={G.rowsY + rowCount * G.clientRowH} height={G.redisRowH} extent={extent} />
-          </g>
+          {nodeIds.length > 0 ? (
+            <g className="lsv-nodes">
+              <NodeRowsStatic y={G.rowsY + rowCount * G.clientRowH} nodeIds={nodeIds} rows={model.nodes} layout={layout} window={window} lang={lang} colorIndex={colorIndex} />
+              <FutureShade x={shadeX} width={layout.widthPx} y={G.rowsY + rowCount * G.clientRowH} height={redisPartHeight(G, nodeIds.length)} extent={extent} />
+            </g>
+          ) : (
+            <g className="lsv-row" data-testid="timeline.row.redis" role="group" aria-label={t('redis')}>
+              <RedisRowStatic
+                y={G.rowsY + rowCount * G.clientRowH}
+                holders={visible.holders}
+                ttlBars={visible.ttlBars}
+                layout={layout}
+                lang={lang}
+                colorIndex={colorIndex}
+                extent={extent}
+              />
+              <FutureShade x={shadeX} width={layout.widthPx} y={G.rowsY + rowCount * G.clientRowH} height={G.redisRowH} extent={extent} />
+            </g>
+          )}
           <Cursor x={cursorX} top={G.axisY} bottom={rowsEndY} nowMs={nowMs} lang={lang} widthPx={layout.widthPx} />
           <FlagRow clocks={visible.clocks} violations={visible.violations} layout={layout} cursorStep={cursorStep} lang={lang} onJump={onJump} />
         </g>
-        <Gutter model={model} lang={lang} height={height} rowsEndY={rowsEndY} axisLabel={G.showLegend || window === null} />
+        <Gutter model={model} nodeIds={nodeIds} lang={lang} height={height} rowsEndY={rowsEndY} axisLabel={G.showLegend || window === null} />
         {G.showLegend && <Legend y={rowsEndY + 6} lang={lang} idPrefix={idPrefix} maxWidthPx={width} />}
       </svg>
     </GeometryProvider>
@@ -154,7 +166,7 @@ function Defs({ model, idPrefix }: { model: TimelineModel; idPrefix: string }) {
 
 
 /** Row names, fixed at the left. `axisLabel`: name the time axis (on screen the zoom buttons sit there when rows are tight). */
-const Gutter = memo(function Gutter(props: { model: TimelineModel; lang: Lang; height: number; rowsEndY: number; axisLabel: boolean }) {
+const Gutter = memo(function Gutter(props: { model: TimelineModel; nodeIds: readonly string[]; lang: Lang; height: number; rowsEndY: number; axisLabel: boolean }) {
   const G = useG();
   const { model, lang, height } = props;
   const t = translator(lang);
@@ -180,18 +192,22 @@ const Gutter = memo(function Gutter(props: { model: TimelineModel; lang: Lang; h
           </g>
         );
       })}
-      <g>
-        <rect className="lsv-redis-badge" x={13} y={redisY + G.redisRowH / 2 - 13} width={26} height={26} rx={6} />
-        <text className="lsv-redis-badge-text" x={26} y={redisY + G.redisRowH / 2} textAnchor="middle">
-          R
-        </text>
-        <text className="lsv-gutter-title" x={48} y={redisY + G.redisRowH / 2 - 7}>
-          {t('redis')}
-        </text>
-        <text className="lsv-gutter-sub" x={48} y={redisY + G.redisRowH / 2 + 10}>
-          {t('lockAndLease')}
-        </text>
-      </g>
+      {props.nodeIds.length > 0 ? (
+        <NodeGutter y={redisY} nodeIds={props.nodeIds} rows={model.nodes} lang={lang} />
+      ) : (
+        <g>
+          <rect className="lsv-redis-badge" x={13} y={redisY + G.redisRowH / 2 - 13} width={26} height={26} rx={6} />
+          <text className="lsv-redis-badge-text" x={26} y={redisY + G.redisRowH / 2} textAnchor="middle">
+            R
+          </text>
+          <text className="lsv-gutter-title" x={48} y={redisY + G.redisRowH / 2 - 7}>
+            {t('redis')}
+          </text>
+          <text className="lsv-gutter-sub" x={48} y={redisY + G.redisRowH / 2 + 10}>
+            {t('lockAndLease')}
+          </text>
+        </g>
+      )}
     </g>
   );
 });

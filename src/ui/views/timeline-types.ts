@@ -50,7 +50,7 @@ export interface CommandMark {
 }
 
 /** Why a client waits (the engine's reasons), or `stall`: its process is frozen by a fault. */
-export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'message' | 'stall';
+export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'message' | 'network' | 'stall';
 
 export interface BlockSpan extends Span {
   readonly seq: number;
@@ -159,9 +159,46 @@ export interface StepInfo {
   readonly isCommand: readonly boolean[];
 }
 
+/**
+ * A stretch of time during which a node's state (several nodes only) stayed the same: up or down,
+ * its role, the lock key on it, and for a replica how many of its primary's writes it lacks.
+ */
+export interface NodeSegment extends Span {
+  readonly up: boolean;
+  readonly role: 'primary' | 'replica';
+  readonly replicaOf: string | null;
+  /** The lock key's value on the node (tokens marked), or null when absent or down. */
+  readonly lock: readonly TextPart[] | null;
+  /** The client whose token the lock key holds, when it is one. */
+  readonly holder: string | null;
+  /** A replica: writes of its primary it has not applied yet (0: in sync). */
+  readonly lagWrites: number;
+}
+
+/** A fault on a node from the schedule (crash, restart, promote, partition, clock jump...). */
+export interface NodeFaultMark {
+  readonly seq: number;
+  readonly step: number;
+  readonly atMs: number;
+  readonly fault: string;
+  /** restart: with its data (fsync) or empty. */
+  readonly withData: boolean | null;
+  /** Keys the fault lost on this node (a crash, a restart without data, a promotion). */
+  readonly lostKeys: readonly string[];
+}
+
+/** One Redis node's row (several nodes only). */
+export interface NodeRow {
+  readonly nodeId: string;
+  readonly segments: readonly NodeSegment[];
+  readonly faults: readonly NodeFaultMark[];
+}
+
 export interface TimelineModel {
   readonly clientIds: readonly string[];
   readonly rows: readonly ClientRow[];
+  /** Several nodes: one row per node, in the scenario's order (empty with one node: the Redis row). */
+  readonly nodes: readonly NodeRow[];
   readonly holders: readonly HolderBand[];
   readonly ttlBars: readonly TtlBar[];
   readonly violations: readonly ViolationMarker[];

@@ -11,6 +11,8 @@ export interface RunViewProps {
   readonly events: readonly TraceEvent[];
   /** Clients in display order. */
   readonly clientIds: readonly string[];
+  /** Redis nodes in the scenario's order (empty with one node: the timeline draws one Redis row). */
+  readonly nodeIds?: readonly string[];
   /** Schedule choices applied: events with `step < cursorStep` have happened. */
   readonly cursorStep: number;
   /** Virtual time at the cursor. */

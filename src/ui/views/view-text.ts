@@ -11,6 +11,7 @@ const BLOCK_KEYS = {
   reply: 'blockReply',
   busy: 'blockBusy',
   message: 'blockMessage',
+  network: 'blockNetwork',
   stall: 'blockStall',
 } as const;
 

@@ -5,12 +5,13 @@
 import type { StateCreator } from 'zustand/vanilla';
 import { ChoiceError } from '../../../engine/engine';
 import type { KeyEntry } from '../../../engine/redis/keyspace';
-import { findVariant, ScenarioError, type Scenario } from '../../../engine/scenario';
-import { parseSchedule, type Choice } from '../../../engine/schedule';
+import { findVariant, nodeIdsOf, ScenarioError, type Scenario } from '../../../engine/scenario';
+import { parseSchedule, ScheduleSyntaxError, type Choice } from '../../../engine/schedule';
 import { defaultSeed, Simulation } from '../../../engine/simulation';
 import { RunProjection } from '../../../engine/projection';
 import type { LockView } from '../../../engine/trace';
-import type { LoadResult, RunSpec, SimState, SimStoreInit, SimulationSlice } from '../createSimStore';
+import type { LoadResult, NodeStatus, RunSpec, SimState, SimStoreInit, SimulationSlice } from '../createSimStore';
+import type { WorldState } from '../../../engine/world';
 import { clientViews, isOnDefaultPath, keyViews } from '../derive';
 import { runInfo, scenarioSummaries } from '../run-info';
 import type { Runtime } from '../runtime';
@@ -24,9 +25,25 @@ const runToCommandStepCountMax = 100;
 const keyCacheCapacity = 256;
 
 function choicesOf(scenario: Scenario, variantId: string | undefined, schedule: RunSpec['schedule']): readonly Choice[] {
-  const clientIds = findVariant(scenario, variantId).clients.map((c) => c.id);
-  if (schedule === undefined) return parseSchedule(scenario.defaultSchedule, clientIds);
-  return typeof schedule === 'string' ? parseSchedule(schedule, clientIds) : schedule;
+  const variant = findVariant(scenario, variantId);
+  const clientIds = variant.clients.map((c) => c.id);
+  const nodeIds = nodeIdsOf(scenario, variant);
+  if (schedule === undefined) return parseSchedule(scenario.defaultSchedule, clientIds, nodeIds);
+  return typeof schedule === 'string' ? parseSchedule(schedule, clientIds, nodeIds) : schedule;
+}
+
+/** The nodes at the cursor; the previous list when nothing changed (no re-render). */
+function nodeStatuses(cluster: Readonly<WorldState>['cluster'], previous: readonly NodeStatus[]): readonly NodeStatus[] {
+  if (cluster === undefined) return previous.length === 0 ? previous : [];
+  const next = cluster.order.map((id) => {
+    const n = cluster.nodes[id];
+    return { id, up: n.up, role: n.role, replicaOf: n.replicaOf, offset: n.offset };
+  });
+  const same = next.length === previous.length && next.every((n, i) => {
+    const p = previous[i];
+    return p.id === n.id && p.up === n.up && p.role === n.role && p.replicaOf === n.replicaOf && p.offset === n.offset;
+  });
+  return same ? previous : next;
 }
 
 function sameLock(a: LockView, b: LockView): boolean {
@@ -141,6 +158,7 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
         violations: !fresh && sameList(violationsNow, s.violations) ? s.violations : violationsNow,
         // Extended per choice by the projection, never formatted over the whole timeline per step.
         schedule: log.schedule,
+        nodes: nodeStatuses(sim.state.cluster, s.nodes),
         onDefaultPath,
         finished: sim.isFinished,
         nextExpiryAtMs,
@@ -175,7 +193,7 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
       engine.sim = sim;
       engine.scenario = scenario;
       engine.definition = definition;
-      engine.defaultChoices = parseSchedule(scenario.defaultSchedule, sim.ctx.clientIds);
+      engine.defaultChoices = parseSchedule(scenario.defaultSchedule, sim.ctx.clientIds, sim.ctx.nodeIds);
       engine.entriesByCursor = new Map();
       engine.policy = null;
       sim.seek(cursor === null ? sim.length : Math.min(cursor, sim.length));
@@ -271,6 +289,7 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
       lock: { value: null, pttlMs: -2, holder: null },
       violations: [],
       schedule: '',
+      nodes: [],
       tokens: {},
       tokenOwners: {},
       onDefaultPath: true,
@@ -312,6 +331,26 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
       },
       crashClient(clientId) {
         act((sim) => void sim.apply({ kind: 'crash', clientId }));
+      },
+      applyScheduleText(text) {
+        const sim = engine.sim;
+        let choices: Choice[];
+        try {
+          choices = parseSchedule(text, sim.ctx.clientIds, sim.ctx.nodeIds);
+        } catch (error) {
+          if (!(error instanceof ScheduleSyntaxError)) throw error;
+          set({ notice: { key: 'actionRefused', params: { detail: error.message }, tone: 'warning' } });
+          return;
+        }
+        act((s) => {
+          for (const choice of choices) s.apply(choice);
+        });
+      },
+      runSchedule(text) {
+        const s = get();
+        const result = loadRun({ scenarioId: s.scenarioId, variantId: s.variantId, seed: s.seed, schedule: text, cursor: null, ...(engine.definition ? { custom: { scenario: engine.scenario, definition: engine.definition } } : {}) });
+        if (!result.ok) set({ notice: { key: 'actionRefused', params: { detail: result.error.detail }, tone: 'warning' } });
+        return result;
       },
       advanceClock(ms) {
         act((sim) => void sim.apply({ kind: 'advance', ms }));

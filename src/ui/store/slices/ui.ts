@@ -12,6 +12,7 @@ export function createUiSlice(init: SimStoreInit): StateCreator<SimState, [], []
     view: 'timeline',
     shortcutsOpen: false,
     replayOpen: false,
+    nodesOpen: false,
     linkError: init.linkError ?? null,
     setLang(lang) {
       set({ lang });
@@ -30,6 +31,9 @@ export function createUiSlice(init: SimStoreInit): StateCreator<SimState, [], []
     },
     setReplayOpen(open) {
       set({ replayOpen: open });
+    },
+    setNodesOpen(open) {
+      set({ nodesOpen: open });
     },
     dismissLinkError() {
       set({ linkError: null });

@@ -1,0 +1,19 @@
+/** A schedule choice that cannot apply to the current world (replay does not fit). */
+export class ChoiceError extends Error {
+  override name = 'ChoiceError';
+  constructor(
+    message: string,
+    readonly stepIndex: number,
+  ) {
+    super(`step ${stepIndex + 1}: ${message}`);
+  }
+}
+
+/**
+ * A client's program cannot go on: arithmetic on a value that is not an integer, a node the
+ * scenario lacks. The step that meets it is refused (a ChoiceError naming the client), so a
+ * definition that validates but computes nonsense loses nothing of the run so far.
+ */
+export class ProgramError extends Error {
+  override name = 'ProgramError';
+}

@@ -1,0 +1,30 @@
+import { lazy, Suspense } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useSimStore, useSimStoreApi, useT } from '../store/context';
+import type { SimState } from '../store/createSimStore';
+
+/** The dialog's code loads the first time it opens (not first-screen work). */
+const NodesDialog = lazy(() => import('./NodesDialog').then((module) => ({ default: module.NodesDialog })));
+
+const selectNodesButton = (s: SimState) => ({ nodeCount: s.runInfo.nodeIds.length, open: s.nodesOpen, down: s.nodes.filter((n) => !n.up).length });
+
+/** "Nodes": shown for a scenario with several Redis nodes; opens their dialog (one store action). */
+export function NodesButton() {
+  const t = useT();
+  const store = useSimStoreApi();
+  const { nodeCount, open, down } = useSimStore(useShallow(selectNodesButton));
+  if (nodeCount === 0) return null;
+  return (
+    <>
+      <button type="button" className="button button--small nodes-open" onClick={() => store.getState().setNodesOpen(true)} data-testid="nodes-open" aria-haspopup="dialog">
+        {t('nodesButton')} {nodeCount}
+        {down > 0 ? ` · ${t('nodeDown')} ${down}` : ''}
+      </button>
+      {open && (
+        <Suspense fallback={null}>
+          <NodesDialog />
+        </Suspense>
+      )}
+    </>
+  );
+}
