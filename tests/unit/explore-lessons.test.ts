@@ -99,6 +99,11 @@ describe('every lesson, checked by the explorer within its declared bounds', () 
     expect(listed).toEqual(all);
   });
 
+  it('refuses a scenario with several Redis nodes with the reason, not a crash', () => {
+    const failover = findScenario('failover-before-replication');
+    expect(() => explore({ scenario: failover })).toThrow('runs on several Redis nodes, which the explorer does not search yet');
+  });
+
   for (const [scenarioId, variants] of Object.entries(TABLE)) {
     it(`${scenarioId}: found kinds, exhaustiveness, replays`, () => {
       const scenario = findScenario(scenarioId);
