@@ -26,8 +26,8 @@ test('the replay command follows the run shown, copies exactly, and adds no row'
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await app.open(HEADLINE);
   await app.chooseVariant(/Lua compare-and-delete/);
-  await app.button('Step back').click();
-  await app.button('Step back').click();
+  await app.button('Back one step').click();
+  await app.button('Back one step').click();
   await page.getByRole('button', { name: 'Replay on a real Redis' }).click();
   const dialog = page.getByRole('dialog', { name: 'Replay on a real Redis' });
   await expect(dialog).toBeVisible();

@@ -16,7 +16,7 @@ export function NodesDialog() {
   const store = useSimStoreApi();
   const { open, nodes, schedule, cursor } = useSimStore(useShallow(selectNodesDialog));
   const ref = useModalDialog(open);
-  const fault = (token: string) => store.getState().applyScheduleText(token);
+  const fault = (token: string) => store.getState().appendScheduleText(token);
   return (
     <dialog ref={ref} className="dialog nodes-dialog" aria-labelledby="nodes-title" onClose={() => store.getState().setNodesOpen(false)} data-testid="nodes-dialog">
       <h2 id="nodes-title" className="dialog__title">

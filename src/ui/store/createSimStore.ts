@@ -130,7 +130,7 @@ export interface SimulationSlice {
   stallClient(clientId: string, ms: number): void;
   crashClient(clientId: string): void;
   /** Applies schedule text after the cursor (a node fault such as `!@r1`), as one or more choices. */
-  applyScheduleText(text: string): void;
+  appendScheduleText(text: string): void;
   /** Replaces the run's schedule with `text` (same scenario, variant and seed); the cursor goes to its end. */
   runSchedule(text: string): LoadResult;
   advanceClock(ms: number): void;
@@ -187,7 +187,22 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
+type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice];
 export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice;
+
+/**
+ * No two slices may name the same field or action: spread into one store, the later one would
+ * silently replace the earlier (two branches once both added `applyScheduleText`). A shared name
+ * fails the typecheck here, naming it.
+ */
+type KeysOfRest<R extends readonly unknown[]> = { [K in keyof R]: keyof R[K] }[number];
+type Disjoint<T extends readonly unknown[]> = T extends readonly [infer Head, ...infer Rest]
+  ? [keyof Head & KeysOfRest<Rest>] extends [never]
+    ? Disjoint<Rest>
+    : { sharedName: keyof Head & KeysOfRest<Rest> }
+  : true;
+const slicesAreDisjoint: Disjoint<Slices> = true;
+void slicesAreDisjoint;
 export type SimStore = StoreApi<SimState> & {
   /** The engine instance behind the store: read-only access for the test API. */
   readonly simulation: () => Simulation;

@@ -332,7 +332,7 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
       crashClient(clientId) {
         act((sim) => void sim.apply({ kind: 'crash', clientId }));
       },
-      applyScheduleText(text) {
+      appendScheduleText(text) {
         const sim = engine.sim;
         let choices: Choice[];
         try {

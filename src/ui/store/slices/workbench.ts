@@ -223,7 +223,7 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
         }
         let choices;
         try {
-          choices = parseSchedule(text, get().clientIds);
+          choices = parseSchedule(text, get().clientIds, engine.sim.ctx.nodeIds);
         } catch (error) {
           if (!(error instanceof ScheduleSyntaxError)) throw error;
           // The position is shown (and the token marked) by the panel: the parser's own suffix would repeat it.
