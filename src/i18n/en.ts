@@ -75,6 +75,7 @@ export const en = {
   predictHint: 'Answer first.',
   predictThenStep: 'Now step to see what happens.',
   predictNone: 'No question before this step: step on.',
+  predictOutcomeHidden: 'outcome hidden while you predict',
   predictChoice: 'Your prediction',
   predictYou: 'You said: {answer}',
   predictTruth: 'It was: {answer}',

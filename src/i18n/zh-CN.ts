@@ -70,6 +70,7 @@ export const zhCN: Catalog = {
   predictHint: '先作答。',
   predictThenStep: '现在单步，看看实际会发生什么。',
   predictNone: '这一步之前没有问题：继续单步。',
+  predictOutcomeHidden: '预测模式下隐藏结果',
   predictChoice: '你的预测',
   predictYou: '你的答案：{answer}',
   predictTruth: '实际结果：{answer}',

@@ -93,6 +93,9 @@ test('unreadable saved progress is kept aside and reported, not dropped', async 
 test('predict mode from a teacher’s link: ask before the step, reveal after it', async ({ app, page }) => {
   await app.open('#/v1/get-then-del/get-then-del?seed=1&at=0&predict=1');
   await expect(page.getByTestId('predict-toggle')).toHaveAttribute('aria-pressed', 'true');
+  // How each variant's run ends would answer the questions: hidden while predicting.
+  await expect(page.getByTestId('variant.get-then-del.outcome')).toHaveText('outcome hidden while you predict');
+  await expect(page.getByTestId('variant.lua.outcome')).toHaveText('outcome hidden while you predict');
   // The future would give answers away: the timeline shows no step after the cursor.
   await expect(page.getByTestId('timeline')).toBeVisible();
   await expect(page.locator('[data-testid^="timeline.mark."]')).toHaveCount(0);

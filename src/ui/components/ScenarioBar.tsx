@@ -98,7 +98,7 @@ export function VariantToggle() {
   const store = useSimStoreApi();
   const scenarioId = useSimStore(selectScenarioId);
   const { variants } = useSimStore(selectRunInfo);
-  const { outcomes, pending, variantId, lang } = useSimStore(useShallow(selectOutcomes));
+  const { outcomes, pending, variantId, lang, predict } = useSimStore(useShallow(selectOutcomes));
   const { variantLabel } = useSimStore(selectRunInfo);
   const baseId = useId();
   const current = outcomes && outcomes.scenarioId === scenarioId ? outcomes : null;
@@ -106,10 +106,11 @@ export function VariantToggle() {
     <fieldset className="variant-toggle" data-testid="variant-toggle">
       <legend>{localized(variantLabel, lang)}</legend>
       {variants.map((variant) => {
-        const outcome = current?.outcomes.find((o) => o.variantId === variant.id);
+        // Predict mode: a variant's outcome tells how the run ends, which is what the learner is asked.
+        const outcome = predict ? undefined : current?.outcomes.find((o) => o.variantId === variant.id);
         const checked = variant.id === variantId;
         const bad = outcome !== undefined && outcome.violations.length > 0;
-        const [result, note] = outcomeLines(outcome, t, lang);
+        const [result, note] = predict ? [t('predictOutcomeHidden'), ''] : outcomeLines(outcome, t, lang);
         return (
           <label key={variant.id} className={`variant-option${checked ? ' is-checked' : ''}`} data-testid={`variant.${variant.id}`}>
             <input

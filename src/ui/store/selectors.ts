@@ -26,7 +26,7 @@ export const selectPresentation = (s: SimState) => s.presentation;
 
 export const selectPlayback = (s: SimState) => ({ playing: s.playing, speedStepsPerS: s.speedStepsPerS });
 export const selectAppearance = (s: SimState) => ({ lang: s.lang, theme: s.theme, presentation: s.presentation, embed: s.embed });
-export const selectOutcomes = (s: SimState) => ({ outcomes: s.outcomes, pending: s.outcomesPending, variantId: s.variantId, lang: s.lang });
+export const selectOutcomes = (s: SimState) => ({ outcomes: s.outcomes, pending: s.outcomesPending, variantId: s.variantId, lang: s.lang, predict: s.predict });
 
 /** The CLI command that replays the run shown on a real Redis (docs/REPLAY.md). */
 export const selectReplayCommand = (s: SimState) => replayCommandText(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor);
