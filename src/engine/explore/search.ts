@@ -9,7 +9,8 @@ import type { StateKeyer } from './state-key';
 import { ExploreRunner, type ExploreSnapshot, type Transition } from './runner';
 import type { WorldState } from '../world';
 
-export interface SearchOptions {
+/** What a search and a random walk both look at, and for what. */
+export interface ExploreTarget {
   readonly scenario: Scenario;
   readonly variantId?: string;
   readonly seed?: number;
@@ -18,6 +19,9 @@ export interface SearchOptions {
   readonly invariants?: readonly ViolationKind[];
   /** Only violations whose clients start with these, offender first (default: any clients). */
   readonly offenders?: readonly string[];
+}
+
+export interface SearchOptions extends ExploreTarget {
   /** Partial-order reduction (default on). */
   readonly reduce?: boolean;
   /**

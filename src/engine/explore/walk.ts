@@ -1,21 +1,13 @@
 import { SeededRandom } from '../rng';
-import type { Scenario } from '../scenario';
 import type { Choice } from '../schedule';
 import { VIOLATION_KINDS, type ViolationKind } from '../trace';
 import { validateBounds, type ExploreBounds } from './bounds';
 import { MoveTable, noFaultsUsed, type FaultsUsed } from './moves';
 import type { ExploreProgress, ExploreResult, FoundViolation } from './result';
 import { ExploreRunner } from './runner';
-import { byOffenders, foundViolation } from './search';
+import { byOffenders, foundViolation, type ExploreTarget } from './search';
 
-export interface WalkOptions {
-  readonly scenario: Scenario;
-  readonly variantId?: string;
-  readonly seed?: number;
-  readonly bounds: ExploreBounds;
-  readonly invariants?: readonly ViolationKind[];
-  /** Only violations whose clients start with these, offender first (default: any clients). */
-  readonly offenders?: readonly string[];
+export interface WalkOptions extends ExploreTarget {
   /** Seed of the walks' own random stream (independent of the run's seed). */
   readonly walkSeed?: number;
   /** Walks to take (each from the start, until nothing can move or a bound stops it). */

@@ -21,6 +21,7 @@ import { setActiveTimeMeter, VirtualTimeMeter } from './timing';
 import { formatArgumentNumber } from './numbers';
 import { Rand48 } from './rand48';
 import { callFailure, checkScriptCall, defineErrorHandlerGlobal, KEYSPACE_WALKS, parseNumkeys, raiseRedisError, replyHelper, setGlobalArrays } from './script-calls';
+import { scriptCommand, type ScriptCache } from './script-command';
 import { parseShebang } from './shebang';
 import { sha1Hex, sha1HexBytes } from './sha1';
 import { openStructLibrary } from './struct';
@@ -158,7 +159,7 @@ export class LuaScriptEngine implements ScriptEngine {
       case 'evalsha_ro':
         return this.evalCommand(name, argv, host);
       case 'script':
-        return this.scriptCommand(argv);
+        return scriptCommand(this.scriptCache(), argv);
       default:
         return reply.error(`ERR unknown command '${argv[0]}'`);
     }
@@ -242,47 +243,16 @@ export class LuaScriptEngine implements ScriptEngine {
     return this.runScript(script, sha, keys, args, host, readOnlyCommand || script.flags?.has('no-writes') === true);
   }
 
-  private scriptCommand(argv: readonly string[]): Reply {
-    if (argv.length < 2) return reply.error("ERR wrong number of arguments for 'script' command");
-    const sub = argv[1].toLowerCase();
-    const arity = (ok: boolean) => (ok ? null : reply.error(`ERR wrong number of arguments for 'script|${sub}' command`));
-    switch (sub) {
-      case 'load': {
-        const bad = arity(argv.length === 3);
-        if (bad) return bad;
-        const sha = sha1Hex(argv[2]);
-        if (!this.scripts.has(sha)) {
-          const compiled = this.compile(argv[2], sha);
-          if (typeof compiled === 'string') return reply.error(compiled);
-        }
-        return reply.bulk(sha);
-      }
-      case 'exists': {
-        const bad = arity(argv.length >= 3);
-        if (bad) return bad;
-        return reply.array(argv.slice(2).map((sha) => reply.integer(this.scripts.has(sha.toLowerCase()) ? 1 : 0)));
-      }
-      case 'flush': {
-        if (argv.length > 3 || (argv.length === 3 && !['sync', 'async'].includes(argv[2].toLowerCase()))) {
-          return reply.error('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
-        }
-        this.flush();
-        return reply.ok();
-      }
-      case 'kill': {
-        const bad = arity(argv.length === 2);
-        if (bad) return bad;
-        // Scripts run to completion within one call: when a client can send SCRIPT KILL, none runs.
-        return reply.error('NOTBUSY No scripts in execution right now.');
-      }
-      case 'help': {
-        const bad = arity(argv.length === 2);
-        if (bad) return bad;
-        return reply.array(SCRIPT_HELP.map((line) => reply.status(line)));
-      }
-      default:
-        return reply.error(`ERR unknown subcommand '${argv[1]}'. Try SCRIPT HELP.`);
-    }
+  /** What SCRIPT's subcommands reach of the script cache. */
+  private scriptCache(): ScriptCache {
+    return {
+      has: (sha) => this.scripts.has(sha),
+      load: (source, sha) => {
+        const compiled = this.compile(source, sha);
+        return typeof compiled === 'string' ? compiled : null;
+      },
+      flush: () => this.flush(),
+    };
   }
 
   // ---------------------------------------------------------------- compile and run
@@ -637,23 +607,6 @@ export class LuaScriptEngine implements ScriptEngine {
   }
 }
 
-const SCRIPT_HELP = [
-  'SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
-  'EXISTS <sha1> [<sha1> ...]',
-  '    Return information about the existence of the scripts in the script cache.',
-  'FLUSH [ASYNC|SYNC]',
-  '    Flush the Lua scripts cache. Very dangerous on replicas.',
-  '    When called without the optional mode argument, the behavior is determined by the',
-  '    lazyfree-lazy-user-flush configuration directive. Valid modes are:',
-  '    * ASYNC: Asynchronously flush the scripts cache.',
-  '    * SYNC: Synchronously flush the scripts cache.',
-  'KILL',
-  '    Kill the currently executing Lua script.',
-  'LOAD <script>',
-  '    Load a script into the scripts cache without executing it.',
-  'HELP',
-  '    Prints this help.',
-];
 
 /** A Lua script engine with Redis 7.0 semantics, for one simulated server. */
 export function createLuaScriptEngine(options: LuaScriptEngineOptions = {}): LuaScriptEngine {
