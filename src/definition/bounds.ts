@@ -52,3 +52,13 @@ export const definitionBounds = {
   /** Virtual nanoseconds one Lua instruction may take (one second). */
   nsPerInstructionMax: 1_000_000_000,
 } as const;
+
+/**
+ * Longest definition a share link carries, as its payload (base64url characters of the compressed
+ * JSON, src/definition/link-codec.ts): about 24 kB compressed, four times the largest lesson's.
+ * A longer one is offered as a JSON file instead.
+ */
+export const definitionLinkCharsMax = 32_000;
+
+/** Largest scenario file read (bytes): a definition's 1,048,576 characters plus the run, pretty-printed. */
+export const scenarioFileBytesMax = 2_097_152;

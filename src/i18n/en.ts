@@ -238,6 +238,9 @@ export const en = {
   linkScheduleDoesNotFit: 'The schedule does not fit this scenario: {detail}',
   linkBadCursor: 'The position “{detail}” is not a step of this schedule.',
   linkUnknownChallenge: 'This lesson has no challenge “{detail}”.',
+  linkBadDefinition: 'The scenario this link carries is not valid:\n{detail}',
+  linkErrorKeptCurrent: 'Your run stays on screen as it was. Your saved work was not changed.',
+  linkTooLongForScenario: 'This scenario is too large for a link ({length} characters; at most {max}): export it as a JSON file instead (Edit, then Import / export).',
   actionRefused: 'That does not fit here: {detail}',
 
   // Timeline and sequence diagram
@@ -496,8 +499,9 @@ export const en = {
   workbenchTabScripts: 'Lua',
   workbenchTabProgram: 'Programs',
   workbenchTabSchedule: 'Schedule',
+  workbenchTabIo: 'Import / export',
   workbenchEdited: 'edited',
-  workbenchEditedTitle: 'This run is an edited copy of the lesson; its link names the copy, which only this page knows',
+  workbenchEditedTitle: 'This run is an edited copy of the lesson; its link carries the edited scenario',
   workbenchDiscard: 'Back to the lesson',
   workbenchScript: 'Script',
   workbenchScriptEditor: 'Lua source of {name}',

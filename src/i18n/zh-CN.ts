@@ -233,6 +233,9 @@ export const zhCN: Catalog = {
   linkScheduleDoesNotFit: '调度与此场景不符：{detail}',
   linkBadCursor: '位置“{detail}”不在此调度的范围内。',
   linkUnknownChallenge: '这一课没有挑战“{detail}”。',
+  linkBadDefinition: '这个链接携带的场景无效：\n{detail}',
+  linkErrorKeptCurrent: '屏幕上的运行保持原样，你保存的内容没有改动。',
+  linkTooLongForScenario: '这个场景太大，放不进链接（{length} 个字符；最多 {max} 个）：请改为导出 JSON 文件（编辑 → 导入 / 导出）。',
   actionRefused: '此操作在这里不适用：{detail}',
 
   // 时间线与时序图
@@ -488,8 +491,9 @@ export const zhCN: Catalog = {
   workbenchTabScripts: 'Lua',
   workbenchTabProgram: '程序',
   workbenchTabSchedule: '调度',
+  workbenchTabIo: '导入 / 导出',
   workbenchEdited: '已编辑',
-  workbenchEditedTitle: '这次运行是课程的编辑副本；它的链接指向这个副本，只有本页面知道它',
+  workbenchEditedTitle: '这次运行是课程的编辑副本；它的链接携带编辑后的场景',
   workbenchDiscard: '回到课程',
   workbenchScript: '脚本',
   workbenchScriptEditor: '{name} 的 Lua 源码',

@@ -96,9 +96,16 @@ function CopyLinkButton() {
     const { origin, pathname, search } = window.location;
     return `${origin}${pathname}${search}${selectRunHash(store.getState())}`;
   };
+  /** An edited or saved scenario's link carries its definition: wait for it, or say it is too large. */
+  const copyRun = async () => {
+    await store.getState().ioLinkSettled();
+    const { ioLink, scenarioId } = store.getState();
+    if (ioLink.status === 'too-long' && ioLink.scenarioId === scenarioId) return store.getState().ioLinkRefused();
+    await copy(runUrl());
+  };
   return (
     <span className="copy-link">
-      <button type="button" className="button button--primary button--icon-text" title={t('copyLink')} onClick={() => void copy(runUrl())} data-testid="copy-link">
+      <button type="button" className="button button--primary button--icon-text" title={t('copyLink')} onClick={() => void copyRun()} data-testid="copy-link">
         <Icon name={state === 'copied' ? 'check' : 'link'} />
         <span>{t('copyLink')}</span>
       </button>

@@ -17,6 +17,7 @@ const LINK_MESSAGES = {
   'schedule-does-not-fit': 'linkScheduleDoesNotFit',
   'bad-cursor': 'linkBadCursor',
   'unknown-challenge': 'linkUnknownChallenge',
+  'bad-definition': 'linkBadDefinition',
 } as const satisfies Record<Exclude<LinkErrorReason, 'too-long'>, string>;
 
 function linkErrorText(error: LinkError, t: Translate): string {
@@ -40,8 +41,8 @@ export function LinkErrorNotice() {
       <Icon name="warning" />
       <div className="link-error__text">
         <strong>{t(saved === undefined ? 'linkErrorTitle' : 'savedRunErrorTitle')}</strong>
-        <span>{linkErrorText(error, t)}</span>
-        <span className="link-error__after">{t(saved === undefined ? 'linkErrorLoadedDefault' : 'savedRunKept')}</span>
+        <span className="link-error__detail" data-testid="link-error.detail">{linkErrorText(error, t)}</span>
+        <span className="link-error__after">{t(saved !== undefined ? 'savedRunKept' : error.keptCurrent ? 'linkErrorKeptCurrent' : 'linkErrorLoadedDefault')}</span>
       </div>
       {saved !== undefined && <CopyTextButton text={saved} />}
       <button type="button" className="button" onClick={() => store.getState().dismissLinkError()}>

@@ -58,7 +58,8 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
       state.challengeId !== previous.challengeId ||
       state.predict !== previous.predict ||
       state.persistRun !== previous.persistRun ||
-      state.linkError !== previous.linkError
+      state.linkError !== previous.linkError ||
+      state.ioLink !== previous.ioLink
     ) {
       syncRun();
     }

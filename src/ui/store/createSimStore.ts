@@ -25,6 +25,7 @@ import { createUiSlice } from './slices/ui';
 import { createWorkbenchSlice, type WorkbenchSlice } from './slices/workbench';
 import { createMyScenariosSlice, type MyScenariosSlice } from './slices/my-scenarios';
 import { createDraftsSlice, type DraftsSlice } from './slices/drafts';
+import { createIoSlice, type IoSlice } from './slices/io';
 import { createLearnSlice, type LearnInit, type LearnSlice } from './slices/learn';
 import type { DraftCheckService } from '../worker/draft-check-protocol';
 import type { ClientView, KeyView, LinkError, MyScenarioStorage, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
@@ -68,10 +69,13 @@ export type { ExploreProgress, ExploreResult } from '../worker/explore-protocol'
 export type { ExploreForm, ExploreState, ExploreStatus } from './slices/explore';
 export type { MyScenarioSummary } from './slices/my-scenarios';
 export type { ProgramEdit, WorkbenchTab } from './slices/workbench';
+export type { IoClashChoice, IoDownload, IoImportState, IoLinkState } from './slices/io';
 
 export { SPEEDS_STEPS_PER_S } from './slices/playback';
 /** Longest clock advance or stall the engine accepts (ms): the bound of the duration fields. */
 export { advanceMsMax } from '../../engine/schedule';
+/** A share link's definition payload (characters) and a scenario file (bytes), at most. */
+export { definitionLinkCharsMax, scenarioFileBytesMax } from '../../definition/bounds';
 
 export interface SimulationSlice {
   /** Every scenario, for the picker (fixed for the store's life). */
@@ -187,8 +191,8 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
-type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice];
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice;
+type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice, IoSlice];
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice & IoSlice;
 
 /**
  * No two slices may name the same field or action: spread into one store, the later one would
@@ -237,6 +241,8 @@ export interface SimStoreInit extends LearnInit {
 interface InitialRun extends SimStoreInit {
   /** The saved run's text when `run` came from it: a run that no longer fits is reported as saved work. */
   readonly savedText?: string;
+  /** A link that carries its scenario (`def=`): decoded after the store exists (io slice), the default run shown meanwhile. */
+  readonly customLink?: string;
 }
 
 /** The run to show first: the link's, else the saved one, else `init.run`. */
@@ -245,6 +251,7 @@ function initialRun(init: SimStoreInit, scenarios: readonly Scenario[]): Initial
   const fromLink = parseRunLink(init.link, scenarios);
   if (fromLink.kind === 'ok') return { ...init, run: fromLink.link };
   if (fromLink.kind === 'error') return { ...init, linkError: fromLink.error };
+  if (fromLink.kind === 'custom') return { ...init, customLink: fromLink.hash };
   const saved = init.savedRun ?? { kind: 'none' };
   if (saved.kind === 'none') return init;
   if (saved.kind === 'unreadable') {
@@ -253,6 +260,7 @@ function initialRun(init: SimStoreInit, scenarios: readonly Scenario[]): Initial
   const fromSaved = parseRunLink(saved.hash, scenarios);
   if (fromSaved.kind === 'ok') return { ...init, run: fromSaved.link, savedText: saved.hash };
   if (fromSaved.kind === 'error') return { ...init, linkError: { ...fromSaved.error, savedText: saved.hash } };
+  if (fromSaved.kind === 'custom') return { ...init, customLink: fromSaved.hash };
   return init;
 }
 
@@ -295,11 +303,17 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
     ...createMyScenariosSlice(rt, init)(...a),
     ...createLearnSlice(scenarios, init)(...a),
     ...createDraftsSlice()(...a),
+    ...createIoSlice(rt, init)(...a),
   }));
   // Load the requested run; if its schedule does not fit, show why and load the default instead.
   const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });
   if (!result.ok) api.getState().refuseLink(init.savedText === undefined ? result.error : { ...result.error, savedText: init.savedText });
   else if (init.run) api.getState().applyLinkExtras(init.run);
+  // Not saved until it loads: the default run on screen meanwhile must not replace the reader's saved one.
+  if (init.customLink !== undefined) {
+    api.setState({ persistRun: false });
+    void api.getState().ioOpenLink(init.customLink, { startup: true });
+  }
   if (init.progressError) api.setState({ notice: { key: 'progressUnreadable', params: init.progressError, tone: 'warning' } });
   return Object.assign(api, {
     simulation: () => rt.engine.sim,

@@ -4,7 +4,8 @@
  * storage is reached only through `MyScenarioStorage` (src/ui/share/my-scenarios-storage.ts).
  *
  * Document, version 1: `{ "version": 1, "revision": n, "scenarios": [entry...] }`, an entry
- * `{ "id", "name", "variant", "schedule", "definition" }` (the definition in the format of
+ * `{ "id", "name", "variant", "schedule", "seed"?, "definition" }` (`seed` added compatibly: absent
+ * means the default seed; the definition in the format of
  * docs/scenario-definition.schema.json, validated again when read). `revision` grows by one per
  * write: a tab that writes reads the document first and applies its change to what it finds, so
  * two tabs never overwrite each other's work (the page says when another tab changed the list).
@@ -26,6 +27,8 @@ export interface MyScenario {
   readonly name: string;
   readonly variant: string;
   readonly schedule: string;
+  /** The run's seed (absent in entries saved before it was kept: the default seed). */
+  readonly seed?: number;
   readonly definition: ScenarioDefinition;
 }
 
@@ -55,6 +58,7 @@ const entrySchema = v.strictObject({
   name: v.pipe(v.string(), v.minLength(1, 'a name'), v.maxLength(myScenarioNameCharsMax, `at most ${myScenarioNameCharsMax} characters`)),
   variant: v.pipe(v.string(), v.maxLength(definitionBounds.nameCharsMax)),
   schedule: v.pipe(v.string(), v.maxLength(definitionBounds.scheduleCharsMax)),
+  seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffff_ffff))),
   definition: v.unknown(),
 });
 

@@ -17,6 +17,7 @@ import { formatSchedule, parseSchedule, ScheduleSyntaxError, type Choice } from 
 import { nodeIdsOf, type Scenario } from '../../engine/scenario';
 import { challengesOf } from '../../scenarios/learning';
 import { defaultSeed } from '../../engine/simulation';
+import { definitionLinkCharsMax } from '../../definition/bounds';
 import type { LinkError, LinkErrorReason } from './types';
 
 const LINK_VERSION = 'v1';
@@ -39,7 +40,16 @@ export interface RunLink {
   readonly predict?: boolean;
 }
 
-export type LinkParse = { readonly kind: 'none' } | { readonly kind: 'ok'; readonly link: RunLink } | { readonly kind: 'error'; readonly error: LinkError };
+export type LinkParse =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'ok'; readonly link: RunLink }
+  | { readonly kind: 'error'; readonly error: LinkError }
+  /** The link carries its scenario (`def=`): decode it with definition-link.ts `parseDefinitionLink`. */
+  | { readonly kind: 'custom'; readonly hash: string };
+
+/** The query parameter that carries a whole definition. */
+export const DEFINITION_PARAM = 'def';
+const DEFINITION_PARAM_AT = /[?&]def=/;
 
 /** Cuts untrusted text for display. */
 export function clip(text: string, lengthMax = 80): string {
@@ -61,6 +71,9 @@ export function parseRunLink(hash: string, scenarios: readonly Scenario[]): Link
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   if (text === '' || text === '/') return { kind: 'none' };
   const fail = (reason: LinkErrorReason, detail: string): LinkParse => ({ kind: 'error', error: { reason, detail: clip(detail) } });
+  if (DEFINITION_PARAM_AT.test(text)) {
+    return text.length > linkLengthMax + definitionLinkCharsMax ? fail('too-long', String(text.length)) : { kind: 'custom', hash: text };
+  }
   if (text.length > linkLengthMax) return fail('too-long', String(text.length));
 
   const queryAt = text.indexOf('?');
@@ -141,6 +154,8 @@ export function formatRunLink(link: RunLink): string {
 export interface LinkExtras {
   readonly challengeId?: string | null;
   readonly predict?: boolean;
+  /** The scenario's definition as a link payload (`def=`), for a scenario only this page knows. */
+  readonly definitionPayload?: string | null;
 }
 
 /** The same from canonical schedule text (tokens separated by single spaces). */
@@ -150,7 +165,8 @@ export function formatRunHash(scenarioId: string, variantId: string, seed: numbe
   const at = cursor === null || cursor === tokens.length ? '' : `&at=${cursor}`;
   const ch = extras.challengeId ? `&ch=${encodeURIComponent(extras.challengeId)}` : '';
   const predict = extras.predict ? '&predict=1' : '';
-  return `#/${LINK_VERSION}/${encodeURIComponent(scenarioId)}/${encodeURIComponent(variantId)}?seed=${seed}&s=${schedule}${at}${ch}${predict}`;
+  const def = extras.definitionPayload ? `&${DEFINITION_PARAM}=${extras.definitionPayload}` : '';
+  return `#/${LINK_VERSION}/${encodeURIComponent(scenarioId)}/${encodeURIComponent(variantId)}?seed=${seed}&s=${schedule}${at}${ch}${predict}${def}`;
 }
 
 /** Embed mode shows the variant toggle unless `variants=0` is in the query string (or the hash's query). */

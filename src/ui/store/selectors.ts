@@ -30,8 +30,15 @@ export const selectOutcomes = (s: SimState) => ({ outcomes: s.outcomes, pending:
 
 /** The CLI command that replays the run shown on a real Redis (docs/REPLAY.md). */
 export const selectReplayCommand = (s: SimState) => replayCommandText(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor);
+/** The run's link; a scenario only this page knows (edited, the user's) carries its definition once encoded. */
 export const selectRunHash = (s: SimState) =>
-  formatRunHash(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor, { challengeId: s.challengeId, predict: s.predict });
+  formatRunHash(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor, {
+    challengeId: s.challengeId,
+    predict: s.predict,
+    definitionPayload: s.ioLink.scenarioId === s.scenarioId ? s.ioLink.payload : null,
+  });
+/** Whether the run's link carries everything it needs (a built-in, or a custom scenario's definition). */
+export const selectIoLink = (s: SimState) => s.ioLink;
 
 let lastLock: { view: SimState['lock']; state: LockState } | null = null;
 

@@ -61,7 +61,9 @@ export type LinkErrorReason =
   | 'bad-schedule'
   | 'schedule-does-not-fit'
   | 'bad-cursor'
-  | 'unknown-challenge';
+  | 'unknown-challenge'
+  /** The scenario a link carries (`def=`) is not a valid definition: `detail` lists the problems with their paths. */
+  | 'bad-definition';
 
 /** Why a link (or a `lockstep.load`) was refused. */
 export interface LinkError {
@@ -73,6 +75,8 @@ export interface LinkError {
    * text, kept so the reader can copy it; nothing saved is lost silently.
    */
   readonly savedText?: string;
+  /** The refusal left the run on screen as it was (a link opened in a tab already at work). */
+  readonly keptCurrent?: boolean;
 }
 
 export type Theme = 'light' | 'dark';

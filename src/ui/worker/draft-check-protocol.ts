@@ -11,6 +11,8 @@ export interface DraftCheckRequest {
   readonly seed: number;
   /** The schedule the page will replay the draft under (every variant). */
   readonly schedule: string;
+  /** The variant whose replay must take the whole schedule (an import never loads half a run): reported as `misfit`. */
+  readonly fitVariant?: string;
 }
 
 /** A script the work or memory budget stopped while a variant replayed the schedule. */
@@ -29,6 +31,8 @@ export interface DraftCheckReport {
   readonly stops: readonly DraftBudgetStop[];
   /** The definition did not validate or a replay failed unexpectedly (text for the user). */
   readonly failure: string | null;
+  /** Why `fitVariant` could not replay the whole schedule (the choice that did not fit), or absent. */
+  readonly misfit?: string;
 }
 
 /** Runs draft checks off the page's thread; a newer check replaces one in flight. */

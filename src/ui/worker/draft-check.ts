@@ -4,6 +4,7 @@
  */
 import { ChoiceError } from '../../engine/engine';
 import { parseSchedule } from '../../engine/schedule';
+import { nodeIdsOf as sim0NodeIds } from '../../engine/scenario';
 import { Simulation } from '../../engine/simulation';
 import type { TraceEvent } from '../../engine/trace';
 import { formatProblems, parseDefinition } from '../../definition';
@@ -19,11 +20,13 @@ export function checkDraft(request: DraftCheckRequest): DraftCheckReport {
   const parsed = parseDefinition(request.definition);
   if (!parsed.ok) return { id: request.id, stops: [], failure: formatProblems(parsed.problems) };
   const stops: DraftBudgetStop[] = [];
+  let misfit: string | undefined;
   for (const variant of parsed.scenario.variants) {
     let choices;
     try {
-      choices = parseSchedule(request.schedule, variant.clients.map((c) => c.id));
-    } catch {
+      choices = parseSchedule(request.schedule, variant.clients.map((c) => c.id), sim0NodeIds(parsed.scenario, variant));
+    } catch (error) {
+      if (variant.id === request.fitVariant) misfit = error instanceof Error ? error.message : String(error);
       continue; // A schedule naming another variant's clients: the page cuts it there too.
     }
     const sim = new Simulation(parsed.scenario, { variantId: variant.id, seed: request.seed });
@@ -49,9 +52,10 @@ export function checkDraft(request: DraftCheckRequest): DraftCheckReport {
       if (lastReplyAtMs > sim.nowMs) scan(sim.apply({ kind: 'advance', ms: lastReplyAtMs - sim.nowMs }));
     } catch (error) {
       if (!(error instanceof ChoiceError)) return { id: request.id, stops, failure: error instanceof Error ? error.message : String(error) };
+      if (variant.id === request.fitVariant) misfit = error.message;
     }
   }
-  return { id: request.id, stops, failure: null };
+  return { id: request.id, stops, failure: null, ...(misfit === undefined ? {} : { misfit }) };
 }
 
 /** The same check on the calling thread, for tests and pages without workers. */

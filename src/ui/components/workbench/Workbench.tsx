@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../../store/context';
 import type { SimState, WorkbenchTab } from '../../store/createSimStore';
+import { IoPanel } from './IoPanel';
 import { MinePanel } from './MinePanel';
 import { ProgramPanel } from './ProgramPanel';
 import { SchedulePanel } from './SchedulePanel';
@@ -14,8 +15,8 @@ import { ScriptsPanel } from './ScriptsPanel';
 import { WorkbenchStatus } from './WorkbenchStatus';
 import './workbench.css';
 
-const TABS: readonly WorkbenchTab[] = ['scripts', 'program', 'schedule', 'mine'];
-const TAB_LABEL = { scripts: 'workbenchTabScripts', program: 'workbenchTabProgram', schedule: 'workbenchTabSchedule', mine: 'myScenarios' } as const;
+const TABS: readonly WorkbenchTab[] = ['scripts', 'program', 'schedule', 'mine', 'io'];
+const TAB_LABEL = { scripts: 'workbenchTabScripts', program: 'workbenchTabProgram', schedule: 'workbenchTabSchedule', mine: 'myScenarios', io: 'workbenchTabIo' } as const;
 
 const selectShell = (s: SimState) => ({ open: s.workbench.open, tab: s.workbench.tab, scenarioId: s.scenarioId, variantId: s.variantId });
 
@@ -78,6 +79,7 @@ export function Workbench() {
         {tab === 'program' && <ProgramPanel />}
         {tab === 'schedule' && <SchedulePanel />}
         {tab === 'mine' && <MinePanel />}
+        {tab === 'io' && <IoPanel />}
       </div>
     </dialog>
   );

@@ -10,6 +10,7 @@ export function createLinkSlice(rt: Runtime): StateCreator<SimState, [], [], Lin
       const parsed = parseRunLink(hash, rt.scenarios);
       if (parsed.kind === 'none') return;
       if (parsed.kind === 'error') return get().refuseLink(parsed.error);
+      if (parsed.kind === 'custom') return void get().ioOpenLink(parsed.hash);
       const result = get().loadRun(parsed.link);
       if (result.ok) {
         set({ linkError: null, persistRun: true });

@@ -31,6 +31,13 @@ export interface MyScenariosSlice {
   undoDeleteMyScenario(): void;
   /** Re-reads the stored list (another tab wrote it). */
   reloadMyScenarios(): void;
+  /** The stored entry of this name (read fresh: another tab may have added it), or null. */
+  findMyScenarioByName(name: string): MyScenarioSummary | null;
+  /**
+   * Stores a scenario (an imported file): a new entry, or in place of `replaceId`. Returns its id,
+   * or null when it could not be written (the notice says why). Opens nothing.
+   */
+  putMyScenario(entry: Omit<MyScenario, 'id'>, replaceId: string | null): string | null;
 }
 
 const summaries = (entries: readonly MyScenario[]): MyScenarioSummary[] => entries.map((e) => ({ id: e.id, name: e.name }));
@@ -105,10 +112,10 @@ export function createMyScenariosSlice(rt: Runtime, init: SimStoreInit & { reado
           return;
         }
         let id = '';
-        const { variantId, schedule } = get();
+        const { variantId, schedule, seed } = get();
         const written = commit((entries) => {
           id = nextMyScenarioId(entries);
-          return [...entries, { id, name: title, variant: variantId, schedule, definition: { ...definition, id, title } }];
+          return [...entries, { id, name: title, variant: variantId, schedule, seed, definition: { ...definition, id, title } }];
         });
         if (written) set({ myScenarioId: id, ...(merged ? {} : { notice: { key: 'myScenarioSaved', params: { name: title }, tone: 'info' } }) });
       },
@@ -120,6 +127,7 @@ export function createMyScenariosSlice(rt: Runtime, init: SimStoreInit & { reado
         const result = get().loadRun({
           scenarioId: entry.id,
           variantId: parsed.scenario.variants.some((v) => v.id === entry.variant) ? entry.variant : undefined,
+          seed: entry.seed,
           schedule: entry.schedule,
           cursor: null,
           cutToFit: true,
@@ -172,6 +180,21 @@ export function createMyScenariosSlice(rt: Runtime, init: SimStoreInit & { reado
         const result = read();
         knownRevision = result.revision;
         set({ myScenarios: summaries(result.entries) });
+      },
+      findMyScenarioByName(name) {
+        const entry = read().entries.find((e) => e.name === cleanName(name));
+        return entry ? { id: entry.id, name: entry.name } : null;
+      },
+      putMyScenario(entry, replaceId) {
+        const title = cleanName(entry.name) || entry.definition.id;
+        let id = '';
+        const written = commit((entries) => {
+          const at = replaceId === null ? -1 : entries.findIndex((e) => e.id === replaceId);
+          id = at === -1 ? nextMyScenarioId(entries) : entries[at].id;
+          const stored = { ...entry, id, name: title, definition: { ...entry.definition, id, title } };
+          return at === -1 ? [...entries, stored] : entries.map((e, i) => (i === at ? stored : e));
+        });
+        return written ? id : null;
       },
     };
   };
