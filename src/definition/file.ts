@@ -108,12 +108,16 @@ export function parseScenarioFileData(data: unknown): ScenarioFileResult {
     };
   }
   const envelope = v.safeParse(fileSchema, data);
-  if (!envelope.success) return fail(envelope.issues.map((issue) => ({ path: pathOf(issue), message: messageOf(issue) })));
-  const { version, name, run, definition } = envelope.output;
-  if (version > SCENARIO_FILE_VERSION) return fail([{ path: 'version', message: `version ${version} is newer than this Lockstep reads (${SCENARIO_FILE_VERSION}): update Lockstep` }]);
-  if (definition === undefined) return fail([{ path: 'definition', message: 'missing field "definition"' }]);
-  const parsed = parseDefinition(definition);
-  if (!parsed.ok) return fail(parsed.problems.map((p) => ({ path: p.path === '' ? 'definition' : `definition.${p.path}`, message: p.message })));
+  const version = (data as { version?: unknown }).version;
+  if (typeof version === 'number' && version > SCENARIO_FILE_VERSION) return fail([{ path: 'version', message: `version ${version} is newer than this Lockstep reads (${SCENARIO_FILE_VERSION}): update Lockstep` }]);
+  const definition = (data as { definition?: unknown }).definition;
+  // Every problem at once: the envelope's and the definition's.
+  const problems = envelope.success ? [] : envelope.issues.map((issue) => ({ path: pathOf(issue), message: messageOf(issue) }));
+  if (definition === undefined) problems.push({ path: 'definition', message: 'missing field "definition"' });
+  const parsed = definition === undefined ? null : parseDefinition(definition);
+  if (parsed && !parsed.ok) problems.push(...parsed.problems.map((p) => ({ path: p.path === '' ? 'definition' : `definition.${p.path}`, message: p.message })));
+  if (!envelope.success || parsed === null || !parsed.ok) return fail(problems);
+  const { name, run } = envelope.output;
   const fileRun = run ?? { variant: findVariant(parsed.scenario, undefined).id, seed: 1, schedule: parsed.scenario.defaultSchedule };
   const runProblems = checkRun(fileRun, parsed);
   if (runProblems.length > 0) return fail(runProblems);

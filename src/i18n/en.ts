@@ -238,6 +238,7 @@ export const en = {
   linkScheduleDoesNotFit: 'The schedule does not fit this scenario: {detail}',
   linkBadCursor: 'The position “{detail}” is not a step of this schedule.',
   linkUnknownChallenge: 'This lesson has no challenge “{detail}”.',
+  inspectorMoreKeys: { one: 'and {n} more key, not listed', other: 'and {n} more keys, not listed' },
   linkBadDefinition: 'The scenario this link carries is not valid:\n{detail}',
   linkErrorKeptCurrent: 'Your run stays on screen as it was. Your saved work was not changed.',
   linkTooLongForScenario: 'This scenario is too large for a link ({length} characters; at most {max}): export it as a JSON file instead (Edit, then Import / export).',

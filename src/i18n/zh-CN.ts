@@ -233,6 +233,7 @@ export const zhCN: Catalog = {
   linkScheduleDoesNotFit: '调度与此场景不符：{detail}',
   linkBadCursor: '位置“{detail}”不在此调度的范围内。',
   linkUnknownChallenge: '这一课没有挑战“{detail}”。',
+  inspectorMoreKeys: { other: '还有 {n} 个键未列出' },
   linkBadDefinition: '这个链接携带的场景无效：\n{detail}',
   linkErrorKeptCurrent: '屏幕上的运行保持原样，你保存的内容没有改动。',
   linkTooLongForScenario: '这个场景太大，放不进链接（{length} 个字符；最多 {max} 个）：请改为导出 JSON 文件（编辑 → 导入 / 导出）。',

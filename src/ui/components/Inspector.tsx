@@ -8,6 +8,12 @@ import type { LockState } from '../store/published';
 import type { ClientView, KeyView } from '../store/types';
 import { ClientBadge } from './ClientBadge';
 
+/**
+ * Key rows drawn at most: a script can write 10,000 keys, and a row each would freeze the page on
+ * every step. The rest are counted in one line (the whole keyspace is in `lockstep.state()`).
+ */
+const keyRowCountMax = 200;
+
 const selectInspector = (s: SimState) => ({ keys: s.keys, nowMs: s.nowMs, clients: s.clients });
 const selectTruth = (s: SimState) => ({ lock: selectLockState(s), clients: s.clients });
 
@@ -27,7 +33,12 @@ export function Inspector() {
         {keys.length === 0 ? (
           <li className="key-list__empty">{t('emptyKeyspace')}</li>
         ) : (
-          keys.map((row) => <KeyRow key={row.key} row={row} nowMs={nowMs} clients={clients} t={t} />)
+          keys.slice(0, keyRowCountMax).map((row) => <KeyRow key={row.key} row={row} nowMs={nowMs} clients={clients} t={t} />)
+        )}
+        {keys.length > keyRowCountMax && (
+          <li className="key-list__empty" data-testid="inspector.more">
+            {t('inspectorMoreKeys', { n: keys.length - keyRowCountMax })}
+          </li>
         )}
       </ul>
       <LockTruth />

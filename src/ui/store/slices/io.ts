@@ -2,22 +2,15 @@
  * The io slice: a scenario in and out of the page. Export the scenario on screen (built-in, edited
  * or one of the user's) with its run as a JSON file, or as regression tests; import a file into My
  * scenarios (asking before anything is replaced); share links that carry a scenario only this page
- * knows (`def=`), both ways. The codecs, the file format and the test generator load on demand: the
- * first screen holds only this slice's state and the calls.
- *
- * Nothing here changes the run or saved work until the input has passed every check: the schema
- * (problems with their JSON paths), the run (variant, schedule), and a replay in the draft-check
- * worker (a script only a budget stops never reaches the page's thread).
+ * knows (`def=`), both ways. The actions (../io-actions.ts), the codecs, the file format and the
+ * test generator load on demand: the first screen holds only this slice's state and the calls.
  */
 import type { StateCreator } from 'zustand/vanilla';
-import { definitionOfScenario, type DefinitionProblem, type ScenarioDefinition } from '../../../definition';
+import type { DefinitionProblem, ScenarioDefinition } from '../../../definition';
 import { definitionLinkCharsMax } from '../../../definition/bounds';
-import type { Scenario } from '../../../engine/scenario';
-import { formatSchedule } from '../../../engine/schedule';
 import type { DraftCheckService } from '../../worker/draft-check-protocol';
 import type { SimState, SimStoreInit } from '../createSimStore';
 import type { Runtime } from '../runtime';
-import type { LinkError } from '../types';
 
 /** What a share link of the scenario on screen carries. */
 export interface IoLinkState {
@@ -73,64 +66,29 @@ export interface IoSlice {
   ioRegressionTest(kind: 'vitest' | 'playwright'): Promise<IoDownload | null>;
 }
 
-/** A file the import read and checked, waiting for the answer to a name clash. */
-interface Pending {
-  readonly name: string;
-  readonly variant: string;
-  readonly seed: number;
-  readonly schedule: string;
-  readonly definition: ScenarioDefinition;
-  readonly scenario: Scenario;
-  readonly clashId: string;
+/** What the slice and its on-demand actions (../io-actions.ts) share for one store. */
+export interface IoShared {
+  linkRequest: number;
+  /** The definition the current `ioLink` was made for (null: a built-in). */
+  encodedFor: ScenarioDefinition | null;
 }
 
-const idleImport: IoImportState = { status: 'idle', fileName: '', problems: [], name: '' };
-
-/** A name the stored list does not use: `name (2)`, `name (3)`, ... */
-function freeName(name: string, taken: (candidate: string) => boolean): string {
-  for (let n = 2; n < 1000; n++) {
-    const candidate = `${name} (${n})`;
-    if (!taken(candidate)) return candidate;
-  }
-  return `${name} (imported)`;
-}
+type IoActions = Pick<IoSlice, 'ioOpenLink' | 'ioScenarioFile' | 'ioImportText' | 'ioResolveClash' | 'ioDismissImport' | 'ioRegressionTest'>;
 
 export function createIoSlice(rt: Runtime, init: SimStoreInit & { readonly draftChecker?: DraftCheckService | null }): StateCreator<SimState, [], [], IoSlice> {
   const { engine } = rt;
-  let linkRequest = 0;
-  let checkId = 1_000_000;
-  let pending: Pending | null = null;
-  /** The definition the current `ioLink` was made for (null: a built-in). */
-  let encodedFor: ScenarioDefinition | null = null;
+  const shared: IoShared = { linkRequest: 0, encodedFor: null };
 
   return (set, get, api) => {
-    const patchImport = (change: Partial<IoImportState>) => set({ ioImport: { ...get().ioImport, ...change } });
-
-    /** The definition of the scenario on screen, or null when it cannot be one. */
-    const current = (): ScenarioDefinition | null => {
-      if (engine.definition) return engine.definition;
-      try {
-        return definitionOfScenario(engine.scenario);
-      } catch {
-        return null;
-      }
-    };
-
-    /** Replays a scenario off the page's thread; a problem in words, or null when it may run here. */
-    const dryRun = async (definition: ScenarioDefinition, seed: number, schedule: string, fitVariant: string): Promise<string | null> => {
-      const checker = init.draftChecker ?? (await import('../../worker/draft-check')).createInlineDraftCheckService();
-      const report = await checker.check({ id: ++checkId, definition, seed, schedule, fitVariant });
-      if (report.failure !== null) return report.failure;
-      if (report.misfit !== undefined) return `the schedule does not fit variant ${fitVariant}: ${report.misfit}`;
-      const stop = report.stops[0];
-      return stop ? `variant ${stop.variantId}, step ${stop.step}${stop.clientId ? `, client ${stop.clientId}` : ''}: ${stop.message}` : null;
-    };
+    // The actions' code loads on first use: the first screen holds only this slice's state.
+    let actions: Promise<IoActions> | null = null;
+    const load = () => (actions ??= import('../io-actions').then((m) => m.createIoActions({ rt, init, get, set, shared })));
 
     /** Keeps `ioLink` in step with the scenario on screen: encodes an edited or saved one's definition. */
     const followDefinition = () => {
       const definition = engine.definition;
-      if (definition === encodedFor) return;
-      encodedFor = definition;
+      if (definition === shared.encodedFor) return;
+      shared.encodedFor = definition;
       const scenarioId = engine.scenario.id;
       if (definition === null) {
         set({ ioLink: { status: 'builtin', scenarioId, payload: null, chars: 0 } });
@@ -139,107 +97,35 @@ export function createIoSlice(rt: Runtime, init: SimStoreInit & { readonly draft
       set({ ioLink: { status: 'encoding', scenarioId, payload: null, chars: 0 } });
       void import('../definition-link').then(async ({ encodeDefinitionPayload }) => {
         const encoded = await encodeDefinitionPayload(definition);
-        if (encodedFor !== definition) return; // Another scenario came on screen meanwhile.
+        if (shared.encodedFor !== definition) return; // Another scenario came on screen meanwhile.
         set({ ioLink: encoded.ok ? { status: 'ready', scenarioId, payload: encoded.payload, chars: encoded.payload.length } : { status: 'too-long', scenarioId, payload: null, chars: encoded.chars } });
       });
     };
     api.subscribe(followDefinition);
 
-    /** Loads a checked file's run and stores it in My scenarios; the run stays unless both succeed. */
-    const land = (file: Pending, replaceId: string | null, name: string) => {
-      const id = get().putMyScenario({ name, variant: file.variant, seed: file.seed, schedule: file.schedule, definition: file.definition }, replaceId);
-      if (id === null) {
-        patchImport({ status: 'invalid', problems: [{ path: '', message: 'My scenarios could not be written (see the notice)' }] });
-        return;
-      }
-      get().openMyScenario(id);
-      patchImport({ status: 'imported', problems: [], name });
-    };
-
     return {
       ioLink: { status: 'builtin', scenarioId: '', payload: null, chars: 0 },
       ioLinkPending: false,
-      ioImport: idleImport,
-
-      async ioOpenLink(hash, options = {}) {
-        const request = ++linkRequest;
+      ioImport: { status: 'idle', fileName: '', problems: [], name: '' },
+      async ioOpenLink(hash, options) {
         set({ ioLinkPending: true });
-        const refuse = (error: LinkError) => {
-          if (request !== linkRequest) return;
-          // The run on screen stays (at startup, the default one) and is not saved over the reader's work.
-          set(options.startup ? { ioLinkPending: false, persistRun: false, linkError: error } : { ioLinkPending: false, linkError: { ...error, keptCurrent: true } });
-        };
-        const { parseDefinitionLink } = await import('../definition-link');
-        const parsed = await parseDefinitionLink(hash);
-        if (request !== linkRequest) return;
-        if (parsed.kind === 'error') return refuse(parsed.error);
-        const { link, custom, payload } = parsed;
-        const problem = await dryRun(custom.definition, link.seed, formatSchedule(link.schedule), link.variantId);
-        if (request !== linkRequest) return;
-        if (problem !== null) return refuse({ reason: 'bad-definition', detail: problem.slice(0, 1_000) });
-        const result = get().loadRun({ ...link, custom });
-        if (!result.ok) return refuse(result.error);
-        // The link's own payload is this definition's: no need to encode it again.
-        encodedFor = engine.definition;
-        set({ ioLinkPending: false, linkError: null, ioLink: { status: 'ready', scenarioId: custom.definition.id, payload, chars: payload.length } });
-        get().applyLinkExtras(link);
+        return (await load()).ioOpenLink(hash, options);
       },
-
-      async ioScenarioFile() {
-        const definition = current();
-        if (definition === null) return null;
-        const { formatScenarioFile } = await import('../../../definition/file');
-        const { variantId, seed, schedule, myScenarioId, myScenarios } = get();
-        const title = typeof definition.title === 'string' ? definition.title : (definition.title?.en ?? definition.id);
-        const name = myScenarios.find((m) => m.id === myScenarioId && m.id === definition.id)?.name ?? title;
-        return { fileName: `lockstep-${definition.id}.json`, mime: 'application/json', text: formatScenarioFile({ name, run: { variant: variantId, seed, schedule }, definition }) };
-      },
-
-      async ioImportText(text, fileName) {
-        pending = null;
-        set({ ioImport: { status: 'checking', fileName, problems: [], name: '' } });
-        const { parseScenarioFileText } = await import('../../../definition/file');
-        const parsed = parseScenarioFileText(text);
-        if (!parsed.ok) return patchImport({ status: 'invalid', problems: parsed.problems });
-        const { file, scenario } = parsed;
-        // Replayed off the page's thread: the schedule must fit the variant whole (a file never loads
-        // half of its run), and no script may need a budget to stop.
-        const problem = await dryRun(file.definition, file.run.seed, file.run.schedule, file.run.variant);
-        if (problem !== null) return patchImport({ status: 'invalid', problems: [{ path: problem.startsWith('the schedule') ? 'run.schedule' : 'run', message: problem }] });
-        const next: Pending = { name: file.name, variant: file.run.variant, seed: file.run.seed, schedule: file.run.schedule, definition: file.definition, scenario, clashId: '' };
-        const clash = get().findMyScenarioByName(file.name);
-        if (clash) {
-          pending = { ...next, clashId: clash.id };
-          return patchImport({ status: 'clash', name: clash.name });
-        }
-        land(next, null, file.name);
-      },
-
-      async ioResolveClash(choice) {
-        const file = pending;
-        pending = null;
-        if (!file || choice === 'cancel') return set({ ioImport: idleImport });
-        if (choice === 'replace') return land(file, file.clashId, file.name);
-        const name = freeName(file.name, (candidate) => get().findMyScenarioByName(candidate) !== null);
-        land(file, null, name);
-      },
-
+      ioScenarioFile: async () => (await load()).ioScenarioFile(),
+      ioImportText: async (text, fileName) => (await load()).ioImportText(text, fileName),
+      ioResolveClash: async (choice) => (await load()).ioResolveClash(choice),
+      ioRegressionTest: async (kind) => (await load()).ioRegressionTest(kind),
       ioDismissImport() {
-        pending = null;
-        set({ ioImport: idleImport });
+        void load().then((a) => a.ioDismissImport());
       },
-
       ioRefuseFile(fileName, message) {
-        pending = null;
         set({ ioImport: { status: 'invalid', fileName, name: '', problems: [{ path: '', message }] } });
       },
-
       ioLinkRefused() {
         const { ioLink } = get();
         set({ notice: { key: 'linkTooLongForScenario', params: { length: ioLink.chars, max: definitionLinkCharsMax }, tone: 'warning' } });
         get().openWorkbench('io');
       },
-
       ioLinkSettled() {
         if (get().ioLink.status !== 'encoding') return Promise.resolve();
         return new Promise<void>((resolve) => {
@@ -249,18 +135,6 @@ export function createIoSlice(rt: Runtime, init: SimStoreInit & { readonly draft
             resolve();
           });
         });
-      },
-
-      async ioRegressionTest(kind) {
-        const definition = current();
-        if (definition === null) return null;
-        const generator = await import('../../../definition/regression-test');
-        const { variantId, seed, schedule, runLog } = get();
-        const run = { definition, variant: variantId, seed, schedule, violations: runLog.projection.violations.map((v) => ({ kind: v.violation, step: v.step })) };
-        const base = generator.regressionFileBase(run);
-        return kind === 'vitest'
-          ? { fileName: `${base}.test.ts`, mime: 'text/typescript', text: generator.vitestRegressionTest(run) }
-          : { fileName: `${base}.spec.ts`, mime: 'text/typescript', text: generator.playwrightRegressionSpec(run) };
       },
     };
   };

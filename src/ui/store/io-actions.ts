@@ -1,0 +1,167 @@
+/**
+ * The io slice's actions (slices/io.ts), loaded on first use: opening a link that carries its
+ * scenario, exporting the scenario file and the regression tests, importing a file with its name
+ * clash question. Nothing changes the run or saved work until the input has passed every check:
+ * the schema (problems with their JSON paths), the run (variant, schedule), and a replay in the
+ * draft-check worker (the schedule fits whole; no script needs a budget to stop).
+ */
+import { definitionOfScenario, type ScenarioDefinition } from '../../definition';
+import { formatScenarioFile, parseScenarioFileText } from '../../definition/file';
+import { playwrightRegressionSpec, regressionFileBase, vitestRegressionTest } from '../../definition/regression-test';
+import { formatSchedule } from '../../engine/schedule';
+import type { DraftCheckService } from '../worker/draft-check-protocol';
+import type { SimState, SimStoreInit } from './createSimStore';
+import { parseDefinitionLink } from './definition-link';
+import type { Runtime } from './runtime';
+import type { IoImportState, IoShared, IoSlice } from './slices/io';
+import type { LinkError } from './types';
+
+interface IoContext {
+  readonly rt: Runtime;
+  readonly init: SimStoreInit & { readonly draftChecker?: DraftCheckService | null };
+  readonly get: () => SimState;
+  readonly set: (partial: Partial<SimState>) => void;
+  readonly shared: IoShared;
+}
+
+/** A file the import read and checked, waiting for the answer to a name clash. */
+interface Pending {
+  readonly name: string;
+  readonly variant: string;
+  readonly seed: number;
+  readonly schedule: string;
+  readonly definition: ScenarioDefinition;
+  readonly clashId: string;
+}
+
+const idleImport: IoImportState = { status: 'idle', fileName: '', problems: [], name: '' };
+/** Characters of a refusal's detail at most (it lists problems with their paths). */
+const detailCharsMax = 1_000;
+
+/** A name the stored list does not use: `name (2)`, `name (3)`, ... */
+function freeName(name: string, taken: (candidate: string) => boolean): string {
+  for (let n = 2; n < 1000; n++) {
+    const candidate = `${name} (${n})`;
+    if (!taken(candidate)) return candidate;
+  }
+  return `${name} (imported)`;
+}
+
+export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick<IoSlice, 'ioOpenLink' | 'ioScenarioFile' | 'ioImportText' | 'ioResolveClash' | 'ioDismissImport' | 'ioRegressionTest'> {
+  const { engine } = rt;
+  /** Draft checks of this module are numbered apart from the workbench's. */
+  let checkId = 1_000_000;
+  let pending: Pending | null = null;
+  const patchImport = (change: Partial<IoImportState>) => set({ ioImport: { ...get().ioImport, ...change } });
+
+  /** The definition of the scenario on screen, or null when it cannot be one (a hosted client). */
+  const current = (): ScenarioDefinition | null => {
+    if (engine.definition) return engine.definition;
+    try {
+      return definitionOfScenario(engine.scenario);
+    } catch {
+      return null;
+    }
+  };
+
+  /** Replays a scenario off the page's thread; a problem in words, or null when it may run here. */
+  const dryRun = async (definition: ScenarioDefinition, seed: number, schedule: string, fitVariant: string): Promise<string | null> => {
+    const checker = init.draftChecker ?? (await import('../worker/draft-check')).createInlineDraftCheckService();
+    const report = await checker.check({ id: ++checkId, definition, seed, schedule, fitVariant });
+    if (report.failure !== null) return report.failure;
+    if (report.misfit !== undefined) return `the schedule does not fit variant ${fitVariant}: ${report.misfit}`;
+    const stop = report.stops[0];
+    return stop ? `variant ${stop.variantId}, step ${stop.step}${stop.clientId ? `, client ${stop.clientId}` : ''}: ${stop.message}` : null;
+  };
+
+  /** Stores a checked file in My scenarios, then opens it there. */
+  const land = (file: Pending, replaceId: string | null, name: string) => {
+    const id = get().putMyScenario({ name, variant: file.variant, seed: file.seed, schedule: file.schedule, definition: file.definition }, replaceId);
+    if (id === null) {
+      patchImport({ status: 'invalid', problems: [{ path: '', message: 'My scenarios could not be written (see the notice)' }] });
+      return;
+    }
+    get().openMyScenario(id);
+    patchImport({ status: 'imported', problems: [], name });
+  };
+
+  return {
+    async ioOpenLink(hash, options = {}) {
+      const request = ++shared.linkRequest;
+      set({ ioLinkPending: true });
+      const refuse = (error: LinkError) => {
+        if (request !== shared.linkRequest) return;
+        // The run on screen stays (at startup, the default one) and is not saved over the reader's work.
+        set(options.startup ? { ioLinkPending: false, persistRun: false, linkError: error } : { ioLinkPending: false, linkError: { ...error, keptCurrent: true } });
+      };
+      const parsed = await parseDefinitionLink(hash);
+      if (request !== shared.linkRequest) return;
+      if (parsed.kind === 'error') return refuse(parsed.error);
+      const { link, custom, payload } = parsed;
+      const problem = await dryRun(custom.definition, link.seed, formatSchedule(link.schedule), link.variantId);
+      if (request !== shared.linkRequest) return;
+      if (problem !== null) return refuse({ reason: 'bad-definition', detail: problem.slice(0, detailCharsMax) });
+      const result = get().loadRun({ ...link, custom });
+      if (!result.ok) return refuse(result.error);
+      // The link's own payload is this definition's: no need to encode it again.
+      shared.encodedFor = engine.definition;
+      set({ ioLinkPending: false, linkError: null, ioLink: { status: 'ready', scenarioId: custom.definition.id, payload, chars: payload.length } });
+      get().applyLinkExtras(link);
+    },
+
+    ioScenarioFile() {
+      const definition = current();
+      if (definition === null) return Promise.resolve(null);
+      const { variantId, seed, schedule, myScenarioId, myScenarios } = get();
+      const title = typeof definition.title === 'string' ? definition.title : (definition.title?.en ?? definition.id);
+      const name = myScenarios.find((m) => m.id === myScenarioId && m.id === definition.id)?.name ?? title;
+      return Promise.resolve({ fileName: `lockstep-${definition.id}.json`, mime: 'application/json', text: formatScenarioFile({ name, run: { variant: variantId, seed, schedule }, definition }) });
+    },
+
+    async ioImportText(text, fileName) {
+      pending = null;
+      set({ ioImport: { status: 'checking', fileName, problems: [], name: '' } });
+      const parsed = parseScenarioFileText(text);
+      if (!parsed.ok) return patchImport({ status: 'invalid', problems: parsed.problems });
+      const { file } = parsed;
+      // Replayed off the page's thread: the schedule must fit the variant whole (a file never loads
+      // half of its run), and no script may need a budget to stop.
+      const problem = await dryRun(file.definition, file.run.seed, file.run.schedule, file.run.variant);
+      if (problem !== null) return patchImport({ status: 'invalid', problems: [{ path: problem.startsWith('the schedule') ? 'run.schedule' : 'run', message: problem }] });
+      const next: Pending = { name: file.name, variant: file.run.variant, seed: file.run.seed, schedule: file.run.schedule, definition: file.definition, clashId: '' };
+      const clash = get().findMyScenarioByName(file.name);
+      if (clash) {
+        pending = { ...next, clashId: clash.id };
+        return patchImport({ status: 'clash', name: clash.name });
+      }
+      land(next, null, file.name);
+    },
+
+    ioResolveClash(choice) {
+      const file = pending;
+      pending = null;
+      if (!file || choice === 'cancel') set({ ioImport: idleImport });
+      else if (choice === 'replace') land(file, file.clashId, file.name);
+      else land(file, null, freeName(file.name, (candidate) => get().findMyScenarioByName(candidate) !== null));
+      return Promise.resolve();
+    },
+
+    ioDismissImport() {
+      pending = null;
+      set({ ioImport: idleImport });
+    },
+
+    ioRegressionTest(kind) {
+      const definition = current();
+      if (definition === null) return Promise.resolve(null);
+      const { variantId, seed, schedule, runLog } = get();
+      const run = { definition, variant: variantId, seed, schedule, violations: runLog.projection.violations.map((v) => ({ kind: v.violation, step: v.step })) };
+      const base = regressionFileBase(run);
+      return Promise.resolve(
+        kind === 'vitest'
+          ? { fileName: `${base}.test.ts`, mime: 'text/typescript', text: vitestRegressionTest(run) }
+          : { fileName: `${base}.spec.ts`, mime: 'text/typescript', text: playwrightRegressionSpec(run) },
+      );
+    },
+  };
+}
