@@ -9,7 +9,7 @@ import { formatNumber, type Lang } from './translate';
 const en = {
   ioExportHeading: 'Export',
   ioExportFile: 'Download as a JSON file',
-  ioExportFileHelp: 'The scenario on screen with its variant, seed and schedule: import it here or in another browser, or run it with `lockstep run --file`.',
+  ioExportFileHelp: 'The scenario on screen with its variant, seed and schedule: import it here or in another browser (its "definition" is what the CLI and the Node API read).',
   ioExportVitest: 'Download a Vitest test',
   ioExportPlaywright: 'Download a Playwright spec',
   ioExportTestHelp: 'The run on screen as a regression test for your project (with the lockstep package installed): it replays the run and expects the same violations at the same steps.',
@@ -38,7 +38,7 @@ export type IoTextKey = keyof typeof en;
 const zh: { readonly [K in IoTextKey]: string } = {
   ioExportHeading: '导出',
   ioExportFile: '下载为 JSON 文件',
-  ioExportFileHelp: '屏幕上的场景及其变体、种子和调度：可以在这里或其他浏览器里导入，也可以用 `lockstep run --file` 运行。',
+  ioExportFileHelp: '屏幕上的场景及其变体、种子和调度：可以在这里或其他浏览器里导入（其中的 "definition" 可以交给命令行和 Node API）。',
   ioExportVitest: '下载 Vitest 测试',
   ioExportPlaywright: '下载 Playwright 测试',
   ioExportTestHelp: '把屏幕上的运行导出为你项目里的回归测试（需安装 lockstep 包）：它重放这次运行，并期望在同样的步骤出现同样的违规。',

@@ -5,14 +5,14 @@
  * the schema (problems with their JSON paths), the run (variant, schedule), and a replay in the
  * draft-check worker (the schedule fits whole; no script needs a budget to stop).
  */
-import { definitionOfScenario, type ScenarioDefinition } from '../../definition';
+import type { ScenarioDefinition } from '../../definition';
 import { formatScenarioFile, parseScenarioFileText } from '../../definition/file';
 import { playwrightRegressionSpec, regressionFileBase, vitestRegressionTest } from '../../definition/regression-test';
 import { formatSchedule } from '../../engine/schedule';
 import type { DraftCheckService } from '../worker/draft-check-protocol';
 import type { SimState, SimStoreInit } from './createSimStore';
 import { parseDefinitionLink } from './definition-link';
-import type { Runtime } from './runtime';
+import { definitionOnScreen, type Runtime } from './runtime';
 import type { IoImportState, IoShared, IoSlice } from './slices/io';
 import type { LinkError } from './types';
 
@@ -55,14 +55,7 @@ export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick
   const patchImport = (change: Partial<IoImportState>) => set({ ioImport: { ...get().ioImport, ...change } });
 
   /** The definition of the scenario on screen, or null when it cannot be one (a hosted client). */
-  const current = (): ScenarioDefinition | null => {
-    if (engine.definition) return engine.definition;
-    try {
-      return definitionOfScenario(engine.scenario);
-    } catch {
-      return null;
-    }
-  };
+  const current = (): ScenarioDefinition | null => definitionOnScreen(engine);
 
   /** Replays a scenario off the page's thread; a problem in words, or null when it may run here. */
   const dryRun = async (definition: ScenarioDefinition, seed: number, schedule: string, fitVariant: string): Promise<string | null> => {

@@ -1,4 +1,4 @@
-import type { ScenarioDefinition } from '../../definition';
+import { definitionOfScenario, type ScenarioDefinition } from '../../definition';
 import type { SchedulingPolicy } from '../../engine/policies';
 import type { RunProjection } from '../../engine/projection';
 import type { KeyEntry } from '../../engine/redis/keyspace';
@@ -33,4 +33,14 @@ export interface Runtime {
   readonly outcomeService: OutcomeService | null;
   /** Runs a user action on the engine and publishes the result (set by the simulation slice). */
   act: (action: (sim: Simulation) => boolean | void) => void;
+}
+
+/** The definition of the scenario on screen (the edited or loaded one, else the built-in's), or null when it cannot be one (a client runs code outside the engine). */
+export function definitionOnScreen(engine: Runtime['engine']): ScenarioDefinition | null {
+  if (engine.definition) return engine.definition;
+  try {
+    return definitionOfScenario(engine.scenario);
+  } catch {
+    return null;
+  }
 }

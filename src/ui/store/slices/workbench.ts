@@ -6,13 +6,13 @@
  * thread. A draft that passes replaces the run, keeping its schedule and cursor.
  */
 import type { StateCreator } from 'zustand/vanilla';
-import { definitionBounds, definitionOfScenario, formatProblems, parseDefinition, type ScenarioDefinition } from '../../../definition';
+import { definitionBounds, formatProblems, parseDefinition, type ScenarioDefinition } from '../../../definition';
 import { formatReplyShort } from '../../../engine/redis/reply';
 import { parseSchedule, ScheduleSyntaxError } from '../../../engine/schedule';
 import { scriptErrorLine, scriptSyntaxProblem } from '../../../engine/shared-scripts';
 import type { DraftBudgetStop, DraftCheckService } from '../../worker/draft-check-protocol';
 import type { SimState, SimStoreInit } from '../createSimStore';
-import type { Runtime } from '../runtime';
+import { definitionOnScreen, type Runtime } from '../runtime';
 import { editedId, editProgram, paramsOf, scriptsOf, setParam, setScriptSource, type ProgramEdit, type ScriptEntry } from '../workbench-edits';
 
 export type { ProgramEdit } from '../workbench-edits';
@@ -89,14 +89,7 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
     const patch = (change: Partial<WorkbenchState>) => set({ workbench: { ...get().workbench, ...change } });
 
     /** The definition of the scenario on screen: the edited one, else the built-in's. */
-    const current = (): ScenarioDefinition | null => {
-      if (engine.definition) return engine.definition;
-      try {
-        return definitionOfScenario(engine.scenario);
-      } catch {
-        return null;
-      }
-    };
+    const current = (): ScenarioDefinition | null => definitionOnScreen(engine);
 
     const describe = (): Partial<WorkbenchState> => {
       const definition = current();
