@@ -21,9 +21,9 @@ import type { DefinitionProblem } from './semantics';
 import type { Scenario } from '../engine/scenario';
 
 export const SCENARIO_FILE_FORMAT = 'lockstep-scenario';
-export const SCENARIO_FILE_VERSION = 1;
+const SCENARIO_FILE_VERSION = 1;
 
-export const scenarioFileBounds = {
+const scenarioFileBounds = {
   /** Largest file read (bytes). */
   fileBytesMax: scenarioFileBytesMax,
   /** Characters of the scenario's name. */
@@ -92,7 +92,7 @@ function checkRun(run: ScenarioFileRun, parsed: Extract<DefinitionResult, { ok: 
 }
 
 /** Reads a scenario file (or a bare definition) from its parsed JSON. */
-export function parseScenarioFileData(data: unknown): ScenarioFileResult {
+function parseScenarioFileData(data: unknown): ScenarioFileResult {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return fail([{ path: '', message: `expected a Lockstep scenario file (a JSON object with "format": "${SCENARIO_FILE_FORMAT}"), got ${data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data}` }]);
   }

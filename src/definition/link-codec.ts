@@ -10,7 +10,6 @@ import { definitionBounds, definitionLinkCharsMax } from './bounds';
 import { parseDefinitionText, type DefinitionResult } from './index';
 import type { ScenarioDefinition } from './schema';
 
-export { definitionLinkCharsMax } from './bounds';
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 

@@ -55,6 +55,9 @@ describe('scenario files', () => {
     const badStep = { ...broken, definition: { ...base, variants: [{ ...base.variants[0], clients: [{ id: 'A', program: [{ op: 'goto', goto: 'nowhere' }] }] }] } };
     const steps = parseScenarioFileText(JSON.stringify(badStep));
     expect(!steps.ok && steps.problems[0]).toEqual({ path: 'definition.variants[0].clients[0].program[0].goto', message: 'no step of client A has the label "nowhere"' });
+    // The envelope's problems and the definition's, together.
+    const both = parseScenarioFileText(JSON.stringify({ ...badStep, seed: 3 }));
+    expect(!both.ok && both.problems.map((p) => p.path)).toEqual(expect.arrayContaining(['seed', 'definition.variants[0].clients[0].program[0].goto']));
     const noVariant = parseScenarioFileText(JSON.stringify({ ...broken, run: { variant: 'nope', seed: 1, schedule: '' } }));
     expect(!noVariant.ok && noVariant.problems[0].path).toBe('run.variant');
     const badSchedule = parseScenarioFileText(JSON.stringify({ ...broken, run: { variant: 'lua', seed: 1, schedule: 'A Z' } }));

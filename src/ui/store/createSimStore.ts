@@ -69,7 +69,7 @@ export type { ExploreProgress, ExploreResult } from '../worker/explore-protocol'
 export type { ExploreForm, ExploreState, ExploreStatus } from './slices/explore';
 export type { MyScenarioSummary } from './slices/my-scenarios';
 export type { ProgramEdit, WorkbenchTab } from './slices/workbench';
-export type { IoClashChoice, IoDownload, IoImportState, IoLinkState } from './slices/io';
+export type { IoDownload } from './slices/io';
 
 export { SPEEDS_STEPS_PER_S } from './slices/playback';
 /** Longest clock advance or stall the engine accepts (ms): the bound of the duration fields. */

@@ -37,8 +37,6 @@ export const selectRunHash = (s: SimState) =>
     predict: s.predict,
     definitionPayload: s.ioLink.scenarioId === s.scenarioId ? s.ioLink.payload : null,
   });
-/** Whether the run's link carries everything it needs (a built-in, or a custom scenario's definition). */
-export const selectIoLink = (s: SimState) => s.ioLink;
 
 let lastLock: { view: SimState['lock']; state: LockState } | null = null;
 

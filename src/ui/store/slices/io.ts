@@ -13,7 +13,7 @@ import type { SimState, SimStoreInit } from '../createSimStore';
 import type { Runtime } from '../runtime';
 
 /** What a share link of the scenario on screen carries. */
-export interface IoLinkState {
+interface IoLinkState {
   /** `builtin`: the id is enough; `encoding`: the payload is being made; `ready`: `payload` set; `too-long`: over the link limit (`chars`). */
   readonly status: 'builtin' | 'encoding' | 'ready' | 'too-long';
   readonly scenarioId: string;
@@ -22,7 +22,7 @@ export interface IoLinkState {
   readonly chars: number;
 }
 
-export type IoImportStatus = 'idle' | 'checking' | 'invalid' | 'clash' | 'imported';
+type IoImportStatus = 'idle' | 'checking' | 'invalid' | 'clash' | 'imported';
 
 export interface IoImportState {
   readonly status: IoImportStatus;
@@ -40,7 +40,7 @@ export interface IoDownload {
   readonly mime: string;
 }
 
-export type IoClashChoice = 'replace' | 'keep' | 'cancel';
+type IoClashChoice = 'replace' | 'keep' | 'cancel';
 
 export interface IoSlice {
   readonly ioLink: IoLinkState;
