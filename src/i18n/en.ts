@@ -239,6 +239,9 @@ export const en = {
   linkBadCursor: 'The position “{detail}” is not a step of this schedule.',
   linkUnknownChallenge: 'This lesson has no challenge “{detail}”.',
   actionRefused: 'That does not fit here: {detail}',
+  runLoading: 'Loading “{title}”…',
+  runStillLoading: '“{title}” is still loading: try again once its run is shown.',
+  scenarioLoadFailed: '“{title}” could not be loaded: {detail}',
 
   // Timeline and sequence diagram
   timeline: 'Timeline',

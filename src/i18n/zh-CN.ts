@@ -234,6 +234,9 @@ export const zhCN: Catalog = {
   linkBadCursor: '位置“{detail}”不在此调度的范围内。',
   linkUnknownChallenge: '这一课没有挑战“{detail}”。',
   actionRefused: '此操作在这里不适用：{detail}',
+  runLoading: '正在加载“{title}”…',
+  runStillLoading: '“{title}”还在加载：等它的运行显示出来后再试。',
+  scenarioLoadFailed: '无法加载“{title}”：{detail}',
 
   // 时间线与时序图
   timeline: '时间线',

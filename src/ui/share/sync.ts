@@ -19,6 +19,9 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
   let lastHash = '';
   let pending: number | null = null;
   const writeRun = (state: SimState) => {
+    // While a link's scenario loads, the run in the store stands in unseen: the address bar keeps
+    // the link, and the saved run is not replaced by the stand-in.
+    if (state.runLoading !== null) return;
     const hash = selectRunHash(state);
     // The address bar always shows the run, also after a refused link typed over the same run.
     if (win.location.hash !== hash) {
@@ -58,7 +61,8 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
       state.challengeId !== previous.challengeId ||
       state.predict !== previous.predict ||
       state.persistRun !== previous.persistRun ||
-      state.linkError !== previous.linkError
+      state.linkError !== previous.linkError ||
+      state.runLoading !== previous.runLoading
     ) {
       syncRun();
     }

@@ -245,7 +245,7 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
       },
       discardEdits() {
         const original = engine.definition?.id.replace(/-edited$/, '');
-        if (original === undefined || !rt.scenarios.some((s) => s.id === original)) return;
+        if (original === undefined || !rt.library.catalog.some((s) => s.id === original)) return;
         checkId++;
         get().loadRun({ scenarioId: original, variantId: get().variantId, seed: get().seed, schedule: get().schedule, cursor: get().cursor, cutToFit: true });
         patch({ ...idle, revision: get().workbench.revision + 1, ...describe() });
