@@ -4,7 +4,7 @@
  * reactive state; after each action the store publishes plain derived data. Derivations keep the
  * previous object when nothing changed, so a step re-renders only the components whose data moved.
  */
-import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { StoreApi } from 'zustand/vanilla';
 import type { Lang } from '../../i18n';
 import type { ScenarioDefinition } from '../../definition';
 import type { Scenario } from '../../engine/scenario';

@@ -6,6 +6,3 @@ import { installLuaRuntime } from '../lua-runtime';
 import { createLuaScriptEngine } from './engine';
 
 installLuaRuntime(createLuaScriptEngine);
-
-/** Marks the module loaded (the page awaits its import). */
-export const luaRuntimeLoaded = true;
