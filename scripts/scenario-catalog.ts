@@ -27,16 +27,18 @@ export async function renderScenarioCatalog(scenarios: readonly Scenario[] = SCE
     const exported = ((await import(`../src/scenarios/${module}.ts`)) as Record<string, unknown>)[name];
     if (scenarios.includes(exported as Scenario)) owners.set(exported as Scenario, { module, name });
   }
-  const entries = scenarios.map((s) => {
+  const entries = scenarios.map((s, i) => {
     const owner = owners.get(s);
     if (owner === undefined) throw new Error(`scenario ${s.id}: list it in src/scenarios/index.ts as \`import { name } from './file';\``);
+    // The first lesson is part of the page (imported above): its loader hands it over.
+    const load = i === 0 ? `() => Promise.resolve(${owner.name})` : `() => import('./${owner.module}').then((m) => m.${owner.name})`;
     return [
       '  {',
       `    id: ${quote(s.id)},`,
       `    title: { en: ${quote(s.title.en)}, zh: ${quote(s.title.zh)} },`,
       `    summary: { en: ${quote(s.summary.en)}, zh: ${quote(s.summary.zh)} },`,
       `    usesScripts: ${usesScripts(s)},`,
-      `    load: () => import('./${owner.module}').then((m) => m.${owner.name}),`,
+      `    load: ${load},`,
       '  },',
     ].join('\n');
   });
@@ -45,9 +47,10 @@ export async function renderScenarioCatalog(scenarios: readonly Scenario[] = SCE
     '// Generated from src/scenarios/index.ts by `npm run scenarios:catalog`: do not edit by hand.',
     '// The page\'s scenario registry: metadata in teaching order, bodies on demand (scripts/scenario-catalog.ts).',
     "import type { ScenarioEntry } from './catalog-entry';",
+    `import { ${first.name} } from './${first.module}';`,
     '',
     '/** The first lesson, bundled with the page: what a new visitor sees first. */',
-    `export { ${first.name} as firstScenario } from './${first.module}';`,
+    `export const firstScenario = ${first.name};`,
     '',
     'export const SCENARIO_CATALOG: readonly ScenarioEntry[] = [',
     ...entries,

@@ -94,20 +94,28 @@ function runShown(): Promise<void> {
   });
 }
 
+/** Starts what comes after the first screen, once. */
+let afterFirstScreenStarted = false;
+function afterFirstScreen() {
+  if (afterFirstScreenStarted) return;
+  afterFirstScreenStarted = true;
+  void outcomes.start();
+  void library
+    .prepareAll()
+    .then(runShown)
+    .then(markReady, (error: unknown) => console.error('Lockstep: loading the scenarios failed', error));
+}
+
+/** A tab opened in the background paints no frame: the rest loads after this long anyway. */
+const afterFirstScreenWaitMsMax = 1_000;
+
 function Ready() {
   useEffect(() => {
     // After the frame that shows the page: the worker's code loads and the report starts, and every
     // other scenario and the Lua engine load in the background. Then `load` answers synchronously
     // for any scenario, and the page is ready for scripts (docs/AUTOMATION.md).
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        void outcomes.start();
-        void library
-          .prepareAll()
-          .then(runShown)
-          .then(markReady, (error: unknown) => console.error('Lockstep: loading the scenarios failed', error));
-      }, 0),
-    );
+    requestAnimationFrame(() => setTimeout(afterFirstScreen, 0));
+    setTimeout(afterFirstScreen, afterFirstScreenWaitMsMax);
   }, []);
   return null;
 }

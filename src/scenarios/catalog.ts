@@ -1,9 +1,10 @@
 // Generated from src/scenarios/index.ts by `npm run scenarios:catalog`: do not edit by hand.
 // The page's scenario registry: metadata in teaching order, bodies on demand (scripts/scenario-catalog.ts).
 import type { ScenarioEntry } from './catalog-entry';
+import { setnxNoTtl } from './setnx-no-ttl';
 
 /** The first lesson, bundled with the page: what a new visitor sees first. */
-export { setnxNoTtl as firstScenario } from './setnx-no-ttl';
+export const firstScenario = setnxNoTtl;
 
 export const SCENARIO_CATALOG: readonly ScenarioEntry[] = [
   {
@@ -11,7 +12,7 @@ export const SCENARIO_CATALOG: readonly ScenarioEntry[] = [
     title: { en: 'SETNX without a TTL: the lock that outlives its holder', zh: 'SETNX 不设过期时间：比持有者活得更久的锁' },
     summary: { en: 'The holder crashes while holding a lock with no expiry; nobody can ever take it again.', zh: '持有者在持锁期间崩溃，而锁没有过期时间；之后再也没有人能拿到它。' },
     usesScripts: false,
-    load: () => import('./setnx-no-ttl').then((m) => m.setnxNoTtl),
+    load: () => Promise.resolve(setnxNoTtl),
   },
   {
     id: 'setnx-then-expire',

@@ -53,11 +53,15 @@ test('a link to a lesson not loaded yet shows a loading state, refuses keys with
   await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('notice')).toContainText('is still loading');
   expect(page.url()).toContain(link);
+  // Nothing of the stand-in run can be copied or replayed.
+  await expect(page.getByTestId('copy-link')).toBeDisabled();
+  await expect(page.getByTestId('replay.open')).toBeDisabled();
 
   holding = false;
   for (const route of held.splice(0)) await route.continue();
   await page.waitForFunction(() => window.lockstep?.isReady === true);
   await expect(loading).toHaveCount(0);
+  await expect(page.getByTestId('copy-link')).toBeEnabled();
   const state = await app.state();
   expect([state.scenario, state.variant, state.schedule, state.cursor]).toEqual(['get-then-del', 'lua', 'A A A~5000 +4000 B', 4]);
   await expect(app.lane('A')).toBeVisible();

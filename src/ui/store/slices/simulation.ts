@@ -247,8 +247,9 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
       library.prepare(id).then(
         () => {
           if (ticket !== loadTicket) return;
-          set({ runLoading: null });
+          // `then` installs the run (which ends the loading state) or refuses it; either way it is over.
           then();
+          if (ticket === loadTicket) set({ runLoading: null });
         },
         (error: unknown) => {
           if (ticket !== loadTicket) return;
