@@ -54,6 +54,28 @@ function fengariBrowserTrim(): Plugin {
 }
 
 /**
+ * The page loads the Lua engine (fengari and Lockstep's Lua libraries, about 85 kB of gzip) on
+ * demand: most first screens never evaluate a script. `src/engine/redis/lua-default.ts` installs
+ * it wherever the engine is imported (Node, the CLI, the tests); the page gets
+ * `lua-default.page.ts` instead, which installs nothing, and its store imports
+ * `lua/install.ts` before it creates a run that needs scripts (src/ui/store/page-library.ts).
+ * Workers are built without this swap and install it themselves (they always evaluate scripts).
+ */
+function pageLoadsLuaOnDemand(): Plugin {
+  const target = /[\\/]src[\\/]engine[\\/]redis[\\/]lua-default\.ts$/;
+  return {
+    name: 'lockstep:page-loads-lua-on-demand',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!source.includes('lua-default')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (!resolved || !target.test(resolved.id)) return resolved;
+      return resolved.id.replace(/lua-default\.ts$/, 'lua-default.page.ts');
+    },
+  };
+}
+
+/**
  * Offline after the first visit: a service worker precaches the whole build (page, worker, styles)
  * and serves it when the network is gone. `base: './'` keeps every URL relative, so the same build
  * works at any path of any static host (docs/DEPLOY.md).
@@ -85,7 +107,7 @@ const offline = VitePWA({
 
 export default defineConfig({
   base: './',
-  plugins: [react(), fengariBrowserTrim(), offline],
+  plugins: [react(), pageLoadsLuaOnDemand(), fengariBrowserTrim(), offline],
   worker: { format: 'es', plugins: () => [fengariBrowserTrim()] },
   optimizeDeps: { rolldownOptions: { plugins: [fengariDevPatch()] } },
   build: { chunkSizeWarningLimit: 3000, sourcemap: true },

@@ -9,7 +9,8 @@ import { App } from './ui/App';
 import { browserStorage, keepUnrestoredRun, loadPrefs, loadProgress, loadSavedRun, PROGRESS_UNREADABLE_KEY } from './ui/share/persist';
 import { connectBrowser } from './ui/share/sync';
 import { localMyScenarioStorage } from './ui/share/my-scenarios-storage';
-import { createSimStore } from './ui/store/createSimStore';
+import { createStoreWith } from './ui/store/create-store';
+import { pageLibrary } from './ui/store/page-library';
 import { SimStoreProvider } from './ui/store/context';
 import { embedShowsVariants, isEmbed } from './ui/store/run-link';
 import { installTestApi } from './ui/test-api';
@@ -17,25 +18,32 @@ import { deferredOutcomeService } from './ui/worker/deferred';
 import { deferredExploreService } from './ui/worker/explore-deferred';
 import type { DraftCheckService } from './ui/worker/draft-check-protocol';
 import { explorerShortestWay } from './ui/store/shortest-way';
-import { SCENARIOS } from './scenarios';
 import './ui/styles/index.css';
 
+// The first lesson comes with the page; every other scenario and the Lua engine load on demand
+// (docs/ARCHITECTURE.md, "What the first screen loads").
+const library = pageLibrary();
 const storage = browserStorage();
 const prefs = loadPrefs(storage);
 const embed = isEmbed(window.location.search, window.location.hash);
 // The variant report starts after the first paint: its worker is not first-screen code.
 const outcomes = deferredOutcomeService(async () => {
   const { createInlineOutcomeService, createWorkerOutcomeService } = await import('./ui/worker/outcomes-client');
-  return typeof Worker === 'function' ? createWorkerOutcomeService() : createInlineOutcomeService();
+  if (typeof Worker === 'function') return createWorkerOutcomeService();
+  // Inline, the report's runs evaluate scripts in the page: the Lua engine first.
+  await library.loadLua();
+  return createInlineOutcomeService();
 });
 // The explorer's code (and its worker) loads on the first search.
 const loadExplorer = async () => {
   const { createInlineExploreService, createWorkerExploreService } = await import('./ui/worker/explore-client');
-  return typeof Worker === 'function' ? createWorkerExploreService() : createInlineExploreService();
+  if (typeof Worker === 'function') return createWorkerExploreService();
+  await library.loadLua();
+  return createInlineExploreService();
 };
 const explorer = deferredExploreService(loadExplorer);
 // "Show me the shortest way" searches in an explorer of its own (a worker started on first use).
-const shortestWay = explorerShortestWay(deferredExploreService(loadExplorer), (id) => SCENARIOS.find((s) => s.id === id));
+const shortestWay = explorerShortestWay(deferredExploreService(loadExplorer), library.loaded);
 // The workbench's draft check (and its worker) loads with the first edit.
 let draftCheckService: Promise<DraftCheckService> | null = null;
 const draftChecker: DraftCheckService = {
@@ -49,7 +57,7 @@ const savedRun = embed ? ({ kind: 'none' } as const) : loadSavedRun(storage);
 const progress = embed ? null : loadProgress(storage);
 const prefersDark = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches;
 
-const store = createSimStore({
+const store = createStoreWith(library, {
   // The run to show: the link's, else (outside embeds) the last one this browser saved.
   link: window.location.hash,
   savedRun,
@@ -74,11 +82,40 @@ if (unrestored !== undefined) keepUnrestoredRun(storage, unrestored);
 connectBrowser(store, window, storage);
 const { markReady } = installTestApi(store, window);
 
+/** Resolves once no scenario is loading for the run on screen (a link's scenario opened). */
+function runShown(): Promise<void> {
+  return new Promise((resolve) => {
+    if (store.getState().runLoading === null) return resolve();
+    const unsubscribe = store.subscribe((state) => {
+      if (state.runLoading !== null) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
+/** Starts what comes after the first screen, once. */
+let afterFirstScreenStarted = false;
+function afterFirstScreen() {
+  if (afterFirstScreenStarted) return;
+  afterFirstScreenStarted = true;
+  void outcomes.start();
+  void library
+    .prepareAll()
+    .then(runShown)
+    .then(markReady, (error: unknown) => console.error('Lockstep: loading the scenarios failed', error));
+}
+
+/** A tab opened in the background paints no frame: the rest loads after this long anyway. */
+const afterFirstScreenWaitMsMax = 1_000;
+
 function Ready() {
   useEffect(() => {
-    markReady();
-    // After the frame that shows the page: then the worker's code loads and the report starts.
-    requestAnimationFrame(() => setTimeout(() => void outcomes.start(), 0));
+    // After the frame that shows the page: the worker's code loads and the report starts, and every
+    // other scenario and the Lua engine load in the background. Then `load` answers synchronously
+    // for any scenario, and the page is ready for scripts (docs/AUTOMATION.md).
+    requestAnimationFrame(() => setTimeout(afterFirstScreen, 0));
+    setTimeout(afterFirstScreen, afterFirstScreenWaitMsMax);
   }, []);
   return null;
 }

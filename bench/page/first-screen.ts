@@ -4,9 +4,11 @@ import type { StaticServer } from './static-server';
 
 /**
  * One cold load of the page (fresh context: empty cache and storage): which JavaScript arrived
- * before `window.lockstep.isReady` turned true (gzip bytes, as the static server sent them), and
- * the times from navigation start to first contentful paint, to ready, and to the first moment
- * the page is ready with an enabled "Step A" button.
+ * before the first usable "Step A" button (the first screen: what a person waits for) and before
+ * `window.lockstep.isReady` turned true (scripts: the page loads the rest of its scenarios and
+ * the Lua engine after its first paint, then becomes ready), in gzip bytes as the static server
+ * sent them, and the times from navigation start to first contentful paint, to the first enabled
+ * "Step A" button, and to ready.
  */
 
 /** After ready, the load is over once no request has arrived for this long. */
@@ -18,12 +20,16 @@ export interface ScriptFetch {
   readonly path: string;
   readonly gzipBytes: number;
   readonly rawBytes: number;
-  /** Requested before the page was ready. */
+  /** Requested before the page was ready (`lockstep.isReady`). */
   readonly beforeReady: boolean;
+  /** Requested before the first usable "Step A" button: part of the first screen. */
+  readonly firstScreen: boolean;
 }
 
 export interface FirstScreenSample {
   readonly scripts: readonly ScriptFetch[];
+  /** Gzip bytes of JavaScript requested before the first usable "Step A" (the first screen). */
+  readonly jsGzipBytesFirstScreen: number;
   /** Gzip bytes of JavaScript requested before ready. */
   readonly jsGzipBytesBeforeReady: number;
   readonly jsRawBytesBeforeReady: number;
@@ -31,7 +37,7 @@ export interface FirstScreenSample {
   readonly jsGzipBytesAll: number;
   readonly fcpMs: number | null;
   readonly readyMs: number;
-  /** Ready and a "Step A" button enabled. */
+  /** A "Step A" button enabled: the first screen is usable. */
   readonly firstUsableStepMs: number;
 }
 
@@ -53,7 +59,7 @@ export async function loadFirstScreen(browser: Browser, server: StaticServer): P
     if (!(await page.getByRole('button', { name: 'Step A', exact: true }).first().isEnabled())) {
       throw new Error('first screen: the instrument saw an enabled "Step A" button that Playwright does not find');
     }
-    if (state.readyAtMs === null || state.firstUsableAtMs === null) throw new Error('first screen: never ready');
+    if (state.readyAtMs === null || state.stepUsableAtMs === null) throw new Error('first screen: never ready');
 
     // Let anything started after ready (lazy chunks, workers) arrive too.
     const waitStart = Date.now();
@@ -73,22 +79,24 @@ export async function loadFirstScreen(browser: Browser, server: StaticServer): P
       fcpMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
     }));
     const readyEpochMs = timeOrigin + state.readyAtMs;
+    const stepEpochMs = timeOrigin + state.stepUsableAtMs;
     const scripts = server.served
       .slice(servedBefore)
       .filter((response) => isScript(response.path))
       .map((response) => {
         if (!response.gzip) throw new Error(`${response.path} was sent without gzip`);
-        return { path: response.path, gzipBytes: response.sentBytes, rawBytes: response.rawBytes, beforeReady: response.atEpochMs <= readyEpochMs };
+        return { path: response.path, gzipBytes: response.sentBytes, rawBytes: response.rawBytes, beforeReady: response.atEpochMs <= readyEpochMs, firstScreen: response.atEpochMs <= stepEpochMs };
       });
     const before = scripts.filter((script) => script.beforeReady);
     return {
       scripts,
+      jsGzipBytesFirstScreen: scripts.filter((script) => script.firstScreen).reduce((sum, script) => sum + script.gzipBytes, 0),
       jsGzipBytesBeforeReady: before.reduce((sum, script) => sum + script.gzipBytes, 0),
       jsRawBytesBeforeReady: before.reduce((sum, script) => sum + script.rawBytes, 0),
       jsGzipBytesAll: scripts.reduce((sum, script) => sum + script.gzipBytes, 0),
       fcpMs,
       readyMs: state.readyAtMs,
-      firstUsableStepMs: state.firstUsableAtMs,
+      firstUsableStepMs: state.stepUsableAtMs,
     };
   } finally {
     await context.close();

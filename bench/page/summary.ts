@@ -78,6 +78,7 @@ function actionName(action: Action): string {
 export function summarize(m: PageMeasurements): { figures: Figure[]; tables: TextTable[] } {
   const { loads, rounds, heap } = m;
   const jsBefore = median(loads.map((load) => load.jsGzipBytesBeforeReady));
+  const jsFirstScreen = median(loads.map((load) => load.jsGzipBytesFirstScreen));
   const jsAll = median(loads.map((load) => load.jsGzipBytesAll));
   const fcps = loads.map((load) => load.fcpMs).filter((ms): ms is number => ms !== null);
   const readyMs = loads.map((load) => load.readyMs);
@@ -92,11 +93,12 @@ export function summarize(m: PageMeasurements): { figures: Figure[]; tables: Tex
   const heapPage = { afterLong: MB(heap.afterLongRun.pageUsedBytes), afterWalk: MB(heap.afterWalk.pageUsedBytes) };
 
   const figures: Figure[] = [
-    { id: 'page.firstScreen.jsGzipKB.beforeReady', value: kB(jsBefore), unit: 'kB', better: 'lower', ...goal(kB(jsBefore), 'below', GOALS.jsGzipKB) },
+    { id: 'page.firstScreen.jsGzipKB.firstScreen', value: kB(jsFirstScreen), unit: 'kB', better: 'lower', note: 'JS requested before the first usable "Step A"', ...goal(kB(jsFirstScreen), 'below', GOALS.jsGzipKB) },
+    { id: 'page.firstScreen.jsGzipKB.beforeReady', value: kB(jsBefore), unit: 'kB', better: 'lower', note: 'JS requested before lockstep.isReady (the rest of the scenarios and the Lua engine load after the first paint)' },
     { id: 'page.firstScreen.jsGzipKB.all', value: kB(jsAll), unit: 'kB', better: 'lower', note: 'all JS by 1 s of network quiet after ready' },
     { id: 'page.firstScreen.fcpMs', value: fcps.length > 0 ? median(fcps) : null, unit: 'ms', better: 'lower' },
     { id: 'page.firstScreen.readyMs', value: median(readyMs), unit: 'ms', better: 'lower' },
-    { id: 'page.firstScreen.firstStepMs', value: median(usableMs), unit: 'ms', better: 'lower', note: 'navigation start to ready with "Step A" enabled' },
+    { id: 'page.firstScreen.firstStepMs', value: median(usableMs), unit: 'ms', better: 'lower', note: 'navigation start to "Step A" enabled' },
   ];
   for (const kind of RUN_KINDS) {
     for (const action of ACTIONS) {
@@ -139,8 +141,9 @@ export function summarize(m: PageMeasurements): { figures: Figure[]; tables: Tex
     title: `Page: first screen (${loads.length} cold loads; median, best)`,
     columns: ['median', 'best', 'goal'],
     rows: [
-      { name: 'JavaScript before ready, gzip kB', cells: [fmt(kB(jsBefore)), fmt(kB(Math.min(...loads.map((l) => l.jsGzipBytesBeforeReady)))), `< ${GOALS.jsGzipKB}`] },
-      ...loads[0].scripts.map((script) => ({ name: `  ${script.path}${script.beforeReady ? '' : ' (after ready)'}`, cells: [fmt(kB(script.gzipBytes)), '', ''] })),
+      { name: 'JavaScript before the first usable "Step A", gzip kB', cells: [fmt(kB(jsFirstScreen)), fmt(kB(Math.min(...loads.map((l) => l.jsGzipBytesFirstScreen)))), `< ${GOALS.jsGzipKB}`] },
+      ...loads[0].scripts.map((script) => ({ name: `  ${script.path}${script.firstScreen ? '' : script.beforeReady ? ' (after "Step A", before ready)' : ' (after ready)'}`, cells: [fmt(kB(script.gzipBytes)), '', ''] })),
+      { name: 'JavaScript before ready (lockstep.isReady), gzip kB', cells: [fmt(kB(jsBefore)), fmt(kB(Math.min(...loads.map((l) => l.jsGzipBytesBeforeReady)))), ''] },
       { name: 'JavaScript by 1 s of network quiet, gzip kB', cells: [fmt(kB(jsAll)), fmt(kB(Math.min(...loads.map((l) => l.jsGzipBytesAll)))), ''] },
       { name: 'first contentful paint, ms', cells: [fcps.length > 0 ? fmt(median(fcps), 0) : 'n/a', fmt(minOf(fcps), 0), ''] },
       { name: 'ready (lockstep.isReady), ms', cells: [fmt(median(readyMs), 0), fmt(minOf(readyMs), 0), ''] },

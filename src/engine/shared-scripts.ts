@@ -1,4 +1,6 @@
-import { createLuaScriptEngine, type LuaScriptEngine } from './redis/lua';
+import type { LuaScriptEngine } from './redis/lua/engine';
+import { RAND48_INITIAL_SAVED } from './redis/lua/rand48';
+import { createInstalledLuaEngine } from './redis/lua-runtime';
 import type { Reply } from './redis/reply';
 import type { ScriptEngine, ScriptHost, ScriptRunReport } from './redis/script-engine';
 
@@ -23,16 +25,15 @@ interface Lender {
   holder: ScriptEngineLoan | null;
   /** The shas the engine's cache holds. */
   shas: Set<string>;
-  /** The engine's random state before any script ran. */
-  readonly initialRandom: string;
 }
 
 let lender: Lender | null = null;
 
 function theLender(): Lender {
   if (lender === null) {
-    const engine = createLuaScriptEngine();
-    lender = { engine, holder: null, shas: new Set(), initialRandom: engine.randomState() };
+    // Built on the first script command, not with the run: a realm (the page) may load its Lua
+    // engine after its first runs, and a run that never evaluates a script never needs it.
+    lender = { engine: createInstalledLuaEngine(), holder: null, shas: new Set() };
   }
   return lender;
 }
@@ -40,12 +41,9 @@ function theLender(): Lender {
 class ScriptEngineLoan implements ScriptEngine {
   /** This server's script cache, sorted by sha (as cachedScripts answers). */
   private cache: Record<string, string> = {};
-  private random: string;
+  /** The scripts' random state: a fresh engine's until a script runs (the engine's own `randomState()`). */
+  private random: string = RAND48_INITIAL_SAVED;
   private report: ScriptRunReport | null = null;
-
-  constructor() {
-    this.random = theLender().initialRandom;
-  }
 
   execute(argv: readonly string[], host: ScriptHost): Reply {
     const pool = theLender();

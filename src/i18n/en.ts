@@ -243,6 +243,9 @@ export const en = {
   linkErrorKeptCurrent: 'Your run stays on screen as it was. Your saved work was not changed.',
   linkTooLongForScenario: 'This scenario is too large for a link ({length} characters; at most {max}): export it as a JSON file instead (Edit, then Import / export).',
   actionRefused: 'That does not fit here: {detail}',
+  runLoading: 'Loading “{title}”…',
+  runStillLoading: '“{title}” is still loading: try again once its run is shown.',
+  scenarioLoadFailed: '“{title}” could not be loaded: {detail}',
 
   // Timeline and sequence diagram
   timeline: 'Timeline',

@@ -238,6 +238,9 @@ export const zhCN: Catalog = {
   linkErrorKeptCurrent: '屏幕上的运行保持原样，你保存的内容没有改动。',
   linkTooLongForScenario: '这个场景太大，放不进链接（{length} 个字符；最多 {max} 个）：请改为导出 JSON 文件（编辑 → 导入 / 导出）。',
   actionRefused: '此操作在这里不适用：{detail}',
+  runLoading: '正在加载“{title}”…',
+  runStillLoading: '“{title}”还在加载：等它的运行显示出来后再试。',
+  scenarioLoadFailed: '无法加载“{title}”：{detail}',
 
   // 时间线与时序图
   timeline: '时间线',

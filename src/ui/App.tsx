@@ -8,13 +8,14 @@ import { Lanes } from './components/Lanes';
 import { Narration } from './components/Narration';
 import { LinkErrorNotice, NoticeLine } from './components/Notices';
 import { RunViews } from './components/RunViews';
+import { RunLoading } from './components/RunLoading';
 import { ScenarioBar } from './components/ScenarioBar';
 import { ExploreDialog } from './components/ExploreDialog';
 import { useKeyboardShortcuts } from './components/useKeyboardShortcuts';
 import { EmbedBar } from './components/EmbedBar';
 import { ViolationBanner as ViolationBannerSlot } from './components/ViolationBanner';
 import { useSimStore, useSimStoreApi } from './store/context';
-import { selectAppearance, selectReplayOpen, selectShortcutsOpen } from './store/selectors';
+import { selectAppearance, selectReplayOpen, selectRunLoading, selectShortcutsOpen } from './store/selectors';
 import type { SimState } from './store/createSimStore';
 
 /** The challenge panel's code loads with the first challenge or predict mode (not first-screen work). */
@@ -55,6 +56,8 @@ export function App() {
   const [workbenchLoaded, setWorkbenchLoaded] = useState(false);
   if (workbenchOpen && !workbenchLoaded) setWorkbenchLoaded(true);
   const learnPanel = useSimStore(selectLearnPanelShown);
+  // A link's scenario still loading: its run is not there yet, so none of it is drawn.
+  const loading = useSimStore(selectRunLoading) !== null;
   useKeyboardShortcuts(store, true);
 
   // Theme, language and presentation live on <html> so the page background and fonts follow.
@@ -69,8 +72,11 @@ export function App() {
 
   return (
     <div className="app">
-      {embed ? <EmbedBar /> : <AppHeader />}
+      {embed ? !loading && <EmbedBar /> : <AppHeader />}
       <LinkErrorNotice />
+      {loading ? (
+        <RunLoading />
+      ) : (
       <main className="workspace">
         {!embed && <ScenarioBar />}
         <div className="stage">
@@ -89,6 +95,7 @@ export function App() {
         <ClockBar />
         <RunViews />
       </main>
+      )}
       <NoticeLine />
       {shortcutsOpen && (
         <Suspense fallback={null}>

@@ -5,7 +5,7 @@
 import { formatProblems, parseDefinition, type DefinitionProblem } from '../definition';
 import { exploreVerdictLines } from '../i18n';
 import type { LockView, Trace, ViolationKind } from '../engine/trace';
-import type { RunSpec, SimStore } from './store/createSimStore';
+import type { NotReadyError, RunSpec, SimStore } from './store/createSimStore';
 import type { LinkError } from './store/types';
 import type { OutcomeReport } from './worker/protocol';
 import type { ExploreResult, SimState } from './store/createSimStore';
@@ -97,8 +97,11 @@ export interface SpecLoadError {
   readonly problems: readonly DefinitionProblem[];
 }
 
-/** @public What `lockstep.load` returns. */
-export type LoadResult = { ok: true } | { ok: false; error: LinkError | DefinitionLoadError | SpecLoadError };
+/**
+ * @public What `lockstep.load` returns. `not-ready` only before `ready`: the page had not loaded
+ * that scenario (or the Lua engine it needs) yet; nothing changed.
+ */
+export type LoadResult = { ok: true } | { ok: false; error: LinkError | DefinitionLoadError | SpecLoadError | NotReadyError };
 
 const SPEC_FIELDS = ['scenario', 'definition', 'variant', 'seed', 'schedule', 'cursor'];
 

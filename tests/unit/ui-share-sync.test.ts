@@ -1,15 +1,17 @@
 // Goal: stepping does not rewrite the share link and the saved run on every step: they are
-// written once after a burst of changes (holding the run as it is then), and at once when the
-// page is left.
-import { describe, expect, it } from 'vitest';
-import { connectBrowser, runWriteIntervalMs } from '../../src/ui/share/sync';
+// written once after a burst of changes (holding the run as it is then), in idle time (never in
+// a step's frame), and at once when the page is left.
+import { describe, expect, it, vi } from 'vitest';
+import { deferredLibrary } from './support/deferred-library';
+import { connectBrowser, runWriteIdleWaitMsMax, runWriteIntervalMs } from '../../src/ui/share/sync';
 import { createSimStore } from '../../src/ui/store/createSimStore';
 import { selectRunHash } from '../../src/ui/store/selectors';
 
-/** Just what connectBrowser touches, with timers fired by hand. */
-function fakeWindow() {
+/** Just what connectBrowser touches, with timers and idle callbacks fired by hand. */
+function fakeWindow({ idle = true } = {}) {
   const listeners = new Map<string, (() => void)[]>();
   const timers = new Map<number, () => void>();
+  const idles = new Map<number, () => void>();
   let nextTimer = 1;
   const urls: string[] = [];
   const stored: string[] = [];
@@ -23,13 +25,25 @@ function fakeWindow() {
       },
     },
     setTimeout(callback: () => void, ms: number) {
-      expect(ms).toBe(runWriteIntervalMs);
+      expect([runWriteIntervalMs, ...(idle ? [] : [0])]).toContain(ms);
       timers.set(nextTimer, callback);
       return nextTimer++;
     },
     clearTimeout(id: number) {
       timers.delete(id);
     },
+    ...(idle
+      ? {
+          requestIdleCallback(callback: () => void, options: { timeout: number }) {
+            expect(options.timeout).toBe(runWriteIdleWaitMsMax);
+            idles.set(nextTimer, callback);
+            return nextTimer++;
+          },
+          cancelIdleCallback(id: number) {
+            idles.delete(id);
+          },
+        }
+      : {}),
     addEventListener(type: string, listener: () => void) {
       listeners.set(type, [...(listeners.get(type) ?? []), listener]);
     },
@@ -47,6 +61,12 @@ function fakeWindow() {
       timers.clear();
       for (const callback of pending) callback();
     },
+    fireIdle() {
+      const pending = [...idles.values()];
+      idles.clear();
+      for (const callback of pending) callback();
+    },
+    pendingIdle: () => idles.size,
     fire(type: string) {
       for (const listener of listeners.get(type) ?? []) listener();
     },
@@ -65,8 +85,43 @@ describe('browser sync', () => {
     store.getState().stepClient('A');
     expect(page.urls).toHaveLength(1);
     page.fireTimers();
+    // After the interval the write waits for idle time: not yet written, one idle callback asked.
+    expect(page.urls).toHaveLength(1);
+    expect(page.pendingIdle()).toBe(1);
+    store.getState().stepClient('B');
+    expect(page.pendingIdle()).toBe(1);
+    page.fireIdle();
     expect(page.urls).toHaveLength(2);
     expect(page.urls[1]).toBe(`/${selectRunHash(store.getState())}`);
+    expect(page.stored.at(-1)).toBe(selectRunHash(store.getState()));
+    page.fireTimers();
+    page.fireIdle();
+    expect(page.urls).toHaveLength(2);
+  });
+
+  it('without idle callbacks, writes in a task after the interval', () => {
+    const store = createSimStore({ run: { scenarioId: 'get-then-del', variantId: 'get-then-del', schedule: '' } });
+    const page = fakeWindow({ idle: false });
+    connectBrowser(store, page.win, page.storage);
+    store.getState().stepClient('A');
+    page.fireTimers();
+    expect(page.urls).toHaveLength(1);
+    page.fireTimers();
+    expect(page.urls.at(-1)).toBe(`/${selectRunHash(store.getState())}`);
+  });
+
+  it('keeps a link whose scenario is loading in the address bar, and writes the run once it is shown', async () => {
+    const store = createSimStore({ library: deferredLibrary(), link: '#/v1/get-then-del/lua?seed=1' });
+    const page = fakeWindow();
+    page.win.location.hash = '#/v1/get-then-del/lua?seed=1';
+    connectBrowser(store, page.win, page.storage);
+    expect(store.getState().runLoading).not.toBeNull();
+    expect(page.urls).toHaveLength(0);
+    expect(page.stored).toHaveLength(0);
+    await vi.waitFor(() => expect(store.getState().runLoading).toBeNull());
+    page.fireTimers();
+    page.fireIdle();
+    expect(store.getState().scenarioId).toBe('get-then-del');
     expect(page.stored.at(-1)).toBe(selectRunHash(store.getState()));
   });
 

@@ -3,7 +3,8 @@ import { COMMANDS, errors, type CommandContext, type CommandSpec } from './comma
 import { ALLOWED_WHILE_SUBSCRIBED } from './commands/pubsub';
 import { RUN_INSIDE_MULTI } from './commands/transactions';
 import { Keyspace, type KeyEntry, type KeyspaceData, type KeyspaceSnapshot } from './keyspace';
-import { createLuaScriptEngine } from './lua';
+import './lua-default';
+import { createInstalledLuaEngine } from './lua-runtime';
 import { ScriptBusyTracker, type RunningScript, type ScriptTiming } from './lua/busy';
 import { PubSub, type PubSubData } from './pubsub';
 import { reply, type Reply } from './reply';
@@ -29,7 +30,7 @@ export interface ServerSnapshot {
 }
 
 export interface ServerOptions {
-  /** Builds the Lua engine for this server (default: Lockstep's fengari engine, `createLuaScriptEngine`). */
+  /** Builds the Lua engine for this server (default: a new engine from the realm's installed Lua runtime, lua-runtime.ts). */
   readonly createScriptEngine?: () => ScriptEngine;
   /** How script instructions map to virtual time, and when others get BUSY (lua/busy.ts). */
   readonly scriptTiming?: ScriptTiming;
@@ -100,7 +101,7 @@ export class SimRedisServer {
   };
 
   constructor(options: ServerOptions = {}) {
-    this.scripts = (options.createScriptEngine ?? createLuaScriptEngine)();
+    this.scripts = (options.createScriptEngine ?? createInstalledLuaEngine)();
     this.scriptBusy = new ScriptBusyTracker(options.scriptTiming);
     this.unixEpochMs = options.unixEpochMs ?? DEFAULT_UNIX_EPOCH_MS;
     this.keyspace.onTouch = (key) => this.clients.touch(key);

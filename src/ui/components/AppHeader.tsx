@@ -6,12 +6,14 @@ import { localized } from '../../i18n';
 import { Icon } from './Icon';
 import { ScenarioPicker } from './ScenarioPicker';
 import { useCopyText } from './useCopyText';
+import type { SimState } from '../store/createSimStore';
 
 /** Brand, scenario picker and the page's settings: language, theme, presentation, link, replay on a real Redis, help. */
 export function AppHeader() {
   const t = useT();
   const store = useSimStoreApi();
   const { lang, theme, presentation } = useSimStore(useShallow(selectAppearance));
+  const headerLoading = useSimStore(selectLoading);
   return (
     <header className="app-header">
       <a className="skip-link" href="#controls">
@@ -67,6 +69,7 @@ export function AppHeader() {
           className="button button--ghost button--icon"
           aria-label={t('replayTitle')}
           title={t('replayTitle')}
+          disabled={headerLoading}
           onClick={() => store.getState().setReplayOpen(true)}
           data-testid="replay.open"
         >
@@ -87,9 +90,13 @@ export function AppHeader() {
   );
 }
 
+/** While a link's scenario loads, the store's run is a stand-in: nothing of it may be copied. */
+const selectLoading = (s: SimState) => s.runLoading !== null;
+
 function CopyLinkButton() {
   const t = useT();
   const store = useSimStoreApi();
+  const loading = useSimStore(selectLoading);
   const { state, copy } = useCopyText();
   // The run's link from the store: the address bar may lag it by a moment (share/sync.ts).
   const runUrl = () => {
@@ -105,7 +112,7 @@ function CopyLinkButton() {
   };
   return (
     <span className="copy-link">
-      <button type="button" className="button button--primary button--icon-text" title={t('copyLink')} onClick={() => void copyRun()} data-testid="copy-link">
+      <button type="button" className="button button--primary button--icon-text" title={t('copyLink')} disabled={loading} onClick={() => void copyRun()} data-testid="copy-link">
         <Icon name={state === 'copied' ? 'check' : 'link'} />
         <span>{t('copyLink')}</span>
       </button>
@@ -129,6 +136,7 @@ function CopyEmbedButton() {
   const hash = useSimStore(selectRunHash);
   const { title } = useSimStore(selectRunInfo);
   const { state, copy } = useCopyText();
+  const loading = useSimStore(selectLoading);
   const href = () => `${window.location.origin}${window.location.pathname}?embed=1${hash}`;
   return (
     <span className="copy-link">
@@ -137,6 +145,7 @@ function CopyEmbedButton() {
         className="button button--ghost button--icon-text"
         aria-label={t('copyEmbed')}
         title={t('copyEmbed')}
+        disabled={loading}
         onClick={() => void copy(embedSnippet(href(), t('embedFrameTitle', { title: localized(title, lang) })))}
         data-testid="copy-embed"
       >

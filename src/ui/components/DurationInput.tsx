@@ -1,4 +1,4 @@
-import { advanceMsMax } from '../store/createSimStore';
+import { advanceMsMax } from '../store/limits';
 
 /** A duration the engine accepts for a clock advance or a stall: a whole number of ms, 1..advanceMsMax. */
 export function isValidDurationMs(ms: number): boolean {

@@ -3,22 +3,37 @@
  * (replaceState, so stepping does not fill the history), preferences are remembered, and a hash
  * typed or pasted into the address bar loads like a fresh link.
  *
- * A long run's link is tens of kB: writing it (URL and storage) on every step would cost each step
- * more the longer the run. So the run is written at most once per `runWriteIntervalMs`, after the
- * change, off the step's frame, and at once when the page is hidden or left (pagehide).
+ * A long run's link is tens of kB: writing it (URL and storage) costs tens of ms at 10,000 steps,
+ * and on every step it would cost each step more the longer the run. So changes are coalesced:
+ * `runWriteIntervalMs` after the first change of a burst the write waits for idle time
+ * (`requestIdleCallback`, at most `runWriteIdleWaitMsMax`), so it never lands in a step's frame,
+ * and it writes the run as it is then. At once when the page is hidden or left (pagehide).
  */
 import type { SimState, SimStore } from '../store/createSimStore';
 import { selectRunHash } from '../store/selectors';
 import { saveProgress, saveSessionHash, savePrefs, type KeyValueStorage } from './persist';
 
-/** The longest the URL and the saved run lag behind the run while it changes (wall time, UI only). */
+/** How long after a change the write starts waiting for idle time (wall time, UI only). */
 export const runWriteIntervalMs = 200;
+/** The longest the write then waits for idle time (a page that is never idle, e.g. autoplay at full speed). */
+export const runWriteIdleWaitMsMax = 1_000;
+
+/** The browser's idle callbacks (absent in some browsers: then a task after the current one). */
+interface IdleWindow {
+  requestIdleCallback?: (callback: () => void, options: { timeout: number }) => number;
+  cancelIdleCallback?: (handle: number) => void;
+}
 
 export function connectBrowser(store: SimStore, win: Window, storage: KeyValueStorage | null): () => void {
   const embed = store.getState().embed;
   let lastHash = '';
-  let pending: number | null = null;
+  /** The write waiting: first a timer, then an idle callback (or, without those, a second timer). */
+  let pending: { readonly kind: 'timer' | 'idle'; readonly handle: number } | null = null;
+  const idle = win as unknown as IdleWindow;
   const writeRun = (state: SimState) => {
+    // While a link's scenario loads, the run in the store stands in unseen: the address bar keeps
+    // the link, and the saved run is not replaced by the stand-in.
+    if (state.runLoading !== null) return;
     const hash = selectRunHash(state);
     // The address bar always shows the run, also after a refused link typed over the same run.
     if (win.location.hash !== hash) {
@@ -39,12 +54,19 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
 
   /** Writes the run as it is now (not as it was when the write was scheduled). */
   const flush = () => {
-    if (pending !== null) win.clearTimeout(pending);
+    if (pending?.kind === 'timer') win.clearTimeout(pending.handle);
+    else if (pending?.kind === 'idle') idle.cancelIdleCallback?.(pending.handle);
     pending = null;
     writeRun(store.getState());
   };
+  const whenIdle = () => {
+    pending =
+      typeof idle.requestIdleCallback === 'function'
+        ? { kind: 'idle', handle: idle.requestIdleCallback(flush, { timeout: runWriteIdleWaitMsMax }) }
+        : { kind: 'timer', handle: win.setTimeout(flush, 0) };
+  };
   const syncRun = () => {
-    if (pending === null) pending = win.setTimeout(flush, runWriteIntervalMs);
+    if (pending === null) pending = { kind: 'timer', handle: win.setTimeout(whenIdle, runWriteIntervalMs) };
   };
 
   writeRun(store.getState());
@@ -59,7 +81,8 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
       state.predict !== previous.predict ||
       state.persistRun !== previous.persistRun ||
       state.linkError !== previous.linkError ||
-      state.ioLink !== previous.ioLink
+      state.ioLink !== previous.ioLink ||
+      state.runLoading !== previous.runLoading
     ) {
       syncRun();
     }

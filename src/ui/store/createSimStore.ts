@@ -4,31 +4,26 @@
  * reactive state; after each action the store publishes plain derived data. Derivations keep the
  * previous object when nothing changed, so a step re-renders only the components whose data moved.
  */
-import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { StoreApi } from 'zustand/vanilla';
 import type { Lang } from '../../i18n';
 import type { ScenarioDefinition } from '../../definition';
 import type { Scenario } from '../../engine/scenario';
 import type { Choice } from '../../engine/schedule';
-import { RunProjection } from '../../engine/projection';
-import { Simulation } from '../../engine/simulation';
+import type { Simulation } from '../../engine/simulation';
 import type { LockView, TraceEvent, ViolationEvent } from '../../engine/trace';
 import { SCENARIOS } from '../../scenarios';
+import { createStoreWith } from './create-store';
+import { staticLibrary, type ScenarioLibrary } from './library';
 import type { OutcomeReport, OutcomeService } from '../worker/protocol';
 import type { ExploreService } from '../worker/explore-protocol';
-import { clip, parseRunLink } from './run-link';
-import type { Runtime } from './runtime';
-import { createExploreSlice, type ExploreSlice } from './slices/explore';
-import { createLinkSlice } from './slices/links';
-import { createPlaybackSlice } from './slices/playback';
-import { createSimulationSlice } from './slices/simulation';
-import { createUiSlice } from './slices/ui';
-import { createWorkbenchSlice, type WorkbenchSlice } from './slices/workbench';
-import { createMyScenariosSlice, type MyScenariosSlice } from './slices/my-scenarios';
-import { createDraftsSlice, type DraftsSlice } from './slices/drafts';
-import { createIoSlice, type IoSlice } from './slices/io';
-import { createLearnSlice, type LearnInit, type LearnSlice } from './slices/learn';
+import type { ExploreSlice } from './slices/explore';
+import type { WorkbenchSlice } from './slices/workbench';
+import type { MyScenariosSlice } from './slices/my-scenarios';
+import type { DraftsSlice } from './slices/drafts';
+import type { LearnInit, LearnSlice } from './slices/learn';
+import type { IoSlice } from './slices/io';
 import type { DraftCheckService } from '../worker/draft-check-protocol';
-import type { ClientView, KeyView, LinkError, MyScenarioStorage, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
+import type { ClientView, KeyView, LinkError, LocalizedText, MyScenarioStorage, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
 
 export interface RunSpec {
   readonly scenarioId: string;
@@ -60,7 +55,22 @@ export interface NodeStatus {
   readonly offset: number;
 }
 
-export type LoadResult = { readonly ok: true } | { readonly ok: false; readonly error: LinkError };
+/**
+ * A built-in scenario the page has not loaded yet (its body, or the Lua engine it needs): only
+ * before `window.lockstep.ready`. The page's own paths wait for it instead (`runLoading`).
+ */
+export interface NotReadyError {
+  readonly reason: 'not-ready';
+  readonly detail: string;
+}
+
+export type LoadResult = { readonly ok: true } | { readonly ok: false; readonly error: LinkError | NotReadyError };
+
+/** A scenario being loaded before its run can be shown (the page shows a loading state meanwhile). */
+export interface RunLoading {
+  readonly scenarioId: string;
+  readonly title: LocalizedText;
+}
 
 export type ViewTab = 'timeline' | 'sequence' | 'events';
 
@@ -71,15 +81,18 @@ export type { MyScenarioSummary } from './slices/my-scenarios';
 export type { ProgramEdit, WorkbenchTab } from './slices/workbench';
 export type { IoDownload } from './slices/io';
 
-export { SPEEDS_STEPS_PER_S } from './slices/playback';
-/** Longest clock advance or stall the engine accepts (ms): the bound of the duration fields. */
-export { advanceMsMax } from '../../engine/schedule';
+export { SPEEDS_STEPS_PER_S, advanceMsMax } from './limits';
 /** A share link's definition payload (characters) and a scenario file (bytes), at most. */
 export { definitionLinkCharsMax, scenarioFileBytesMax } from '../../definition/bounds';
 
 export interface SimulationSlice {
   /** Every scenario, for the picker (fixed for the store's life). */
   readonly scenarios: readonly ScenarioSummary[];
+  /**
+   * Set while the page loads a scenario (its body, or the Lua engine) before showing its run: the
+   * run on screen then is a placeholder, not shown; actions on it are refused with a notice.
+   */
+  readonly runLoading: RunLoading | null;
   /** What the page shows of the current scenario and variant (the one source: no component looks it up). */
   readonly runInfo: RunInfo;
   readonly scenarioId: string;
@@ -235,94 +248,18 @@ export interface SimStoreInit extends LearnInit {
   readonly myScenarioStorage?: MyScenarioStorage | null;
   readonly timers?: PlaybackTimers;
   readonly autoplayStepCountMax?: number;
+  /** The scenarios (Node, tests): all loaded from the start. Default: every built-in one. */
   readonly scenarios?: readonly Scenario[];
+  /** Where scenarios come from when some load later (the page's `pageLibrary`); overrides `scenarios`. */
+  readonly library?: ScenarioLibrary;
 }
 
-interface InitialRun extends SimStoreInit {
-  /** The saved run's text when `run` came from it: a run that no longer fits is reported as saved work. */
-  readonly savedText?: string;
-  /** A link that carries its scenario (`def=`): decoded after the store exists (io slice), the default run shown meanwhile. */
-  readonly customLink?: string;
-}
-
-/** The run to show first: the link's, else the saved one, else `init.run`. */
-function initialRun(init: SimStoreInit, scenarios: readonly Scenario[]): InitialRun {
-  if (init.link === undefined) return init;
-  const fromLink = parseRunLink(init.link, scenarios);
-  if (fromLink.kind === 'ok') return { ...init, run: fromLink.link };
-  if (fromLink.kind === 'error') return { ...init, linkError: fromLink.error };
-  if (fromLink.kind === 'custom') return { ...init, customLink: fromLink.hash };
-  const saved = init.savedRun ?? { kind: 'none' };
-  if (saved.kind === 'none') return init;
-  if (saved.kind === 'unreadable') {
-    return { ...init, linkError: { reason: 'bad-format', detail: clip(saved.text), savedText: saved.text } };
-  }
-  const fromSaved = parseRunLink(saved.hash, scenarios);
-  if (fromSaved.kind === 'ok') return { ...init, run: fromSaved.link, savedText: saved.hash };
-  if (fromSaved.kind === 'error') return { ...init, linkError: { ...fromSaved.error, savedText: saved.hash } };
-  if (fromSaved.kind === 'custom') return { ...init, customLink: fromSaved.hash };
-  return init;
-}
-
+/**
+ * A store over every built-in scenario (or `options.scenarios`), all loaded: what Node and the
+ * tests use. The page builds its store with `createStoreWith(pageLibrary(), ...)` instead, so the
+ * scenario registry stays out of its first screen.
+ */
 export function createSimStore(options: SimStoreInit = {}): SimStore {
-  const scenarios = options.scenarios ?? SCENARIOS;
-  const init = initialRun(options, scenarios);
-  const firstScenario = scenarios[0];
-  const rt: Runtime = {
-    // The default run always exists; a requested run replaces it below if it loads.
-    engine: {
-      sim: new Simulation(firstScenario, {}),
-      scenario: firstScenario,
-      defaultChoices: [],
-      projection: new RunProjection(0),
-      entriesByCursor: new Map(),
-      policy: null,
-      autoplaySteps: 0,
-      timer: null,
-      outcomeRequestId: 0,
-      definition: null,
-    },
-    scenarios,
-    timers: init.timers ?? {
-      setInterval: (callback, ms) => globalThis.setInterval(callback, ms),
-      clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof setInterval>),
-    },
-    outcomeService: init.outcomes ?? null,
-    act: () => {
-      throw new Error('createSimStore: the simulation slice has not been created');
-    },
-  };
-
-  const api = createStore<SimState>()((...a) => ({
-    ...createSimulationSlice(rt, init)(...a),
-    ...createPlaybackSlice(rt, init)(...a),
-    ...createUiSlice(init)(...a),
-    ...createLinkSlice(rt)(...a),
-    ...createExploreSlice(rt, init)(...a),
-    ...createWorkbenchSlice(rt, init)(...a),
-    ...createMyScenariosSlice(rt, init)(...a),
-    ...createLearnSlice(scenarios, init)(...a),
-    ...createDraftsSlice()(...a),
-    ...createIoSlice(rt, init)(...a),
-  }));
-  // Load the requested run; if its schedule does not fit, show why and load the default instead.
-  const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });
-  if (!result.ok) api.getState().refuseLink(init.savedText === undefined ? result.error : { ...result.error, savedText: init.savedText });
-  else if (init.run) api.getState().applyLinkExtras(init.run);
-  // Not saved until it loads: the default run on screen meanwhile must not replace the reader's saved one.
-  if (init.customLink !== undefined) {
-    api.setState({ persistRun: false });
-    void api.getState().ioOpenLink(init.customLink, { startup: true });
-  }
-  if (init.progressError) api.setState({ notice: { key: 'progressUnreadable', params: init.progressError, tone: 'warning' } });
-  return Object.assign(api, {
-    simulation: () => rt.engine.sim,
-    dispose: () => {
-      api.getState().pause();
-      rt.outcomeService?.dispose();
-      init.explorer?.dispose();
-      init.draftChecker?.dispose();
-      init.shortestWay?.dispose?.();
-    },
-  });
+  return createStoreWith(options.library ?? staticLibrary(options.scenarios ?? SCENARIOS), options);
 }
+

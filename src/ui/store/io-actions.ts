@@ -94,8 +94,18 @@ export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick
       const problem = await dryRun(custom.definition, link.seed, formatSchedule(link.schedule), link.variantId);
       if (request !== shared.linkRequest) return;
       if (problem !== null) return refuse({ reason: 'bad-definition', detail: problem.slice(0, detailCharsMax) });
+      // The page loads the Lua engine on demand: a link's scenario may evaluate scripts before it has.
+      if (!rt.library.luaReady()) {
+        try {
+          await rt.library.loadLua();
+        } catch (error) {
+          return refuse({ reason: 'bad-definition', detail: error instanceof Error ? error.message : String(error) });
+        }
+        if (request !== shared.linkRequest) return;
+      }
       const result = get().loadRun({ ...link, custom });
-      if (!result.ok) return refuse(result.error);
+      // Not ready cannot happen here (its scenario is the link's own, Lua loaded above); say so if it does.
+      if (!result.ok) return refuse(result.error.reason === 'not-ready' ? { reason: 'bad-definition', detail: `not ready: ${result.error.detail}` } : result.error);
       // The link's own payload is this definition's: no need to encode it again.
       shared.encodedFor = engine.definition;
       set({ ioLinkPending: false, linkError: null, ioLink: { status: 'ready', scenarioId: custom.definition.id, payload, chars: payload.length } });

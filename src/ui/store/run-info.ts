@@ -7,11 +7,7 @@ import { scriptNamesOf } from '../../engine/describe';
 import { isRedisStep, renderStep } from '../../engine/program';
 import { nodeIdsOf, type Scenario, type VariantSpec } from '../../engine/scenario';
 import { challengesOf, questionsOf, variantLabelOf } from '../../scenarios/learning';
-import type { LocalizedText, ProgramLine, RunInfo, ScenarioSummary } from './types';
-
-export function scenarioSummaries(scenarios: readonly Scenario[]): readonly ScenarioSummary[] {
-  return scenarios.map((s) => ({ id: s.id, title: s.title, summary: s.summary }));
-}
+import type { LocalizedText, ProgramLine, RunInfo } from './types';
 
 export function runInfo(scenario: Scenario, variant: VariantSpec): RunInfo {
   const story = new Map<number, LocalizedText>();

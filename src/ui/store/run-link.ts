@@ -66,8 +66,27 @@ function decode(part: string): string | null {
 
 const ID = /^[a-z0-9][a-z0-9-]*$/;
 
-/** Parses a location hash (with or without the leading `#`). An empty hash is `none`. */
-export function parseRunLink(hash: string, scenarios: readonly Scenario[]): LinkParse {
+/**
+ * The built-in scenario a link names (its path's second segment), without checking anything else;
+ * undefined when the hash is not shaped like a v1 link. The page loads that scenario before it
+ * parses the rest (the schedule's client ids are the scenario's).
+ */
+export function linkScenarioId(hash: string): string | undefined {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (text.length > linkLengthMax) return undefined;
+  const queryAt = text.indexOf('?');
+  const segments = (queryAt === -1 ? text : text.slice(0, queryAt)).split('/');
+  if (segments.length !== 4 || segments[0] !== '' || segments[1] !== LINK_VERSION) return undefined;
+  const id = decode(segments[2]);
+  return id !== null && id.length <= idLengthMax && ID.test(id) ? id : undefined;
+}
+
+/**
+ * Parses a location hash (with or without the leading `#`). An empty hash is `none`. `scenarios`
+ * finds a built-in scenario by id (a list, or a lookup such as a library's `ready`).
+ */
+export function parseRunLink(hash: string, scenarios: readonly Scenario[] | ((id: string) => Scenario | undefined)): LinkParse {
+  const find = typeof scenarios === 'function' ? scenarios : (id: string) => scenarios.find((s) => s.id === id);
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   if (text === '' || text === '/') return { kind: 'none' };
   const fail = (reason: LinkErrorReason, detail: string): LinkParse => ({ kind: 'error', error: { reason, detail: clip(detail) } });
@@ -85,7 +104,7 @@ export function parseRunLink(hash: string, scenarios: readonly Scenario[]): Link
   if (version !== LINK_VERSION) return fail('bad-version', version);
   const scenarioId = decode(rawScenario);
   if (scenarioId === null || scenarioId.length > idLengthMax || !ID.test(scenarioId)) return fail('unknown-scenario', scenarioId ?? rawScenario);
-  const scenario = scenarios.find((s) => s.id === scenarioId);
+  const scenario = find(scenarioId);
   if (!scenario) return fail('unknown-scenario', scenarioId);
   const variantId = decode(rawVariant);
   if (variantId === null || variantId.length > idLengthMax || !ID.test(variantId)) return fail('unknown-variant', variantId ?? rawVariant);

@@ -15,6 +15,7 @@ export const selectLang = (s: SimState) => s.lang;
 export const selectT = (s: SimState) => translator(s.lang);
 export const selectScenarioId = (s: SimState) => s.scenarioId;
 export const selectScenarios = (s: SimState) => s.scenarios;
+export const selectRunLoading = (s: SimState) => s.runLoading;
 export const selectRunInfo = (s: SimState) => s.runInfo;
 export const selectClientIds = (s: SimState) => s.clientIds;
 export const selectNotice = (s: SimState) => s.notice;

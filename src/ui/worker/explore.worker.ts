@@ -3,6 +3,9 @@
  * The explorer in a Web Worker: searches a scenario variant's schedules (docs/EXPLORER.md) in
  * slices, posting progress, and stops on a cancel message between slices.
  */
+// This realm evaluates scripts: it installs the Lua engine itself (the page's build and dev server
+// leave it out of the page's own graph; vite.config.ts, pageLoadsLuaOnDemand).
+import '../../engine/redis/lua/install';
 import type { ExploreCommandMessage, ExploreWorkerMessage } from './explore-protocol';
 import { runExploration, type RunningExploration } from './explore-run';
 

@@ -4,6 +4,9 @@
  * toggle can say what each would do, without blocking the page. The simulated Redis server and its
  * Lua engine (fengari) load here as on the page; nothing in them needs a browser global.
  */
+// This realm evaluates scripts: it installs the Lua engine itself (the page's build and dev server
+// leave it out of the page's own graph; vite.config.ts, pageLoadsLuaOnDemand).
+import '../../engine/redis/lua/install';
 import type { OutcomeRequest } from './protocol';
 import { OutcomeRuns } from './outcomes';
 

@@ -9,6 +9,8 @@ const MULTIPLIER = 0x5deece66dn;
 const INCREMENT = 0xbn;
 const MASK_48 = (1n << 48n) - 1n;
 const INITIAL_STATE = 0x1234abcd330en;
+/** `save()` of a fresh generator: what a server's scripts start from. */
+export const RAND48_INITIAL_SAVED = INITIAL_STATE.toString(16);
 /** REDIS_LRAND48_MAX: INT32_MAX. */
 export const RAND48_MAX = 2147483647;
 

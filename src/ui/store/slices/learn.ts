@@ -5,7 +5,6 @@
  */
 import type { StateCreator, StoreApi } from 'zustand/vanilla';
 import { challengeStatus } from '../../../engine/learn/challenge';
-import type { Scenario } from '../../../engine/scenario';
 import { START_SCENARIO_ID } from '../../../scenarios/learning';
 import type { SimState } from '../createSimStore';
 import type { ChallengeSpec, ChallengeStatus } from '../types';
@@ -82,7 +81,7 @@ export interface LearnInit {
   readonly progressError?: { readonly detail: string; readonly key: string } | null;
 }
 
-export function lessonSummaries(scenarios: readonly Scenario[]): readonly LessonSummary[] {
+export function lessonSummaries(scenarios: readonly { readonly id: string }[]): readonly LessonSummary[] {
   return scenarios.map((s, i) => ({ id: s.id, number: i + 1, start: s.id === START_SCENARIO_ID }));
 }
 
@@ -111,7 +110,7 @@ function withLesson(progress: Progress, scenarioId: string, change: (lesson: Les
 
 type Patch = { -readonly [K in keyof SimState]?: SimState[K] };
 
-export function createLearnSlice(scenarios: readonly Scenario[], init: LearnInit): StateCreator<SimState, [], [], LearnSlice> {
+export function createLearnSlice(scenarios: readonly { readonly id: string }[], init: LearnInit): StateCreator<SimState, [], [], LearnSlice> {
   const shortestWay = init.shortestWay ?? null;
   return (set, get, api: StoreApi<SimState>) => {
     // Follow the run: a new scenario ends a challenge of the old one and clears predictions; a met

@@ -124,6 +124,14 @@ export function createMyScenariosSlice(rt: Runtime, init: SimStoreInit & { reado
         if (!entry) return;
         const parsed = parseDefinition(entry.definition);
         if (!parsed.ok) return; // read() validated it; a race with another tab finds it next time.
+        // The page loads the Lua engine on demand: open the entry once it is there.
+        if (!rt.library.luaReady()) {
+          void rt.library.loadLua().then(
+            () => get().openMyScenario(id),
+            (error: unknown) => set({ notice: { key: 'actionRefused', params: { detail: error instanceof Error ? error.message : String(error) }, tone: 'warning' } }),
+          );
+          return;
+        }
         const result = get().loadRun({
           scenarioId: entry.id,
           variantId: parsed.scenario.variants.some((v) => v.id === entry.variant) ? entry.variant : undefined,

@@ -30,6 +30,12 @@ export function createPlaybackSlice(rt: Runtime, init: SimStoreInit): StateCreat
       autoplayStepCountMax: init.autoplayStepCountMax ?? defaultAutoplayStepCountMax,
       play() {
         if (get().playing) return;
+        const loading = get().runLoading;
+        if (loading !== null) {
+          // The run is not shown yet (its scenario is loading): nothing to play.
+          set({ notice: { key: 'runStillLoading', params: { title: loading.title[get().lang] }, tone: 'info' } });
+          return;
+        }
         const sim = engine.sim;
         if (sim.cursor >= sim.length && sim.isFinished) {
           set({ notice: { key: 'runFinished', tone: 'info' } });

@@ -6,6 +6,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import { ChoiceError } from '../../../engine/engine';
 import type { KeyEntry } from '../../../engine/redis/keyspace';
 import { findVariant, nodeIdsOf, ScenarioError, type Scenario } from '../../../engine/scenario';
+import { canRun } from '../library';
 import { parseSchedule, ScheduleSyntaxError, type Choice } from '../../../engine/schedule';
 import { defaultSeed, Simulation } from '../../../engine/simulation';
 import { RunProjection } from '../../../engine/projection';
@@ -13,7 +14,7 @@ import type { LockView } from '../../../engine/trace';
 import type { LoadResult, NodeStatus, RunSpec, SimState, SimStoreInit, SimulationSlice } from '../createSimStore';
 import type { WorldState } from '../../../engine/world';
 import { clientViews, isOnDefaultPath, keyViews } from '../derive';
-import { runInfo, scenarioSummaries } from '../run-info';
+import { runInfo } from '../run-info';
 import type { Runtime } from '../runtime';
 import type { Notice, RunLog } from '../types';
 
@@ -72,13 +73,10 @@ function replay(scenario: Scenario, variantId: string | undefined, seed: number,
 }
 
 export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCreator<SimState, [], [], SimulationSlice> {
-  const { engine, outcomeService } = rt;
-  const firstScenario = rt.scenarios[0];
-  const findScenario = (id: string): Scenario => {
-    const scenario = rt.scenarios.find((s) => s.id === id);
-    if (!scenario) throw new ScenarioError(`unknown scenario "${id}"`);
-    return scenario;
-  };
+  const { engine, outcomeService, library } = rt;
+  const firstScenario = rt.firstScenario;
+  /** Counts requests to load a scenario: a pending load whose ticket is no longer the last is dropped. */
+  let loadTicket = 0;
 
   /** The inspector snapshot at `cursor`, from the cache or by a round trip of the live world. */
   const entriesAt = (cursor: number): KeyEntry[] => {
@@ -190,6 +188,8 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
 
     /** Installs a new simulation (new scenario, variant, seed or loaded run) and publishes everything. */
     const install = (scenario: Scenario, sim: Simulation, cursor: number | null, extra: Partial<SimState> = {}, definition = engine.definition) => {
+      // This run replaces any scenario still loading: that load's run is no longer wanted.
+      loadTicket++;
       engine.sim = sim;
       engine.scenario = scenario;
       engine.definition = definition;
@@ -204,11 +204,23 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
         tokens[c.id] = token;
         if (token !== '') tokenOwners[token] = c.id;
       }
-      publish(true, { tokens, tokenOwners, runInfo: runInfo(scenario, findVariant(scenario, sim.variantId)), ...extra }, true);
+      publish(true, { tokens, tokenOwners, runInfo: runInfo(scenario, findVariant(scenario, sim.variantId)), runLoading: null, ...extra }, true);
+    };
+
+    /**
+     * While a scenario loads, the run in the store is a stand-in nobody sees: an action on it (a
+     * key pressed before the run is shown) is refused with a notice saying why, not applied to it.
+     */
+    const refusedWhileLoading = (): boolean => {
+      const loading = get().runLoading;
+      if (loading === null) return false;
+      set({ notice: { key: 'runStillLoading', params: { title: loading.title[get().lang] }, tone: 'info' } });
+      return true;
     };
 
     /** Runs a user action on the engine; a choice that does not fit becomes a notice, not a crash. */
     const act = (action: (sim: Simulation) => boolean | void) => {
+      if (refusedWhileLoading()) return;
       const sim = engine.sim;
       const lengthBefore = sim.length;
       const timelineBefore = sim.timeline;
@@ -225,15 +237,44 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
     };
     rt.act = act;
 
+    rt.whenReady = (id, then) => {
+      if (library.ready(id) !== undefined) return then();
+      const entry = library.catalog.find((s) => s.id === id);
+      if (entry === undefined) return then();
+      const ticket = ++loadTicket;
+      get().pause();
+      set({ runLoading: { scenarioId: id, title: entry.title } });
+      library.prepare(id).then(
+        () => {
+          if (ticket !== loadTicket) return;
+          // `then` installs the run (which ends the loading state) or refuses it; either way it is over.
+          then();
+          if (ticket === loadTicket) set({ runLoading: null });
+        },
+        (error: unknown) => {
+          if (ticket !== loadTicket) return;
+          set({ runLoading: null, notice: { key: 'scenarioLoadFailed', params: { title: entry.title[get().lang], detail: error instanceof Error ? error.message : String(error) }, tone: 'warning' } });
+        },
+      );
+    };
+
     const loadRun = (spec: RunSpec): LoadResult => {
       let scenario: Scenario;
       try {
-        scenario = spec.custom?.scenario ?? findScenario(spec.scenarioId);
+        const found = spec.custom?.scenario ?? library.ready(spec.scenarioId);
+        if (found === undefined) {
+          // Built-in but not loaded yet (the page, before `lockstep.ready`): nothing changes.
+          if (library.catalog.some((s) => s.id === spec.scenarioId)) return { ok: false, error: { reason: 'not-ready', detail: spec.scenarioId } };
+          throw new ScenarioError(`unknown scenario "${spec.scenarioId}"`);
+        }
+        scenario = found;
         findVariant(scenario, spec.variantId);
       } catch (error) {
         const reason = error instanceof ScenarioError && /variant/.test(error.message) ? 'unknown-variant' : 'unknown-scenario';
         return { ok: false, error: { reason, detail: reason === 'unknown-variant' ? String(spec.variantId) : spec.scenarioId } };
       }
+      // A definition or an edited copy that evaluates scripts, before the page has loaded the Lua engine.
+      if (!canRun(library, scenario)) return { ok: false, error: { reason: 'not-ready', detail: spec.scenarioId } };
       const seed = spec.seed ?? defaultSeed;
       if (!Number.isSafeInteger(seed) || seed < 0 || seed > 0xffff_ffff) return { ok: false, error: { reason: 'bad-seed', detail: String(seed) } };
       let choices: readonly Choice[];
@@ -257,6 +298,7 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
 
     /** Rebuilds the run under another variant or seed, keeping as much of the schedule as fits. */
     const rebuild = (variantId: string, seed: number, noticeKey: 'variantReplayed' | null) => {
+      if (refusedWhileLoading()) return;
       const old = engine.sim;
       const { sim, error } = replay(engine.scenario, variantId, seed, old.timeline);
       get().pause();
@@ -270,7 +312,8 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
     };
 
     return {
-      scenarios: scenarioSummaries(rt.scenarios),
+      scenarios: library.catalog,
+      runLoading: null,
       runInfo: runInfo(firstScenario, findVariant(firstScenario, undefined)),
       scenarioId: firstScenario.id,
       variantId: firstScenario.defaultVariant,
@@ -302,8 +345,10 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
 
       loadRun,
       selectScenario(scenarioId) {
-        const result = loadRun({ scenarioId });
-        if (result.ok) set({ persistRun: true });
+        rt.whenReady(scenarioId, () => {
+          const result = loadRun({ scenarioId });
+          if (result.ok) set({ persistRun: true });
+        });
       },
       selectVariant(variantId) {
         if (variantId === engine.sim.variantId) return;

@@ -151,6 +151,12 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
         revision: 0,
       },
       openWorkbench(tab) {
+        // The workbench compiles scripts and runs edited copies in the page: it opens once the
+        // page's Lua engine is there (loaded in the background after the first paint; at once after).
+        if (!rt.library.luaReady()) {
+          void rt.library.loadLua().then(() => get().openWorkbench(tab), (error: unknown) => set({ notice: { key: 'actionRefused', params: { detail: error instanceof Error ? error.message : String(error) }, tone: 'warning' } }));
+          return;
+        }
         patch({ open: true, tab: tab ?? get().workbench.tab, scheduleProblem: null, ...describe() });
       },
       closeWorkbench() {
@@ -238,7 +244,7 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
       },
       discardEdits() {
         const original = engine.definition?.id.replace(/-edited$/, '');
-        if (original === undefined || !rt.scenarios.some((s) => s.id === original)) return;
+        if (original === undefined || !rt.library.catalog.some((s) => s.id === original)) return;
         checkId++;
         get().loadRun({ scenarioId: original, variantId: get().variantId, seed: get().seed, schedule: get().schedule, cursor: get().cursor, cutToFit: true });
         patch({ ...idle, revision: get().workbench.revision + 1, ...describe() });

@@ -1,0 +1,178 @@
+// Generated from src/scenarios/index.ts by `npm run scenarios:catalog`: do not edit by hand.
+// The page's scenario registry: metadata in teaching order, bodies on demand (scripts/scenario-catalog.ts).
+import type { ScenarioEntry } from './catalog-entry';
+import { setnxNoTtl } from './setnx-no-ttl';
+
+/** The first lesson, bundled with the page: what a new visitor sees first. */
+export const firstScenario = setnxNoTtl;
+
+export const SCENARIO_CATALOG: readonly ScenarioEntry[] = [
+  {
+    id: 'setnx-no-ttl',
+    title: { en: 'SETNX without a TTL: the lock that outlives its holder', zh: 'SETNX 不设过期时间：比持有者活得更久的锁' },
+    summary: { en: 'The holder crashes while holding a lock with no expiry; nobody can ever take it again.', zh: '持有者在持锁期间崩溃，而锁没有过期时间；之后再也没有人能拿到它。' },
+    usesScripts: false,
+    load: () => Promise.resolve(setnxNoTtl),
+  },
+  {
+    id: 'setnx-then-expire',
+    title: { en: 'SETNX then EXPIRE: two commands, one crash between them', zh: '先 SETNX 再 EXPIRE：两条命令之间的一次崩溃' },
+    summary: { en: 'Setting the TTL in a second command leaves a window where a crash makes the lock permanent.', zh: '用第二条命令设置 TTL 会留下一个窗口：在窗口内崩溃，锁就永远不会过期。' },
+    usesScripts: false,
+    load: () => import('./setnx-then-expire').then((m) => m.setnxThenExpire),
+  },
+  {
+    id: 'sub-second-lease',
+    title: { en: 'The sub-second lease: 500 ms becomes 0 s', zh: '亚秒级租期：500 毫秒变成了 0 秒' },
+    summary: { en: 'A 500 ms lease converted to whole seconds is 0: EXPIRE key 0 deletes the lock at once; SET ... EX 0 is an error.', zh: '把 500 毫秒的租期换算成整秒就是 0：EXPIRE key 0 立刻删除锁；SET ... EX 0 则直接报错。' },
+    usesScripts: true,
+    load: () => import('./sub-second-lease').then((m) => m.subSecondLease),
+  },
+  {
+    id: 'plain-del',
+    title: { en: 'Plain DEL: deleting a lock you no longer own', zh: '直接 DEL：删掉已经不属于你的锁' },
+    summary: { en: 'A slow holder\'s lease expires, B takes the lock, and A\'s DEL deletes B\'s lock: C walks in.', zh: '慢持有者的租期到期，B 拿到锁，A 的 DEL 却删掉了 B 的锁：C 随之闯入。' },
+    usesScripts: true,
+    load: () => import('./plain-del').then((m) => m.plainDel),
+  },
+  {
+    id: 'get-then-del',
+    title: { en: 'GET then DEL: releasing someone else\'s lock', zh: 'GET 后 DEL：误删他人的锁' },
+    summary: { en: 'Check-then-delete is two commands; a pause between them deletes the next holder\'s lock.', zh: '先检查再删除是两条命令；两者之间的停顿会删掉下一个持有者的锁。' },
+    usesScripts: true,
+    load: () => import('./get-then-del').then((m) => m.getThenDel),
+  },
+  {
+    id: 'lease-expires-mid-work',
+    title: { en: 'The lease expires mid-work: a pause longer than the TTL', zh: '租期在工作中途到期：比 TTL 更长的停顿' },
+    summary: { en: 'A GC pause longer than the lease lets B in while A still believes it holds the lock; both write.', zh: '一次比租期更长的 GC 停顿让 B 拿到了锁，而 A 仍以为锁在自己手里；两者都写入了数据。' },
+    usesScripts: true,
+    load: () => import('./lease-expires-mid-work').then((m) => m.leaseExpiresMidWork),
+  },
+  {
+    id: 'lease-sizing',
+    title: { en: 'Sizing the lease: the average job, or the slow tail', zh: '租期该设多长：按平均耗时，还是按慢尾' },
+    summary: { en: 'Jobs take about 100 ms, sometimes 2 s. A 150 ms lease lapses on the slow job and B walks in; a 4 s lease does not.', zh: '任务通常约 100 毫秒，偶尔要 2 秒。150 毫秒的租期在慢任务上到期，B 闯了进来；4 秒的租期则不会。' },
+    usesScripts: true,
+    load: () => import('./lease-sizing').then((m) => m.leaseSizing),
+  },
+  {
+    id: 'release-result',
+    title: { en: 'Ignoring the release\'s reply: the work done without the lock', zh: '忽略释放的返回值：在锁之外完成的工作' },
+    summary: { en: 'A\'s lease runs out during a slow job; its release answers 0. Ignored, nobody knows A\'s result was written without the lock.', zh: 'A 的租期在一个慢任务中途到期；它的释放返回 0。忽略这个返回值，就没有人知道 A 的结果是在没有锁的情况下写入的。' },
+    usesScripts: true,
+    load: () => import('./release-result').then((m) => m.releaseResult),
+  },
+  {
+    id: 'watchdog',
+    title: { en: 'The watchdog: renewing the lease while the work goes on', zh: '看门狗：工作未完，租期续上' },
+    summary: { en: 'A Redisson-style watchdog renews A\'s lease every ttl/3, through a short GC pause; renewing too rarely starves it, and a hung A turns it into a zombie.', zh: 'Redisson 式看门狗每隔 ttl/3 为 A 续期，能扛过短暂的 GC 停顿；续期间隔太长会让它饥饿，A 卡死则让它变成僵尸锁。' },
+    usesScripts: true,
+    load: () => import('./watchdog').then((m) => m.watchdogScenario),
+  },
+  {
+    id: 'reentrant',
+    title: { en: 'Reentrant locks: Redisson\'s hash with a counter', zh: '可重入锁：Redisson 的带计数哈希' },
+    summary: { en: 'A locks twice and must unlock twice; B\'s unlock and renewal do nothing; a SET NX lock refuses its own owner.', zh: 'A 加锁两次就要解锁两次；B 的解锁和续期不起作用；SET NX 锁会拒绝它自己的持有者。' },
+    usesScripts: true,
+    load: () => import('./reentrant').then((m) => m.reentrant),
+  },
+  {
+    id: 'redisson-lock',
+    title: { en: 'Redisson\'s lock: waiters woken by Pub/Sub', zh: 'Redisson 的锁：由 Pub/Sub 唤醒等待者' },
+    summary: { en: 'The unlock PUBLISHes and wakes the waiters at once; a crashed holder publishes nothing, and its waiter wakes when the lease runs out.', zh: '解锁时 PUBLISH 立即唤醒等待者；崩溃的持有者什么也不会发布，等待者在租期耗尽时醒来。' },
+    usesScripts: true,
+    load: () => import('./redisson-lock').then((m) => m.redissonLock),
+  },
+  {
+    id: 'stock-oversell',
+    title: { en: 'Overselling the last item: read, check, write', zh: '超卖最后一件商品：读、判断、写' },
+    summary: { en: 'Two buyers both read "1 left" and both write 0: two sales of one item.', zh: '两个买家都读到"还剩 1 件"，又都写回 0：一件商品卖了两次。' },
+    usesScripts: true,
+    load: () => import('./stock-oversell').then((m) => m.stockOversell),
+  },
+  {
+    id: 'cache-breakdown',
+    title: { en: 'Cache breakdown: everyone rebuilds the hot key at once', zh: '缓存击穿：所有人同时重建热点键' },
+    summary: { en: 'A hot cache key expires and every request that misses queries the database; a mutex lets one rebuild.', zh: '热点缓存键过期，每个未命中的请求都去查数据库；互斥锁让只有一个请求去重建。' },
+    usesScripts: true,
+    load: () => import('./cache-breakdown').then((m) => m.cacheBreakdown),
+  },
+  {
+    id: 'cache-penetration',
+    title: { en: 'Cache penetration: a key the database does not have', zh: '缓存穿透：数据库里根本没有的键' },
+    summary: { en: 'Requests for product 404 miss the cache and query the database every time; cache the miss, or filter unknown ids first.', zh: '请求 404 号商品时每次都未命中缓存、每次都查数据库；把未命中也缓存起来，或者先过滤掉不存在的 id。' },
+    usesScripts: false,
+    load: () => import('./cache-penetration').then((m) => m.cachePenetration),
+  },
+  {
+    id: 'cache-avalanche',
+    title: { en: 'Cache avalanche: many keys expire at once', zh: '缓存雪崩：大量键同时过期' },
+    summary: { en: 'Hot keys loaded together with one TTL expire together, and their rebuilds hit the database at the same instant; a jittered TTL spreads them out.', zh: '一起加载、TTL 相同的热点键会一起过期，它们的重建在同一时刻打到数据库上；给 TTL 加随机抖动就能把它们错开。' },
+    usesScripts: false,
+    load: () => import('./cache-avalanche').then((m) => m.cacheAvalanche),
+  },
+  {
+    id: 'retry-and-backoff',
+    title: { en: 'Retry and backoff: waiting for a lock without spinning forever', zh: '重试与退避：等锁，但不无限空转' },
+    summary: { en: 'Three clients wait for A\'s lock with bounded retries; jittered backoff spreads them out; nobody is served in order.', zh: '三个客户端以有限次数重试等待 A 的锁；带随机抖动的退避把它们错开；但没有人按先来后到被服务。' },
+    usesScripts: true,
+    load: () => import('./retry-and-backoff').then((m) => m.retryAndBackoff),
+  },
+  {
+    id: 'script-cache',
+    title: { en: 'EVALSHA after a failover: NOSCRIPT', zh: '故障转移之后的 EVALSHA：NOSCRIPT' },
+    summary: { en: 'The script cache is empty after a restart or failover; EVALSHA answers NOSCRIPT and the client must fall back to EVAL.', zh: '重启或故障转移后脚本缓存为空；EVALSHA 返回 NOSCRIPT，客户端必须退回到 EVAL。' },
+    usesScripts: true,
+    load: () => import('./script-cache').then((m) => m.scriptCache),
+  },
+  {
+    id: 'long-script',
+    title: { en: 'A long Lua script blocks everyone: BUSY and SCRIPT KILL', zh: '长时间运行的 Lua 脚本阻塞所有人：BUSY 与 SCRIPT KILL' },
+    summary: { en: 'A slow script holds the whole server; others get BUSY; SCRIPT KILL works only if the script has not written.', zh: '一个慢脚本占住了整个服务器；其他客户端收到 BUSY；SCRIPT KILL 只在脚本尚未写入时有效。' },
+    usesScripts: true,
+    load: () => import('./long-script').then((m) => m.longScript),
+  },
+  {
+    id: 'failover-before-replication',
+    title: { en: 'Failover before replication: the promoted replica never had the lock', zh: '复制之前的故障转移：被提升的副本从未有过这把锁' },
+    summary: { en: 'The primary acknowledges A\'s lock and dies before its replica has it; the replica is promoted and B takes the lock too.', zh: '主节点确认了 A 的锁，却在副本拿到之前宕机；副本被提升，B 也拿到了锁。' },
+    usesScripts: true,
+    load: () => import('./failover-before-replication').then((m) => m.failoverBeforeReplication),
+  },
+  {
+    id: 'redlock-happy-path',
+    title: { en: 'Redlock: a majority of five nodes', zh: 'Redlock：五个节点中的多数派' },
+    summary: { en: 'A gets 3 of 5 nodes (two are unreachable) and a validity a little shorter than the lease; B gets 2, fails, backs off and wins later.', zh: 'A 拿到 5 个节点中的 3 个（两个连不上），有效期比租期略短；B 只拿到 2 个，失败、退避，之后成功。' },
+    usesScripts: true,
+    load: () => import('./redlock-happy-path').then((m) => m.redlockHappyPath),
+  },
+  {
+    id: 'redlock-clock-jump',
+    title: { en: 'Redlock: a clock jump on one node gives two majorities', zh: 'Redlock：一个节点的时钟跳变造成两个多数派' },
+    summary: { en: 'A holds r1, r2, r3; r3\'s clock jumps ahead and expires A\'s key there; B takes r3, r4, r5: both hold a majority.', zh: 'A 持有 r1、r2、r3；r3 的时钟向前跳变，A 在那里的键过期了；B 拿到 r3、r4、r5：两者都持有多数派。' },
+    usesScripts: true,
+    load: () => import('./redlock-clock-jump').then((m) => m.redlockClockJump),
+  },
+  {
+    id: 'redlock-restart-without-fsync',
+    title: { en: 'Redlock: a node restarts without the lock', zh: 'Redlock：节点重启后丢了锁' },
+    summary: { en: 'r3 crashes and restarts empty while A holds r1, r2, r3; B takes r3, r4, r5: two majorities. fsync or a delayed restart prevents it.', zh: 'A 持有 r1、r2、r3 时，r3 崩溃后以空数据重启；B 拿到 r3、r4、r5：出现两个多数派。fsync 或延迟重启可以避免。' },
+    usesScripts: true,
+    load: () => import('./redlock-restart').then((m) => m.redlockRestartWithoutFsync),
+  },
+  {
+    id: 'redlock-gc-pause',
+    title: { en: 'Redlock: a process pause outlives the validity', zh: 'Redlock：进程停顿超过了有效期' },
+    summary: { en: 'A holds all five nodes, then a 12 s GC pause lets every key expire; B takes the lock and A, waking, writes anyway.', zh: 'A 持有全部五个节点，随后一次 12 秒的 GC 停顿让所有键都过期；B 拿到了锁，而 A 醒来后照样写入。' },
+    usesScripts: true,
+    load: () => import('./redlock-gc-pause').then((m) => m.redlockGcPause),
+  },
+  {
+    id: 'redlock-split-vote',
+    title: { en: 'Redlock: a split vote, and the random backoff that ends it', zh: 'Redlock：选票分散，以及结束它的随机退避' },
+    summary: { en: 'A, B and C start at once on different nodes and get 2, 2 and 1 votes: nobody wins; jittered retries let one go first.', zh: 'A、B、C 同时从不同节点开始，分别拿到 2、2、1 票：谁也没赢；带随机抖动的重试让其中一个先走。' },
+    usesScripts: true,
+    load: () => import('./redlock-split-vote').then((m) => m.redlockSplitVote),
+  },
+];

@@ -1,0 +1,138 @@
+/**
+ * The store's factory over a scenario library (library.ts): the page's (scenarios load on demand)
+ * or Node's (all loaded; `createSimStore`). This module imports no scenario body, so the page's
+ * first screen carries only the scenarios its library bundles.
+ */
+import { createStore } from 'zustand/vanilla';
+import { RunProjection } from '../../engine/projection';
+import { Simulation } from '../../engine/simulation';
+import type { Scenario } from '../../engine/scenario';
+import type { ScenarioLibrary } from './library';
+import { clip, linkScenarioId, parseRunLink } from './run-link';
+import type { Runtime } from './runtime';
+import { createExploreSlice } from './slices/explore';
+import { createLinkSlice } from './slices/links';
+import { createPlaybackSlice } from './slices/playback';
+import { createSimulationSlice } from './slices/simulation';
+import { createUiSlice } from './slices/ui';
+import { createWorkbenchSlice } from './slices/workbench';
+import { createMyScenariosSlice } from './slices/my-scenarios';
+import { createDraftsSlice } from './slices/drafts';
+import { createLearnSlice } from './slices/learn';
+import { createIoSlice } from './slices/io';
+import type { SimState, SimStore, SimStoreInit } from './createSimStore';
+
+interface InitialRun extends SimStoreInit {
+  /** The saved run's text when `run` came from it: a run that no longer fits is reported as saved work. */
+  readonly savedText?: string;
+  /** A link that carries its scenario (`def=`): decoded after the store exists (io slice), the default run shown meanwhile. */
+  readonly customLink?: string;
+}
+
+/** The run to show first: the link's, else the saved one, else `init.run`. */
+function initialRun(init: SimStoreInit, find: (id: string) => Scenario | undefined): InitialRun {
+  if (init.link === undefined) return init;
+  const fromLink = parseRunLink(init.link, find);
+  if (fromLink.kind === 'ok') return { ...init, run: fromLink.link };
+  if (fromLink.kind === 'error') return { ...init, linkError: fromLink.error };
+  if (fromLink.kind === 'custom') return { ...init, customLink: fromLink.hash };
+  const saved = init.savedRun ?? { kind: 'none' };
+  if (saved.kind === 'none') return init;
+  if (saved.kind === 'unreadable') {
+    return { ...init, linkError: { reason: 'bad-format', detail: clip(saved.text), savedText: saved.text } };
+  }
+  const fromSaved = parseRunLink(saved.hash, find);
+  if (fromSaved.kind === 'ok') return { ...init, run: fromSaved.link, savedText: saved.hash };
+  if (fromSaved.kind === 'error') return { ...init, linkError: { ...fromSaved.error, savedText: saved.hash } };
+  if (fromSaved.kind === 'custom') return { ...init, customLink: fromSaved.hash };
+  return init;
+}
+
+/** The built-in scenario the first run comes from (the link's, else the saved run's), or null. */
+function initialScenarioId(init: SimStoreInit): string | null {
+  if (init.link === undefined) return init.run?.custom ? null : (init.run?.scenarioId ?? null);
+  const fromLink = linkScenarioId(init.link);
+  if (fromLink !== undefined) return fromLink;
+  return init.savedRun?.kind === 'hash' ? (linkScenarioId(init.savedRun.hash) ?? null) : null;
+}
+
+export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit = {}): SimStore {
+  const firstId = library.catalog[0]?.id;
+  const firstScenario = firstId === undefined ? undefined : library.ready(firstId);
+  if (firstScenario === undefined) throw new Error('createStoreWith: the library must hold its first scenario, ready to run');
+  const rt: Runtime = {
+    // The default run always exists; a requested run replaces it below if it loads.
+    engine: {
+      sim: new Simulation(firstScenario, {}),
+      scenario: firstScenario,
+      defaultChoices: [],
+      projection: new RunProjection(0),
+      entriesByCursor: new Map(),
+      policy: null,
+      autoplaySteps: 0,
+      timer: null,
+      outcomeRequestId: 0,
+      definition: null,
+    },
+    library,
+    firstScenario,
+    timers: options.timers ?? {
+      setInterval: (callback, ms) => globalThis.setInterval(callback, ms),
+      clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof setInterval>),
+    },
+    outcomeService: options.outcomes ?? null,
+    act: () => {
+      throw new Error('createStoreWith: the simulation slice has not been created');
+    },
+    whenReady: () => {
+      throw new Error('createStoreWith: the simulation slice has not been created');
+    },
+  };
+
+  const api = createStore<SimState>()((...a) => ({
+    ...createSimulationSlice(rt, options)(...a),
+    ...createPlaybackSlice(rt, options)(...a),
+    ...createUiSlice(options)(...a),
+    ...createLinkSlice(rt)(...a),
+    ...createExploreSlice(rt, options)(...a),
+    ...createWorkbenchSlice(rt, options)(...a),
+    ...createMyScenariosSlice(rt, options)(...a),
+    ...createLearnSlice(library.catalog, options)(...a),
+    ...createDraftsSlice()(...a),
+    ...createIoSlice(rt, options)(...a),
+  }));
+  /** Load the requested run; if its schedule does not fit, show why and load the default instead. */
+  const begin = () => {
+    const init = initialRun(options, library.ready);
+    // A link refused while parsing: shown over the default run, and nothing saved over the reader's run.
+    if (init.linkError && init.linkError !== options.linkError) api.setState({ linkError: init.linkError, persistRun: false });
+    const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });
+    if (!result.ok) {
+      const error = result.error.reason === 'not-ready' ? { reason: 'unknown-scenario' as const, detail: result.error.detail } : result.error;
+      api.getState().refuseLink(init.savedText === undefined ? error : { ...error, savedText: init.savedText });
+    } else if (init.run) api.getState().applyLinkExtras(init.run);
+    // Not saved until it loads: the default run on screen meanwhile must not replace the reader's saved one.
+    if (init.customLink !== undefined) {
+      api.setState({ persistRun: false });
+      void api.getState().ioOpenLink(init.customLink, { startup: true });
+    }
+  };
+  // A link (or saved run) to a scenario the page has not loaded: the first lesson's run stands in,
+  // unseen, while that scenario (and the Lua engine, if it needs it) loads; then the link opens.
+  const pending = initialScenarioId(options);
+  if (pending !== null && library.catalog.some((s) => s.id === pending) && library.ready(pending) === undefined) {
+    api.getState().loadRun({ scenarioId: firstScenario.id });
+    rt.whenReady(pending, begin);
+  } else begin();
+  if (options.progressError) api.setState({ notice: { key: 'progressUnreadable', params: options.progressError, tone: 'warning' } });
+  return Object.assign(api, {
+    simulation: () => rt.engine.sim,
+    dispose: () => {
+      api.getState().pause();
+      rt.outcomeService?.dispose();
+      options.explorer?.dispose();
+      options.draftChecker?.dispose();
+      options.shortestWay?.dispose?.();
+    },
+  });
+}
