@@ -13,7 +13,7 @@ import { createSimStore } from './ui/store/createSimStore';
 import { SimStoreProvider } from './ui/store/context';
 import { embedShowsVariants, isEmbed } from './ui/store/run-link';
 import { installTestApi } from './ui/test-api';
-import { deferredOutcomeService } from './ui/worker/deferred';
+import { deferredOutcomeService, startOnFirstRequest } from './ui/worker/deferred';
 import { deferredExploreService } from './ui/worker/explore-deferred';
 import type { DraftCheckService } from './ui/worker/draft-check-protocol';
 import { explorerShortestWay } from './ui/store/shortest-way';
@@ -23,11 +23,15 @@ import './ui/styles/index.css';
 const storage = browserStorage();
 const prefs = loadPrefs(storage);
 const embed = isEmbed(window.location.search, window.location.hash);
-// The variant report starts after the first paint: its worker is not first-screen code.
-const outcomes = deferredOutcomeService(async () => {
+const loadOutcomes = async () => {
   const { createInlineOutcomeService, createWorkerOutcomeService } = await import('./ui/worker/outcomes-client');
   return typeof Worker === 'function' ? createWorkerOutcomeService() : createInlineOutcomeService();
-});
+};
+// The variant report starts after the first paint: its worker is not first-screen code.
+const outcomes = deferredOutcomeService(loadOutcomes);
+// A found schedule compared across the variants: the same worker code in a worker of its own,
+// started by the first comparison, so the variant cards' report keeps its incremental runs.
+const comparer = startOnFirstRequest(deferredOutcomeService(loadOutcomes));
 // The explorer's code (and its worker) loads on the first search.
 const loadExplorer = async () => {
   const { createInlineExploreService, createWorkerExploreService } = await import('./ui/worker/explore-client');
@@ -63,6 +67,7 @@ const store = createSimStore({
   embed,
   outcomes,
   explorer,
+  comparer,
   draftChecker: typeof Worker === 'function' ? draftChecker : null,
   myScenarioStorage: embed ? null : localMyScenarioStorage(window),
   shortestWay,

@@ -18,6 +18,7 @@ import type { ExploreService } from '../worker/explore-protocol';
 import { clip, parseRunLink } from './run-link';
 import type { Runtime } from './runtime';
 import { createExploreSlice, type ExploreSlice } from './slices/explore';
+import { createCompareSlice, type CompareSlice } from './slices/compare';
 import { createLinkSlice } from './slices/links';
 import { createPlaybackSlice } from './slices/playback';
 import { createSimulationSlice } from './slices/simulation';
@@ -66,6 +67,8 @@ export type ViewTab = 'timeline' | 'sequence' | 'events';
 export type { VariantOutcome } from '../worker/protocol';
 export type { ExploreProgress, ExploreResult } from '../worker/explore-protocol';
 export type { ExploreForm, ExploreState, ExploreStatus } from './slices/explore';
+export type { CompareState } from './slices/compare';
+export type { OutcomeDivergence } from '../worker/protocol';
 export type { MyScenarioSummary } from './slices/my-scenarios';
 export type { ProgramEdit, WorkbenchTab } from './slices/workbench';
 
@@ -187,8 +190,8 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
-type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice];
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice;
+type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, CompareSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice];
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & CompareSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice;
 
 /**
  * No two slices may name the same field or action: spread into one store, the later one would
@@ -225,6 +228,8 @@ export interface SimStoreInit extends LearnInit {
   readonly outcomes?: OutcomeService | null;
   /** Runs "Find a race" searches (the explorer worker); without it the button reports an error. */
   readonly explorer?: ExploreService | null;
+  /** Replays a found schedule against every variant (an outcome worker of its own); without it no comparison. */
+  readonly comparer?: OutcomeService | null;
   /** Replays an edited scenario off the page's thread before the page runs it (the draft-check worker); inline without it. */
   readonly draftChecker?: DraftCheckService | null;
   /** Where the user's own scenarios live (localStorage in the page); without it they cannot be saved. */
@@ -291,6 +296,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
     ...createUiSlice(init)(...a),
     ...createLinkSlice(rt)(...a),
     ...createExploreSlice(rt, init)(...a),
+    ...createCompareSlice(rt, init)(...a),
     ...createWorkbenchSlice(rt, init)(...a),
     ...createMyScenariosSlice(rt, init)(...a),
     ...createLearnSlice(scenarios, init)(...a),
@@ -307,6 +313,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
       api.getState().pause();
       rt.outcomeService?.dispose();
       init.explorer?.dispose();
+      init.comparer?.dispose();
       init.draftChecker?.dispose();
       init.shortestWay?.dispose?.();
     },

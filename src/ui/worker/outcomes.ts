@@ -24,7 +24,7 @@ interface VariantRun {
   sim: Simulation;
   projection: RunProjection;
   /** Index of the request's choice that did not fit, and why; null when all applied. */
-  stop: { readonly index: number; readonly reason: string } | null;
+  stop: { readonly index: number; readonly reason: string; readonly detail: string } | null;
   /** First event the last request (re)computed: events before it are as they were. */
   changedFrom: number;
   /** Leading events known to be the same as the base variant's (engine/divergence.ts). */
@@ -80,6 +80,7 @@ export class OutcomeRuns {
         stepsApplied: run.sim.length,
         stepCount: choices.length,
         stopReason: run.stop?.reason ?? null,
+        stopDetail: run.stop?.detail ?? null,
         violations: run.projection.violations.map((e) => ({ kind: e.violation, step: e.step, message: e.message, clients: e.clients })),
         firstDivergentStep: divergence?.step ?? null,
         divergence: divergence && { step: divergence.step, event: divergence.a, baseEvent: divergence.b },
@@ -158,7 +159,7 @@ export class OutcomeRuns {
         run.sim.apply(choices[i]);
       } catch (error) {
         if (!(error instanceof ChoiceError)) throw error;
-        run.stop = { index: i, reason: error.message };
+        run.stop = { index: i, reason: error.message, detail: error.reason };
         break;
       }
     }

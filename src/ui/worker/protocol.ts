@@ -22,6 +22,8 @@ export interface VariantOutcome {
   readonly stepCount: number;
   /** Why the replay stopped early (the ChoiceError message), or null. */
   readonly stopReason: string | null;
+  /** The same without its step ("cannot step A: it has finished"), or null. */
+  readonly stopDetail: string | null;
   readonly violations: readonly { readonly kind: ViolationKind; readonly step: number; readonly message: string; readonly clients: readonly string[] }[];
   /** First step (0-based) with an event that differs from the base variant's run; null if none (`divergence.step`). */
   readonly firstDivergentStep: number | null;
