@@ -1,4 +1,4 @@
-import { useId, useMemo } from 'react';
+import { useEffect, useId, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatList, localized, violationKindLabel, type Lang, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
@@ -45,8 +45,13 @@ export function ComparePanel() {
     for (const [id, scripts] of Object.entries(runInfo.variantScriptNames)) byVariant.set(id, describerFor(lang, tokens, scripts));
     return byVariant;
   }, [lang, tokens, runInfo.variantScriptNames]);
-  if (compare.status === 'idle' || compare.scenarioId !== runInfo.scenarioId) return null;
   const report = compare.status === 'done' ? compare.report : null;
+  const tableRef = useRef<HTMLTableElement>(null);
+  // The answer arrives under the verdict: bring it into the dialog's view (the dialog scrolls, not the page).
+  useEffect(() => {
+    if (report !== null && typeof tableRef.current?.scrollIntoView === 'function') tableRef.current.scrollIntoView({ block: 'nearest' });
+  }, [report]);
+  if (compare.status === 'idle' || compare.scenarioId !== runInfo.scenarioId) return null;
   const base = compare.baseVariantId;
   const baseOutcome = report?.outcomes.find((o) => o.variantId === base);
   /** Whether a run has no event at `step` because the schedule stopped fitting it there. */
@@ -61,7 +66,7 @@ export function ComparePanel() {
       {report && (
         <>
           <p className="compare__intro">{t('compareIntro', { variant: title(base) })}</p>
-          <table className="compare__table">
+          <table className="compare__table" ref={tableRef}>
             <thead>
               <tr>
                 <th scope="col">{t('compareHeadVariant')}</th>

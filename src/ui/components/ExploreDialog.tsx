@@ -43,11 +43,11 @@ export function ExploreVerdict() {
   const runKey = useSimStore(selectRunKey);
   const result = resultForRun(explore, runKey);
   if (result === null) return null;
+  // One line on the scenario bar (the page must not grow a row): cut with …, whole as the tooltip and in the dialog.
+  const text = exploreVerdictLines(result, lang).join(' ');
   return (
-    <section className="explore-verdict" aria-label={t('exploreVerdictLabel')} data-testid="explore-verdict">
-      {exploreVerdictLines(result, lang).map((line) => (
-        <p key={line}>{line}</p>
-      ))}
+    <section className="explore-verdict" aria-label={t('exploreVerdictLabel')} data-testid="explore-verdict" title={text}>
+      <p>{text}</p>
     </section>
   );
 }
