@@ -57,6 +57,10 @@ test('the found foreign release on every variant: get-then-del breaks, Lua does 
   await expect(parting).toHaveAttribute('data-step', '1');
   await expect(parting).toHaveText('step 2: A: GET lock -> "<A\'s token>" | A: EVAL compareAndDelete 1 lock <A\'s token> -> 1');
   await expect(compare.getByTestId('compare.lua.refused')).toHaveText('refuses step 5: cannot step A: it has finished');
+  // DELEX the same way: no violation, parts at A's release, refuses step 5.
+  await expect(compare.getByTestId('compare.delex.verdict')).toHaveAttribute('data-broken', 'false');
+  await expect(compare.getByTestId('compare.delex.divergence')).toHaveAttribute('data-step', '1');
+  await expect(compare.getByTestId('compare.delex.refused')).toHaveAttribute('data-step', '4');
   // One click: Lua with the same schedule (as far as it fits), at the step where the runs part.
   await compare.getByRole('button', { name: 'Show Lua compare-and-delete at step 2' }).click();
   await expect(dialog).toBeHidden();
