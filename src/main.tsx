@@ -14,7 +14,7 @@ import { pageLibrary } from './ui/store/page-library';
 import { SimStoreProvider } from './ui/store/context';
 import { embedShowsVariants, isEmbed } from './ui/store/run-link';
 import { installTestApi } from './ui/test-api';
-import { deferredOutcomeService } from './ui/worker/deferred';
+import { deferredOutcomeService, startOnFirstRequest } from './ui/worker/deferred';
 import { deferredExploreService } from './ui/worker/explore-deferred';
 import type { DraftCheckService } from './ui/worker/draft-check-protocol';
 import { explorerShortestWay } from './ui/store/shortest-way';
@@ -26,14 +26,18 @@ const library = pageLibrary();
 const storage = browserStorage();
 const prefs = loadPrefs(storage);
 const embed = isEmbed(window.location.search, window.location.hash);
-// The variant report starts after the first paint: its worker is not first-screen code.
-const outcomes = deferredOutcomeService(async () => {
+const loadOutcomes = async () => {
   const { createInlineOutcomeService, createWorkerOutcomeService } = await import('./ui/worker/outcomes-client');
   if (typeof Worker === 'function') return createWorkerOutcomeService();
   // Inline, the report's runs evaluate scripts in the page: the Lua engine first.
   await library.loadLua();
   return createInlineOutcomeService();
-});
+};
+// The variant report starts after the first paint: its worker is not first-screen code.
+const outcomes = deferredOutcomeService(loadOutcomes);
+// A found schedule compared across the variants: the same worker code in a worker of its own,
+// started by the first comparison, so the variant cards' report keeps its incremental runs.
+const comparer = startOnFirstRequest(deferredOutcomeService(loadOutcomes));
 // The explorer's code (and its worker) loads on the first search.
 const loadExplorer = async () => {
   const { createInlineExploreService, createWorkerExploreService } = await import('./ui/worker/explore-client');
@@ -71,6 +75,7 @@ const store = createStoreWith(library, {
   embed,
   outcomes,
   explorer,
+  comparer,
   draftChecker: typeof Worker === 'function' ? draftChecker : null,
   myScenarioStorage: embed ? null : localMyScenarioStorage(window),
   shortestWay,

@@ -2,10 +2,11 @@
 export class ChoiceError extends Error {
   override name = 'ChoiceError';
   constructor(
-    message: string,
+    /** Why, without the step (e.g. "cannot step A: it has finished"). */
+    readonly reason: string,
     readonly stepIndex: number,
   ) {
-    super(`step ${stepIndex + 1}: ${message}`);
+    super(`step ${stepIndex + 1}: ${reason}`);
   }
 }
 

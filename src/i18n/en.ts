@@ -479,6 +479,22 @@ export const en = {
   exploreFailed: 'The search failed: {detail}',
   exploreVerdictLabel: 'Explorer verdict',
 
+  // The found schedule replayed on every variant (the explorer's dialog)
+  compareTitle: 'The same schedule on every variant',
+  compareIntro: 'Each variant replays the same choices. The last column is the first event where its run differs from the run on {variant}, with both.',
+  compareRunning: 'Replaying on every variant…',
+  compareUnavailable: 'This page cannot compare the variants.',
+  compareHeadVariant: 'Variant',
+  compareHeadOutcome: 'On this schedule',
+  compareHeadDiverges: 'First difference: {variant} | this variant',
+  compareFoundOn: 'found on this variant',
+  compareRefused: 'refuses step {step}: {reason}',
+  compareSame: 'no difference',
+  compareStep: 'step {step}',
+  compareNoEventStopped: 'nothing: its run stopped',
+  compareNoEvent: 'nothing more in this step',
+  compareLoad: 'Show {variant} at step {step}',
+
   // The CLI's words around the trace (it speaks English)
   cliStepHeader: 'step',
   cliTimeHeader: 'time',

@@ -471,6 +471,22 @@ export const zhCN: Catalog = {
   exploreFailed: '搜索失败：{detail}',
   exploreVerdictLabel: '探索器结论',
 
+  // 找到的调度在每个变体上重放（探索器对话框）
+  compareTitle: '同一调度在每个变体上',
+  compareIntro: '每个变体重放相同的选择。最后一列是它的运行与“{variant}”的运行第一次不同的事件，两边都列出。',
+  compareRunning: '正在每个变体上重放…',
+  compareUnavailable: '此页面无法比较各变体。',
+  compareHeadVariant: '变体',
+  compareHeadOutcome: '在此调度下',
+  compareHeadDiverges: '第一处不同：“{variant}” | 此变体',
+  compareFoundOn: '在此变体上找到',
+  compareRefused: '拒绝第 {step} 步：{reason}',
+  compareSame: '没有不同',
+  compareStep: '第 {step} 步',
+  compareNoEventStopped: '无：运行已中止',
+  compareNoEvent: '此步没有更多事件',
+  compareLoad: '在第 {step} 步查看“{variant}”',
+
   // 命令行（输出英文；此处保持键齐全）
   cliStepHeader: '步骤',
   cliTimeHeader: '时间',

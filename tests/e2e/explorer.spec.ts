@@ -34,6 +34,45 @@ test('finds the foreign release and loads it, ready to step through', async ({ a
   expect((await app.violations()).map((v) => v.kind)).toContain('foreign-release');
 });
 
+test('the found foreign release on every variant: get-then-del breaks, Lua does not and parts at the release; a click loads Lua there', async ({ app, page }) => {
+  // A search and two workers' replays plus page loads: slow on a loaded 2-core machine (docs/TESTING.md).
+  test.slow();
+  await app.open(HEADLINE);
+  await app.button('Find a race').click();
+  const dialog = page.getByRole('dialog', { name: 'Find a race' });
+  await dialog.getByRole('button', { name: 'Search' }).click();
+  await dialog.getByRole('button', { name: 'Load the run with foreign release' }).click();
+  const compare = dialog.getByTestId('compare');
+  await expect(compare).toHaveAttribute('data-schedule', 'A A B A~5000 A');
+  await expect(compare).toHaveAttribute('data-status', 'done');
+  // The variant it was found on breaks: a foreign release at step 5.
+  const del = compare.getByTestId('compare.get-then-del.verdict');
+  await expect(del).toHaveAttribute('data-kinds', 'foreign-release');
+  await expect(del).toContainText('foreign release at step 5');
+  await expect(compare.getByTestId('compare.get-then-del.divergence')).toHaveText('found on this variant');
+  // Lua: no violation; its run differs at A's release (step 2: GET against the script), and it refuses step 5.
+  await expect(compare.getByTestId('compare.lua.verdict')).toHaveAttribute('data-broken', 'false');
+  await expect(compare.getByTestId('compare.lua.verdict')).toHaveText('✓ no violations');
+  const parting = compare.getByTestId('compare.lua.divergence');
+  await expect(parting).toHaveAttribute('data-step', '1');
+  await expect(parting).toHaveText('step 2: A: GET lock -> "<A\'s token>" | A: EVAL compareAndDelete 1 lock <A\'s token> -> 1');
+  await expect(compare.getByTestId('compare.lua.refused')).toHaveText('refuses step 5: cannot step A: it has finished');
+  // DELEX the same way: no violation, parts at A's release, refuses step 5.
+  await expect(compare.getByTestId('compare.delex.verdict')).toHaveAttribute('data-broken', 'false');
+  await expect(compare.getByTestId('compare.delex.divergence')).toHaveAttribute('data-step', '1');
+  await expect(compare.getByTestId('compare.delex.refused')).toHaveAttribute('data-step', '4');
+  // One click: Lua with the same schedule (as far as it fits), at the step where the runs part.
+  await compare.getByRole('button', { name: 'Show Lua compare-and-delete at step 2' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('radio', { name: 'Lua compare-and-delete' })).toBeChecked();
+  await expect(app.position).toHaveText('Step 2 / 4');
+  const state = await app.state();
+  expect(state.schedule).toBe('A A B A~5000');
+  // At that step A's script has released its own lock and A has finished.
+  expect(state.clients.find((c) => c.id === 'A')?.status).toBe('done');
+  expect(state.lock.value).toBeNull();
+});
+
 test('the Lua release: an exhaustive bounded verdict beside the variant toggle', async ({ app, page }) => {
   // A search in a worker plus page loads: slow on a loaded 2-core machine (docs/TESTING.md).
   test.slow();

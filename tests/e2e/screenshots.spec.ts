@@ -82,4 +82,21 @@ for (const look of LOOKS) {
     expect(await regionBoxes(app), 'regions moved with the Lua variant').toEqual(violationBoxes);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'page scrolls sideways').toBeLessThanOrEqual(0);
   });
+
+  test(`screenshots of the main states: ${look.name}, the found race on every variant`, async ({ app, page }) => {
+    test.slow();
+    await app.open(HEADLINE);
+    await applyLook(app, look);
+    // The dialog's search through the API (it opens the dialog; one 5 s stall: the foreign release only), then the comparison.
+    await page.evaluate(() => window.lockstep!.explore({ stalls: 1, stallLengthsMs: [5000] }));
+    await expect(page.getByTestId('explore-dialog')).toBeVisible();
+    const compare = page.getByTestId('compare');
+    await expect(compare).toHaveAttribute('data-status', 'done');
+    await expect(compare.getByTestId('compare.lua.divergence')).toHaveAttribute('data-step', '1');
+    await app.screenshot(`${look.name}-compare`);
+    // The table is in the dialog's view (the dialog scrolls, never the page).
+    for (const testId of ['compare.get-then-del', 'compare.lua', 'compare.delex']) await expectOnScreen(app, testId);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight), 'page scrolls vertically').toBeLessThanOrEqual(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'page scrolls sideways').toBeLessThanOrEqual(0);
+  });
 }

@@ -1,10 +1,20 @@
+import { lazy, Suspense } from 'react';
 import { exploreVerdictLines, formatNumber, localized, violationKindLabel, type Lang, type Translate } from '../../i18n';
 import { useModalDialog } from './useModalDialog';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { ExploreResult, ExploreState, SimState } from '../store/createSimStore';
 import { selectLang, selectRunInfo } from '../store/selectors';
 
+/** The variant comparison's code loads with the first counterexample (not first-screen work). */
+const ComparePanel = lazy(() => import('./ComparePanel').then((module) => ({ default: module.ComparePanel })));
+
 const selectExplore = (s: SimState) => s.explore;
+/** A comparison of the result's own schedule is under way or done (same scenario, variant and seed). */
+const selectComparing = (s: SimState) => {
+  const r = s.explore.result;
+  const c = s.compare;
+  return r !== null && c.status !== 'idle' && c.scenarioId === r.scenarioId && c.baseVariantId === r.variantId && c.seed === r.seed;
+};
 const selectExploreNote = (s: SimState) => s.runInfo.exploreNote;
 const selectRunKey = (s: SimState) => `${s.scenarioId}/${s.variantId}/${s.seed}`;
 
@@ -33,11 +43,11 @@ export function ExploreVerdict() {
   const runKey = useSimStore(selectRunKey);
   const result = resultForRun(explore, runKey);
   if (result === null) return null;
+  // One line on the scenario bar (the page must not grow a row): cut with …, whole as the tooltip and in the dialog.
+  const text = exploreVerdictLines(result, lang).join(' ');
   return (
-    <section className="explore-verdict" aria-label={t('exploreVerdictLabel')} data-testid="explore-verdict">
-      {exploreVerdictLines(result, lang).map((line) => (
-        <p key={line}>{line}</p>
-      ))}
+    <section className="explore-verdict" aria-label={t('exploreVerdictLabel')} data-testid="explore-verdict" title={text}>
+      <p>{text}</p>
     </section>
   );
 }
@@ -63,6 +73,7 @@ export function ExploreDialog() {
   const explore = useSimStore(selectExplore);
   const runInfo = useSimStore(selectRunInfo);
   const open = explore.dialogOpen;
+  const comparing = useSimStore(selectComparing);
   const ref = useModalDialog(open);
   const running = explore.status === 'running';
   const { form } = explore;
@@ -70,7 +81,7 @@ export function ExploreDialog() {
   const setForm = (patch: Partial<ExploreState['form']>) => store.getState().setExploreForm(patch);
   const whole = (text: string) => (/^[0-9]+$/.test(text) ? Number(text) : Number.NaN);
   return (
-    <dialog ref={ref} className="dialog explore-dialog" aria-labelledby="explore-title" onClose={() => store.getState().closeExplore()} data-testid="explore-dialog">
+    <dialog ref={ref} className={`dialog explore-dialog${comparing ? ' explore-dialog--wide' : ''}`} aria-labelledby="explore-title" onClose={() => store.getState().closeExplore()} data-testid="explore-dialog">
       <h2 id="explore-title" className="dialog__title">
         {t('exploreButton')}
       </h2>
@@ -137,6 +148,11 @@ export function ExploreDialog() {
                 </ul>
               )}
               {runInfo.scenarioId === result.scenarioId && <ScenarioNote />}
+              {comparing && (
+                <Suspense fallback={null}>
+                  <ComparePanel />
+                </Suspense>
+              )}
             </>
           )}
         </div>

@@ -11,6 +11,7 @@ import type { ScenarioLibrary } from './library';
 import { clip, linkScenarioId, parseRunLink } from './run-link';
 import type { Runtime } from './runtime';
 import { createExploreSlice } from './slices/explore';
+import { createCompareSlice } from './slices/compare';
 import { createLinkSlice } from './slices/links';
 import { createPlaybackSlice } from './slices/playback';
 import { createSimulationSlice } from './slices/simulation';
@@ -95,6 +96,7 @@ export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit 
     ...createUiSlice(options)(...a),
     ...createLinkSlice(rt)(...a),
     ...createExploreSlice(rt, options)(...a),
+    ...createCompareSlice(rt, options)(...a),
     ...createWorkbenchSlice(rt, options)(...a),
     ...createMyScenariosSlice(rt, options)(...a),
     ...createLearnSlice(library.catalog, options)(...a),
@@ -131,6 +133,7 @@ export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit 
       api.getState().pause();
       rt.outcomeService?.dispose();
       options.explorer?.dispose();
+      options.comparer?.dispose();
       options.draftChecker?.dispose();
       options.shortestWay?.dispose?.();
     },

@@ -22,6 +22,7 @@ import type { MyScenariosSlice } from './slices/my-scenarios';
 import type { DraftsSlice } from './slices/drafts';
 import type { LearnInit, LearnSlice } from './slices/learn';
 import type { IoSlice } from './slices/io';
+import type { CompareSlice } from './slices/compare';
 import type { DraftCheckService } from '../worker/draft-check-protocol';
 import type { ClientView, KeyView, LinkError, LocalizedText, MyScenarioStorage, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
 
@@ -77,6 +78,8 @@ export type ViewTab = 'timeline' | 'sequence' | 'events';
 export type { VariantOutcome } from '../worker/protocol';
 export type { ExploreProgress, ExploreResult } from '../worker/explore-protocol';
 export type { ExploreForm, ExploreState, ExploreStatus } from './slices/explore';
+export type { CompareState } from './slices/compare';
+export type { OutcomeDivergence } from '../worker/protocol';
 export type { MyScenarioSummary } from './slices/my-scenarios';
 export type { ProgramEdit, WorkbenchTab } from './slices/workbench';
 export type { IoDownload } from './slices/io';
@@ -204,8 +207,8 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
-type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice, IoSlice];
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice & IoSlice;
+type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, CompareSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice, IoSlice];
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & CompareSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice & IoSlice;
 
 /**
  * No two slices may name the same field or action: spread into one store, the later one would
@@ -242,6 +245,8 @@ export interface SimStoreInit extends LearnInit {
   readonly outcomes?: OutcomeService | null;
   /** Runs "Find a race" searches (the explorer worker); without it the button reports an error. */
   readonly explorer?: ExploreService | null;
+  /** Replays a found schedule against every variant (an outcome worker of its own); without it no comparison. */
+  readonly comparer?: OutcomeService | null;
   /** Replays an edited scenario off the page's thread before the page runs it (the draft-check worker); inline without it. */
   readonly draftChecker?: DraftCheckService | null;
   /** Where the user's own scenarios live (localStorage in the page); without it they cannot be saved. */

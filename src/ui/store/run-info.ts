@@ -38,6 +38,7 @@ export function runInfo(scenario: Scenario, variant: VariantSpec): RunInfo {
     story,
     programs,
     scriptNames: scriptNamesOf(scenario, variant),
+    variantScriptNames: Object.fromEntries(scenario.variants.map((v) => [v.id, scriptNamesOf(scenario, v)])),
     exploreNote: scenario.explore?.note ?? null,
     nodeIds: nodeIdsOf(scenario, variant),
   };

@@ -62,5 +62,10 @@ export const selectDescribeEvent = (s: SimState): Describe => {
   return describe;
 };
 
+/** One event in words for a given run's tokens and scripts (the variant comparison describes other variants' events). */
+export function describerFor(lang: Lang, tokens: SimState['tokens'], scripts: SimState['runInfo']['scriptNames']): Describe {
+  return eventDescriber({ lang, tokens, scripts });
+}
+
 /** The scenario's scripted narration for the step just applied, while the run follows its story. */
 export const selectScriptedNarration = (s: SimState) => (s.onDefaultPath && s.cursor > 0 ? (s.runInfo.story.get(s.cursor - 1) ?? null) : null);

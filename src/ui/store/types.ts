@@ -127,6 +127,8 @@ export interface RunInfo {
   readonly programs: Readonly<Record<string, readonly ProgramLine[]>>;
   /** Script source -> name, so an EVAL reads by its script's name. */
   readonly scriptNames: Readonly<Record<string, string>>;
+  /** The same for every variant (variant id -> source -> name): the variant comparison names each run's scripts. */
+  readonly variantScriptNames: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Why the explorer's declared bounds for this scenario are what they are (docs/EXPLORER.md). */
   readonly exploreNote: LocalizedText | null;
   /** The Redis nodes as the scenario starts (empty with one node); the node rows and controls follow them. */

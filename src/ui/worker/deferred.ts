@@ -38,3 +38,16 @@ export function deferredOutcomeService(load: () => Promise<OutcomeService>): Def
     },
   };
 }
+
+/** A deferred service that starts itself on its first request (nothing to wait for, such as a first paint). */
+export function startOnFirstRequest(deferred: DeferredOutcomeService): OutcomeService {
+  return {
+    request(request, onReport) {
+      deferred.request(request, onReport);
+      void deferred.start();
+    },
+    dispose() {
+      deferred.dispose();
+    },
+  };
+}

@@ -8,12 +8,11 @@
  * back to k (checkpoint + replay) and applies from there. Nothing is replayed from step 0 unless
  * the scenario or seed changed.
  */
+import { firstDivergence, type Divergence } from '../../engine/divergence';
 import { ChoiceError } from '../../engine/engine';
-import { lockState } from '../../engine/lock-state';
 import { RunProjection } from '../../engine/projection';
 import { formatChoice, parseSchedule, type Choice } from '../../engine/schedule';
 import { Simulation } from '../../engine/simulation';
-import type { TraceEvent } from '../../engine/trace';
 import type { Scenario, VariantSpec } from '../../engine/scenario';
 import { findScenario } from '../../scenarios';
 import { formatProblems, parseDefinition, type ScenarioDefinition } from '../../definition';
@@ -25,30 +24,14 @@ interface VariantRun {
   sim: Simulation;
   projection: RunProjection;
   /** Index of the request's choice that did not fit, and why; null when all applied. */
-  stop: { readonly index: number; readonly reason: string } | null;
-  /** Per applied step: who Redis says holds the lock after it, and its violations (divergence). */
-  readonly signatures: string[];
-  /** Lock holder after each applied step (the next step's signature starts from it). */
-  readonly holders: (string | null)[];
-  /** First step whose signature the last request (re)computed. */
+  stop: { readonly index: number; readonly reason: string; readonly detail: string } | null;
+  /** First event the last request (re)computed: events before it are as they were. */
   changedFrom: number;
-  /** Leading steps known to have the base variant's signatures. */
+  /** Leading events known to be the same as the base variant's (engine/divergence.ts). */
   agreed: number;
   /** Commands among the projection's first `countedEvents` events. */
   commands: number;
   countedEvents: number;
-}
-
-/** The signature of one step: the holder after its events, and the violations it reported. */
-function stepSignature(events: readonly TraceEvent[], holderBefore: string | null): { signature: string; holder: string | null } {
-  let holder = holderBefore;
-  const kinds: string[] = [];
-  for (const event of events) {
-    const lock = lockState(event.lockAfter);
-    holder = lock.kind === 'free' ? null : (lock.holder ?? '?');
-    if (event.kind === 'violation') kinds.push(event.violation);
-  }
-  return { signature: `${holder ?? '-'}|${kinds.join(',')}`, holder };
 }
 
 /** Length of the common prefix of two choice lists (by their text form). */
@@ -89,7 +72,7 @@ export class OutcomeRuns {
     this.baseVariantId = request.baseVariantId;
     let commandCount = 0;
     const outcomes: VariantOutcome[] = this.runs.map((run) => {
-      const firstDivergentStep = run === base ? null : this.divergence(run, base);
+      const divergence = run === base ? null : this.divergence(run, base);
       const runCommands = run.commands;
       commandCount += runCommands;
       return {
@@ -97,8 +80,10 @@ export class OutcomeRuns {
         stepsApplied: run.sim.length,
         stepCount: choices.length,
         stopReason: run.stop?.reason ?? null,
+        stopDetail: run.stop?.detail ?? null,
         violations: run.projection.violations.map((e) => ({ kind: e.violation, step: e.step, message: e.message, clients: e.clients })),
-        firstDivergentStep,
+        firstDivergentStep: divergence?.step ?? null,
+        divergence: divergence && { step: divergence.step, event: divergence.a, baseEvent: divergence.b },
         commandCount: runCommands,
       };
     });
@@ -114,13 +99,14 @@ export class OutcomeRuns {
     };
   }
 
-  /** The first step whose signature differs from the base's (a missing step differs), from where the runs last agreed. */
-  private divergence(run: VariantRun, base: VariantRun): number | null {
-    let agreed = Math.min(run.agreed, run.changedFrom, base.changedFrom);
-    const shared = Math.min(run.signatures.length, base.signatures.length);
-    while (agreed < shared && run.signatures[agreed] === base.signatures[agreed]) agreed++;
-    run.agreed = agreed;
-    return agreed < Math.max(run.signatures.length, base.signatures.length) ? agreed : null;
+  /** The first event where the run differs from the base's, compared from where they last agreed. */
+  private divergence(run: VariantRun, base: VariantRun): Divergence | null {
+    const agreed = Math.min(run.agreed, run.changedFrom, base.changedFrom);
+    const ofRun = { events: run.projection.events, stepCount: run.sim.length };
+    const ofBase = { events: base.projection.events, stepCount: base.sim.length };
+    const divergence = firstDivergence(ofRun, ofBase, agreed);
+    run.agreed = divergence === null ? ofRun.events.length : divergence.eventIndex;
+    return divergence;
   }
 
   private reset(key: string, scenario: Scenario, seed: number): void {
@@ -133,8 +119,6 @@ export class OutcomeRuns {
       sim: new Simulation(scenario, { variantId: variant.id, seed }),
       projection: new RunProjection(0),
       stop: null,
-      signatures: [],
-      holders: [],
       changedFrom: 0,
       agreed: 0,
       commands: 0,
@@ -164,7 +148,7 @@ export class OutcomeRuns {
   private extend(run: VariantRun, choices: readonly Choice[], common: number): void {
     // A run that stopped on a choice both requests share stops there again.
     if (run.stop !== null && run.stop.index < common) {
-      run.changedFrom = run.signatures.length;
+      run.changedFrom = run.projection.eventCount;
       return;
     }
     const from = Math.min(common, run.sim.length);
@@ -175,7 +159,7 @@ export class OutcomeRuns {
         run.sim.apply(choices[i]);
       } catch (error) {
         if (!(error instanceof ChoiceError)) throw error;
-        run.stop = { index: i, reason: error.message };
+        run.stop = { index: i, reason: error.message, detail: error.reason };
         break;
       }
     }
@@ -190,7 +174,7 @@ export class OutcomeRuns {
     this.project(run, from);
   }
 
-  /** Extends the run's projection and step signatures from step `from` on. */
+  /** Extends the run's projection; events of steps before `from` are as they were. */
   private project(run: VariantRun, from: number): void {
     const sim = run.sim;
     if (run.projection.sync(sim.allEvents(), sim.timeline) === 'replaced') {
@@ -201,17 +185,7 @@ export class OutcomeRuns {
     }
     const events = run.projection.events;
     for (; run.countedEvents < run.projection.eventCount; run.countedEvents++) if (events[run.countedEvents].kind === 'command') run.commands += 1;
-    const start = Math.min(from, run.signatures.length);
-    run.changedFrom = start;
-    run.signatures.length = start;
-    run.holders.length = start;
-    let holder = start > 0 ? run.holders[start - 1] : null;
-    for (let step = start; step < sim.length; step++) {
-      const next = stepSignature(run.projection.eventsOfStep(step), holder);
-      holder = next.holder;
-      run.signatures.push(next.signature);
-      run.holders.push(holder);
-    }
+    run.changedFrom = run.projection.firstEventOfStep(from);
   }
 }
 

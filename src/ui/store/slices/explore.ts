@@ -42,7 +42,7 @@ export interface ExploreSlice {
   /** Starts a search of the current scenario, variant and seed within the form's bounds. */
   startExplore(): void;
   cancelExplore(): void;
-  /** Loads the run of the result's violation at `index` (0: the shortest) at step 0. */
+  /** Loads the run of the result's violation at `index` (0: the shortest) at step 0, and compares it across the variants. */
   loadExploreViolation(index: number): void;
 }
 
@@ -139,7 +139,9 @@ export function createExploreSlice(rt: Runtime, init: SimStoreInit): StateCreato
         const result = get().explore.result;
         const violation = result?.violations[index];
         if (!result || !violation) return;
-        get().loadRun({ scenarioId: result.scenarioId, variantId: result.variantId, seed: result.seed, schedule: violation.schedule, cursor: 0 });
+        const loaded = get().loadRun({ scenarioId: result.scenarioId, variantId: result.variantId, seed: result.seed, schedule: violation.schedule, cursor: 0 });
+        // The found schedule against every variant: which it breaks, and where their runs part.
+        if (loaded.ok) get().compareVariants();
       },
     };
   };
