@@ -26,6 +26,7 @@ import { createWorkbenchSlice, type WorkbenchSlice } from './slices/workbench';
 import { createMyScenariosSlice, type MyScenariosSlice } from './slices/my-scenarios';
 import { createDraftsSlice, type DraftsSlice } from './slices/drafts';
 import { createLearnSlice, type LearnInit, type LearnSlice } from './slices/learn';
+import { createConsoleSlice, type ConsoleSlice } from './slices/console';
 import type { DraftCheckService } from '../worker/draft-check-protocol';
 import type { ClientView, KeyView, LinkError, MyScenarioStorage, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
 
@@ -67,6 +68,7 @@ export type { VariantOutcome } from '../worker/protocol';
 export type { ExploreProgress, ExploreResult } from '../worker/explore-protocol';
 export type { ExploreForm, ExploreState, ExploreStatus } from './slices/explore';
 export type { MyScenarioSummary } from './slices/my-scenarios';
+export type { ConsoleNote, ConsoleOutcome } from './slices/console';
 export type { ProgramEdit, WorkbenchTab } from './slices/workbench';
 
 export { SPEEDS_STEPS_PER_S } from './slices/playback';
@@ -187,8 +189,8 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
-type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice];
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice;
+type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice, ConsoleSlice];
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice & ConsoleSlice;
 
 /**
  * No two slices may name the same field or action: spread into one store, the later one would
@@ -295,6 +297,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
     ...createMyScenariosSlice(rt, init)(...a),
     ...createLearnSlice(scenarios, init)(...a),
     ...createDraftsSlice()(...a),
+    ...createConsoleSlice(rt)(...a),
   }));
   // Load the requested run; if its schedule does not fit, show why and load the default instead.
   const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });

@@ -17,7 +17,7 @@ import { editedId, editProgram, paramsOf, scriptsOf, setParam, setScriptSource, 
 
 export type { ProgramEdit } from '../workbench-edits';
 
-export type WorkbenchTab = 'program' | 'scripts' | 'schedule' | 'mine';
+export type WorkbenchTab = 'program' | 'scripts' | 'schedule' | 'console' | 'mine';
 
 /** A problem at a place in a text: a script's line, or a schedule's character offset. */
 interface TextProblem {
