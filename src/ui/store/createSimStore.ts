@@ -69,7 +69,7 @@ export type { ExploreProgress, ExploreResult } from '../worker/explore-protocol'
 export type { ExploreForm, ExploreState, ExploreStatus } from './slices/explore';
 export type { MyScenarioSummary } from './slices/my-scenarios';
 export type { ConsoleNote, ConsoleOutcome } from './slices/console';
-export type { ProgramEdit, WorkbenchTab } from './slices/workbench';
+export type { ProgramEdit, StepOption, WorkbenchTab } from './slices/workbench';
 
 export { SPEEDS_STEPS_PER_S } from './slices/playback';
 /** Longest clock advance or stall the engine accepts (ms): the bound of the duration fields. */

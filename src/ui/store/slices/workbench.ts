@@ -14,8 +14,10 @@ import type { DraftBudgetStop, DraftCheckService } from '../../worker/draft-chec
 import type { SimState, SimStoreInit } from '../createSimStore';
 import type { Runtime } from '../runtime';
 import { editedId, editProgram, paramsOf, scriptsOf, setParam, setScriptSource, type ProgramEdit, type ScriptEntry } from '../workbench-edits';
+import { addClient, copyableClients, removeClient, scheduleWithout, stepOptions, type StepOption } from '../workbench-client-edits';
 
 export type { ProgramEdit } from '../workbench-edits';
+export type { StepOption } from '../workbench-client-edits';
 
 export type WorkbenchTab = 'program' | 'scripts' | 'schedule' | 'console' | 'mine';
 
@@ -52,6 +54,10 @@ interface WorkbenchState {
   /** The scripts and parameters of the scenario on screen, as the current variant reads them. */
   readonly scripts: readonly ScriptEntry[];
   readonly params: readonly { readonly name: string; readonly value: string }[];
+  /** Clients whose program a new client may run (started by the schedule, starting no helper). */
+  readonly clientSources: readonly string[];
+  /** Steps the program editor can insert (work and sleep with 1000 ms; the panel sets the duration). */
+  readonly stepOptions: readonly StepOption[];
   /** Why the schedule text last typed did not replay, or null. */
   readonly scheduleProblem: TextProblem | null;
   /** Edits applied since the workbench opened (the tests wait on it). */
@@ -74,6 +80,10 @@ export interface WorkbenchSlice {
   applyScript(name: string, source: string): Promise<void>;
   applyParam(name: string, value: string): Promise<void>;
   applyProgramEdit(edit: ProgramEdit, sameForAll: boolean): Promise<void>;
+  /** Adds a client (the next free letter) running `fromId`'s program; the schedule stays (the new client starts when it is first stepped). */
+  applyClientAdd(fromId: string): Promise<void>;
+  /** Removes a client and its choices from the schedule (the cursor keeps its place among the rest). */
+  applyClientRemove(clientId: string): Promise<void>;
   /** Replays the schedule typed as text (docs/SCHEDULES.md), or says where it is wrong. */
   applyScheduleText(text: string): void;
   /** Back to the built-in scenario the edits started from (same schedule as far as it fits). */
@@ -100,11 +110,19 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
 
     const describe = (): Partial<WorkbenchState> => {
       const definition = current();
-      if (definition === null) return { status: 'uneditable', scripts: [], params: [] };
-      return { scripts: scriptsOf(definition, get().variantId), params: paramsOf(definition, get().variantId) };
+      if (definition === null) return { status: 'uneditable', scripts: [], params: [], clientSources: [], stepOptions: [] };
+      const variantId = get().variantId;
+      const scripts = scriptsOf(definition, variantId);
+      return {
+        scripts,
+        params: paramsOf(definition, variantId),
+        clientSources: copyableClients(definition, variantId),
+        stepOptions: stepOptions(definition, variantId, scripts.map((s) => s.name), 1000),
+      };
     };
 
-    const apply = async (next: ScenarioDefinition): Promise<void> => {
+    /** `run`: the schedule (text) and cursor to replay instead of the run's own (a removed client's choices taken out). */
+    const apply = async (next: ScenarioDefinition, run?: { readonly schedule: string; readonly cursor: number }): Promise<void> => {
       const definition = { ...next, id: editedId(next.id) };
       const parsed = parseDefinition(definition);
       if (!parsed.ok) {
@@ -112,7 +130,9 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
         return;
       }
       const id = ++checkId;
-      const { seed, schedule, cursor, variantId } = get();
+      const { seed, variantId } = get();
+      const schedule = run?.schedule ?? get().schedule;
+      const cursor = run?.cursor ?? get().cursor;
       patch({ status: 'checking', problems: '', stops: [] });
       const checker = init.draftChecker ?? (await import('../../worker/draft-check')).createInlineDraftCheckService();
       const report = await checker.check({ id, definition: parsed.definition, seed, schedule });
@@ -154,6 +174,8 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
         ...idle,
         scripts: [],
         params: [],
+        clientSources: [],
+        stepOptions: [],
         scheduleProblem: null,
         revision: 0,
       },
@@ -215,6 +237,17 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
       },
       applyProgramEdit(programEdit, sameForAll) {
         return edit((definition, variantId) => editProgram(definition, variantId, programEdit, sameForAll));
+      },
+      applyClientAdd(fromId) {
+        const definition = current();
+        const added = definition === null ? null : addClient(definition, get().variantId, fromId);
+        return added === null ? Promise.resolve() : apply(added.definition);
+      },
+      applyClientRemove(clientId) {
+        const definition = current();
+        if (definition === null) return Promise.resolve();
+        const { schedule, cursor } = scheduleWithout(engine.sim.timeline, get().cursor, clientId);
+        return apply(removeClient(definition, clientId), { schedule, cursor });
       },
       applyScheduleText(text) {
         if (text.length > definitionBounds.scheduleCharsMax) {
