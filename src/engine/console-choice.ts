@@ -17,23 +17,19 @@ export const CONSOLE_ID = 'console';
 export const consoleArgCountMax = 1_000;
 export const consoleCharsMax = 65_536;
 
-const BLOCKING = 'it blocks until data arrives, and the console cannot wait inside one step';
-const STREAMING = 'the console shows one reply per command and cannot show a subscription\'s messages';
-const OUTSIDE = 'it would act outside the simulated Redis';
-
-/** Commands the console refuses, by lower-case name, with the reason. */
-const REFUSED: ReadonlyMap<string, string> = new Map([
-  ...['blpop', 'brpop', 'brpoplpush', 'blmove', 'blmpop', 'bzpopmin', 'bzpopmax', 'bzmpop', 'wait', 'waitaof', 'xread', 'xreadgroup'].map((n) => [n, BLOCKING] as const),
-  ...['subscribe', 'psubscribe', 'ssubscribe', 'unsubscribe', 'punsubscribe', 'sunsubscribe', 'monitor', 'sync', 'psync'].map((n) => [n, STREAMING] as const),
-  ...['shutdown', 'debug', 'save', 'bgsave', 'bgrewriteaof', 'replicaof', 'slaveof', 'failover', 'migrate', 'cluster', 'config', 'module', 'acl', 'select', 'swapdb', 'move'].map((n) => [n, OUTSIDE] as const),
-  ['quit', 'it closes the connection; close the console instead'],
-  ['reset', 'it resets the connection the console needs'],
-]);
+/** Commands the console refuses (lower-case names, by reason): waiting, streaming, leaving the simulation. */
+const REFUSED: readonly (readonly [string, string])[] = [
+  ['blpop brpop brpoplpush blmove blmpop bzpopmin bzpopmax bzmpop wait waitaof xread xreadgroup', 'it blocks until data arrives, and the console cannot wait inside one step'],
+  ['subscribe psubscribe ssubscribe unsubscribe punsubscribe sunsubscribe monitor sync psync', "the console shows one reply per command and cannot show a subscription's messages"],
+  ['shutdown debug save bgsave bgrewriteaof replicaof slaveof failover migrate cluster config module acl select swapdb move', 'it would act outside the simulated Redis'],
+  ['quit reset', 'it closes or resets the console\'s connection'],
+];
+const reasonOf = (name: string) => REFUSED.find(([names]) => names.split(' ').includes(name))?.[1];
 
 /** CLIENT subcommands that reach other connections (the simulated clients'). */
-const REFUSED_CLIENT_SUBCOMMANDS: ReadonlySet<string> = new Set(['kill', 'pause', 'unpause', 'reply', 'no-evict', 'no-touch', 'tracking']);
+const REFUSED_CLIENT_SUBCOMMANDS = 'kill pause unpause reply no-evict no-touch tracking'.split(' ');
 
-const SCRIPT_COMMANDS: ReadonlySet<string> = new Set(['eval', 'evalsha', 'eval_ro', 'evalsha_ro', 'fcall', 'fcall_ro']);
+const SCRIPT_COMMANDS = 'eval evalsha eval_ro evalsha_ro fcall fcall_ro'.split(' ');
 
 /**
  * Why the console cannot run `argv` here and now, or null. Static checks first (shape, refused
@@ -44,14 +40,14 @@ export function consoleRefusal(argv: readonly string[], world: Readonly<WorldSta
   const shape = consoleShapeProblem(argv);
   if (shape !== null) return shape;
   const name = argv[0].toLowerCase();
-  const reason = REFUSED.get(name);
+  const reason = reasonOf(name);
   if (reason !== undefined) return `the console does not run ${argv[0].toUpperCase()}: ${reason}`;
-  if (name === 'client' && argv.length > 1 && REFUSED_CLIENT_SUBCOMMANDS.has(argv[1].toLowerCase())) {
+  if (name === 'client' && argv.length > 1 && REFUSED_CLIENT_SUBCOMMANDS.includes(argv[1].toLowerCase())) {
     return `the console does not run CLIENT ${argv[1].toUpperCase()}: it reaches the simulated clients' connections`;
   }
   if (world.cluster !== undefined) return 'the console runs only in scenarios with one Redis node';
   if (ctx.clientIds.includes(CONSOLE_ID)) return `this scenario has a client named "${CONSOLE_ID}", the console's own name`;
-  if (SCRIPT_COMMANDS.has(name) && ctx.scenario.scriptTiming !== undefined) {
+  if (SCRIPT_COMMANDS.includes(name) && ctx.scenario.scriptTiming !== undefined) {
     return `the console does not run ${argv[0].toUpperCase()} here: this scenario's scripts take virtual time, and the console answers at once`;
   }
   const running = server?.scriptBusy.running(world.nowMs) ?? null;

@@ -69,7 +69,7 @@ describe('consoleRun (store)', () => {
     const refused = await s.getState().consoleRun('SHUTDOWN');
     expect(refused).toMatchObject({ kind: 'note', note: { kind: 'refused', message: expect.stringMatching(/SHUTDOWN/), step: 1 } });
     const malformed = await s.getState().consoleRun('GET "k');
-    expect(malformed).toMatchObject({ kind: 'note', note: { kind: 'error' } });
+    expect(malformed).toMatchObject({ kind: 'note', note: { kind: 'invalid' } });
     expect(s.getState().schedule).toBe('A');
     expect(s.getState().consoleNotes).toHaveLength(2);
     expect(await s.getState().consoleRun('   ')).toEqual({ kind: 'blank' });

@@ -2,7 +2,7 @@
 // the scenario has (the next free letter, no other client's token changes), a client removed with
 // its choices taken out of the schedule, and a step of any offered kind inserted at any position;
 // each re-runs through the draft check and keeps the schedule and the cursor.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { definitionOfScenario } from '../../src/definition';
 import { parseSchedule } from '../../src/engine/schedule';
 import { findScenario } from '../../src/scenarios';
@@ -65,6 +65,8 @@ describe('client and step edits (store)', () => {
 
   it('inserts an offered step at a chosen position', async () => {
     const s = store('A');
+    // The editor's options load with its code (a dynamic import), just after the workbench opens.
+    await vi.waitFor(() => expect(s.getState().workbench.stepOptions.length).toBeGreaterThan(0));
     const options = s.getState().workbench.stepOptions;
     const pttl = options.find((o) => o.kind === 'command' && o.text.startsWith('GET'));
     expect(options.map((o) => o.kind)).toEqual(expect.arrayContaining(['command', 'script', 'work', 'sleep']));

@@ -1,10 +1,44 @@
 /**
- * The console panel's text work, loaded with it: a typed line to argv (redis-cli's quoting, the
- * engine's splitArgs), argv back to a line for the transcript, and a reply as redis-cli prints it.
+ * The console's code, loaded on demand with its panel: the `consoleRun` action's body, a typed
+ * line to argv (redis-cli's quoting, the engine's splitArgs), argv back to a line for the
+ * transcript, a reply as redis-cli prints it, and the transcript read from the run's events.
  */
 import { formatCli, quoteBulk, splitArgs } from '../../engine/redis/console';
 import type { Reply } from '../../engine/redis/reply';
 import type { RunLog } from './types';
+import type { ConsoleNote, ConsoleOutcome, SimState } from './createSimStore';
+import type { Runtime } from './runtime';
+
+/** Lines kept in the console's history (up/down), and notes kept beside the transcript. */
+const consoleHistoryCountMax = 100;
+const consoleNoteCountMax = 50;
+let noteId = 0;
+
+/** The console slice's `consoleRun` (slices/console.ts), loaded with the panel. */
+export function runConsoleLine(rt: Runtime, set: (change: Partial<SimState>) => void, get: () => SimState, line: string): ConsoleOutcome {
+  if (line.trim() === '') return { kind: 'blank' };
+  const history = get().consoleHistory;
+  if (history[history.length - 1] !== line) set({ consoleHistory: [...history, line].slice(-consoleHistoryCountMax) });
+  const parsed = parseConsoleLine(line);
+  const sim = rt.engine.sim;
+  const refusal = parsed.ok ? sim.refusal({ kind: 'console', argv: parsed.argv }) : null;
+  if (!parsed.ok || refusal !== null) {
+    const { scenarioId, variantId, seed } = get();
+    const note: ConsoleNote = {
+      id: ++noteId,
+      run: `${scenarioId}/${variantId}/${seed}`,
+      step: sim.cursor,
+      input: line,
+      kind: parsed.ok ? 'refused' : 'invalid',
+      message: parsed.ok ? (refusal as string) : parsed.error,
+    };
+    set({ consoleNotes: [...get().consoleNotes, note].slice(-consoleNoteCountMax) });
+    return { kind: 'note', note };
+  }
+  const step = sim.cursor;
+  rt.act((s) => void s.apply({ kind: 'console', argv: parsed.argv }));
+  return { kind: 'ran', step };
+}
 
 export type ParsedLine = { readonly ok: true; readonly argv: string[] } | { readonly ok: false; readonly error: string };
 

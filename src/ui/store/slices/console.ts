@@ -2,16 +2,12 @@
  * The console slice: what the user types into the Redis console becomes a `console` choice at the
  * cursor (engine/console-choice.ts), applied like a clicked step, so it joins the run's schedule,
  * its timeline and its link. A line the run does not take (bad quoting, a refused command, a CLI
- * directive) is kept as a note beside the transcript, never in the run. The line parser loads on
- * demand with the panel (src/ui/console), not with the first screen.
+ * directive) is kept as a note beside the transcript, never in the run. The action's body loads
+ * on demand with the panel (store/console-line.ts), not with the first screen.
  */
 import type { StateCreator } from 'zustand/vanilla';
 import type { SimState } from '../createSimStore';
 import type { Runtime } from '../runtime';
-
-/** Lines kept in the console's history (up/down), and notes kept beside the transcript. */
-export const consoleHistoryCountMax = 100;
-const consoleNoteCountMax = 50;
 
 /** A typed line the run did not take, with why; shown in the transcript after the step it was typed at. */
 export interface ConsoleNote {
@@ -20,8 +16,8 @@ export interface ConsoleNote {
   readonly run: string;
   readonly step: number;
   readonly input: string;
-  /** `error`: the line does not parse; `refused`: the console does not run that command here. */
-  readonly kind: 'error' | 'refused';
+  /** `invalid`: the line does not parse (or is a CLI directive); `refused`: the console does not run that command here. */
+  readonly kind: 'invalid' | 'refused';
   readonly message: string;
 }
 
@@ -36,36 +32,13 @@ export interface ConsoleSlice {
   consoleRun(line: string): Promise<ConsoleOutcome>;
 }
 
-export const consoleRunKey = (s: Pick<SimState, 'scenarioId' | 'variantId' | 'seed'>) => `${s.scenarioId}/${s.variantId}/${s.seed}`;
-
 export function createConsoleSlice(rt: Runtime): StateCreator<SimState, [], [], ConsoleSlice> {
-  let noteId = 0;
   return (set, get) => ({
     consoleHistory: [],
     consoleNotes: [],
     async consoleRun(line) {
-      if (line.trim() === '') return { kind: 'blank' };
-      const history = get().consoleHistory;
-      if (history[history.length - 1] !== line) set({ consoleHistory: [...history, line].slice(-consoleHistoryCountMax) });
-      const { parseConsoleLine } = await import('../console-line');
-      const parsed = parseConsoleLine(line);
-      const sim = rt.engine.sim;
-      const refusal = parsed.ok ? sim.refusal({ kind: 'console', argv: parsed.argv }) : null;
-      if (!parsed.ok || refusal !== null) {
-        const note: ConsoleNote = {
-          id: ++noteId,
-          run: consoleRunKey(get()),
-          step: sim.cursor,
-          input: line,
-          kind: parsed.ok ? 'refused' : 'error',
-          message: parsed.ok ? (refusal as string) : parsed.error,
-        };
-        set({ consoleNotes: [...get().consoleNotes, note].slice(-consoleNoteCountMax) });
-        return { kind: 'note', note };
-      }
-      const step = sim.cursor;
-      rt.act((s) => void s.apply({ kind: 'console', argv: parsed.argv }));
-      return { kind: 'ran', step };
+      const { runConsoleLine } = await import('../console-line');
+      return runConsoleLine(rt, set, get, line);
     },
   });
 }

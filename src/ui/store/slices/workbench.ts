@@ -14,7 +14,7 @@ import type { DraftBudgetStop, DraftCheckService } from '../../worker/draft-chec
 import type { SimState, SimStoreInit } from '../createSimStore';
 import type { Runtime } from '../runtime';
 import { editedId, editProgram, paramsOf, scriptsOf, setParam, setScriptSource, type ProgramEdit, type ScriptEntry } from '../workbench-edits';
-import { addClient, copyableClients, removeClient, scheduleWithout, stepOptions, type StepOption } from '../workbench-client-edits';
+import type { StepOption } from '../workbench-client-edits';
 
 export type { ProgramEdit } from '../workbench-edits';
 export type { StepOption } from '../workbench-client-edits';
@@ -111,14 +111,18 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
     const describe = (): Partial<WorkbenchState> => {
       const definition = current();
       if (definition === null) return { status: 'uneditable', scripts: [], params: [], clientSources: [], stepOptions: [] };
+      void describeClients(definition);
+      return { scripts: scriptsOf(definition, get().variantId), params: paramsOf(definition, get().variantId) };
+    };
+
+    /** The clients a new one may copy and the steps one may insert: loaded with the editor, not the first screen. */
+    const describeClients = async (definition: ScenarioDefinition): Promise<void> => {
+      const { scenario } = engine;
       const variantId = get().variantId;
-      const scripts = scriptsOf(definition, variantId);
-      return {
-        scripts,
-        params: paramsOf(definition, variantId),
-        clientSources: copyableClients(definition, variantId),
-        stepOptions: stepOptions(definition, variantId, scripts.map((s) => s.name), 1000),
-      };
+      const { copyableClients, stepOptions } = await import('../workbench-client-edits');
+      if (engine.scenario !== scenario || get().variantId !== variantId) return; // Another scenario, variant or edit since.
+      const names = scriptsOf(definition, variantId).map((s) => s.name);
+      patch({ clientSources: copyableClients(definition, variantId), stepOptions: stepOptions(definition, variantId, names, 1000) });
     };
 
     /** `run`: the schedule (text) and cursor to replay instead of the run's own (a removed client's choices taken out). */
@@ -238,16 +242,19 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
       applyProgramEdit(programEdit, sameForAll) {
         return edit((definition, variantId) => editProgram(definition, variantId, programEdit, sameForAll));
       },
-      applyClientAdd(fromId) {
+      async applyClientAdd(fromId) {
         const definition = current();
-        const added = definition === null ? null : addClient(definition, get().variantId, fromId);
-        return added === null ? Promise.resolve() : apply(added.definition);
+        if (definition === null) return;
+        const { addClient } = await import('../workbench-client-edits');
+        const added = addClient(definition, get().variantId, fromId);
+        if (added !== null) await apply(added.definition);
       },
-      applyClientRemove(clientId) {
+      async applyClientRemove(clientId) {
         const definition = current();
-        if (definition === null) return Promise.resolve();
+        if (definition === null) return;
+        const { removeClient, scheduleWithout } = await import('../workbench-client-edits');
         const { schedule, cursor } = scheduleWithout(engine.sim.timeline, get().cursor, clientId);
-        return apply(removeClient(definition, clientId), { schedule, cursor });
+        await apply(removeClient(definition, clientId), { schedule, cursor });
       },
       applyScheduleText(text) {
         if (text.length > definitionBounds.scheduleCharsMax) {
