@@ -1,5 +1,6 @@
 import type { Locator } from '@playwright/test';
 import { expect, test, type LockstepPage } from './fixtures';
+import { applyLook, LARGE, SMALL, type Look } from './looks';
 
 // Goal: the workbench's Redis console and program editor as a person uses them, through the
 // automation contract (docs/AUTOMATION.md): type commands and read redis-cli replies, find them in
@@ -131,3 +132,40 @@ test('program editor: add a third client and step it; insert a step at a positio
     expect((await app.state()).schedule).not.toMatch(/\bB\b/);
   });
 });
+
+// The console in every look that matters on a projector: the page must not scroll, the prompt
+// and the transcript stay on screen, and the screenshots (.screenshots/console-*.png) are for a
+// human to open after visual changes.
+const CONSOLE_LOOKS: Look[] = [
+  { name: 'console-light', viewport: SMALL, dark: false, presentation: false, zh: false },
+  { name: 'console-dark', viewport: SMALL, dark: true, presentation: false, zh: false },
+  { name: 'console-presentation-dark', viewport: SMALL, dark: true, presentation: true, zh: false },
+  { name: 'console-presentation-1920', viewport: LARGE, dark: false, presentation: true, zh: false },
+  { name: 'console-zh', viewport: SMALL, dark: false, presentation: false, zh: true },
+];
+
+for (const look of CONSOLE_LOOKS) {
+  test(`console look: ${look.name}`, async ({ app, page }) => {
+    test.slow();
+    await app.open('#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%24GET%7Clock.%24PTTL%7Clock.%24KEYS%7C*');
+    await applyLook(app, look);
+    await app.page.getByTestId('workbench-open').click();
+    const drawer = app.page.getByTestId('workbench');
+    await drawer.getByTestId('workbench.tab.console').click();
+    await expect(drawer.getByTestId('console.entry')).toHaveCount(3);
+    await drawer.getByTestId('console.input').fill('HSET h f "v 1"');
+    await drawer.getByTestId('console.input').press('Enter');
+    await expect(drawer.getByTestId('console.entry')).toHaveCount(4);
+    await expect(drawer.getByTestId('console.input')).toBeFocused();
+    for (const id of ['console.input', 'console.transcript', 'timeline.row.console']) {
+      const box = await page.getByTestId(id).boundingBox();
+      expect(box, id).not.toBeNull();
+      expect(box!.y + box!.height, `${id} bottom`).toBeLessThanOrEqual(look.viewport.height + 0.5);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight), 'page scrolls vertically').toBeLessThanOrEqual(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'page scrolls sideways').toBeLessThanOrEqual(0);
+    await app.screenshot(look.name);
+    await drawer.getByTestId('workbench.tab.program').click();
+    await app.screenshot(`${look.name}-program`);
+  });
+}
