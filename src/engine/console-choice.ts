@@ -14,8 +14,8 @@ import type { RunContext, WorldState } from './world';
 export const CONSOLE_ID = 'console';
 
 /** Most words one console command may have, and most characters in all of them. */
-export const consoleArgCountMax = 1_000;
-export const consoleCharsMax = 65_536;
+const consoleArgCountMax = 1_000;
+const consoleCharsMax = 65_536;
 
 /** Commands the console refuses (lower-case names, by reason): waiting, streaming, leaving the simulation. */
 const REFUSED: readonly (readonly [string, string])[] = [
