@@ -30,7 +30,6 @@ const en = {
   kindScript: 'Call script {name}',
   kindWork: 'Work (ms)',
   kindSleep: 'Sleep (ms)',
-  insertArgs: 'Command words',
   insertMs: 'Duration (ms)',
 } as const;
 
@@ -61,7 +60,6 @@ const zh: { readonly [K in WorkbenchExtraKey]: string } = {
   kindScript: '调用脚本 {name}',
   kindWork: '业务处理（毫秒）',
   kindSleep: '休眠（毫秒）',
-  insertArgs: '命令的各个词',
   insertMs: '时长（毫秒）',
 };
 
