@@ -7,9 +7,10 @@ import type { NodeServers } from './nodes/servers';
 import { mayAnswer } from './nodes/state';
 import type { TraceEvent } from './trace';
 import { emitter, type Emitter } from './emit';
-import { connectionsOf, takeMessage } from './messages';
+import { connectionsOf, deliverPushes, takeMessage } from './messages';
 import { reply } from './redis/reply';
-import { runClientStep, saveReply } from './step-rule';
+import { runClientStep, saveReply, wakeKilledScriptCaller } from './step-rule';
+import { CONSOLE_ID, consoleRefusal } from './console-choice';
 import { isLive, type BlockReason, type ClientState, type RunContext, type WorldState } from './world';
 
 export { readLock } from './emit';
@@ -44,7 +45,7 @@ export const clockMsMax = Number.MAX_SAFE_INTEGER;
  * more than choiceStepCountMax steps) may leave world and server changed: Simulation restores them.
  */
 export function applyChoice(world: WorldState, server: SimRedisServer, ctx: RunContext, choice: Choice, nodes: NodeServers | null = null): TraceEvent[] {
-  validateChoice(world, ctx, choice);
+  validateChoice(world, ctx, choice, server);
   if ((world.cluster !== undefined) !== (nodes !== null)) throw new Error('a world with several nodes needs their servers (and only it)');
   const run = new WorldRun(world, server, ctx, nodes);
   if (isNodeChoice(choice)) {
@@ -65,6 +66,9 @@ export function applyChoice(world: WorldState, server: SimRedisServer, ctx: RunC
       break;
     case 'step':
       run.stepChosen(clientById(world, choice.clientId));
+      break;
+    case 'console':
+      run.runConsole(choice.argv);
       break;
   }
   // Invariant between choices: no wake-up is overdue (those due now have fired).
@@ -104,8 +108,8 @@ export function nextDueMs(world: WorldState, server: SimRedisServer, ctx: RunCon
   return new WorldRun(world, server, ctx, nodes).nextDueMs();
 }
 
-function validateChoice(world: WorldState, ctx: RunContext, choice: Choice): void {
-  const refusal = refusalOf(world, ctx, choice);
+function validateChoice(world: WorldState, ctx: RunContext, choice: Choice, server: SimRedisServer): void {
+  const refusal = refusalOf(world, ctx, choice, server);
   if (refusal !== null) throw new ChoiceError(refusal, world.stepIndex);
 }
 
@@ -113,7 +117,8 @@ function validateChoice(world: WorldState, ctx: RunContext, choice: Choice): voi
  * Why `choice` cannot apply to this world, or null when it can. The UI disables what is refused,
  * and random and exhaustive explorers only ever pick choices that fit.
  */
-export function refusalOf(world: Readonly<WorldState>, ctx: RunContext, choice: Choice): string | null {
+export function refusalOf(world: Readonly<WorldState>, ctx: RunContext, choice: Choice, server: SimRedisServer | null = null): string | null {
+  if (choice.kind === 'console') return consoleRefusal(choice.argv, world, ctx, server);
   if (choice.kind === 'advance') {
     return world.nowMs + choice.ms > clockMsMax ? `the clock cannot pass ${clockMsMax} ms` : null;
   }
@@ -215,6 +220,19 @@ class WorldRun {
     if (c.status === 'idle') this.startClient(c, null);
     if (c.status !== 'ready') throw new Error(`client ${c.id} should be ready after its wake-up (status ${c.status})`);
     this.runStep(c);
+  }
+
+  /**
+   * `$CMD|arg`: the console's command runs now, on its own connection, before any client ready
+   * at this instant (a person typing goes first, as a chosen client does). Messages it publishes
+   * reach subscribed clients; a SCRIPT KILL it sends ends the killed script's wait.
+   */
+  runConsole(argv: readonly string[]): void {
+    const before = this.emit.lockNow();
+    const result = this.server.execute(argv, this.world.nowMs, CONSOLE_ID);
+    this.emit.event(CONSOLE_ID, { kind: 'command', pc: -1, argv: argv.slice(), reply: result, releases: false }, before);
+    deliverPushes(this.world, this.server, this.ctx, this.emit);
+    wakeKilledScriptCaller({ world: this.world, server: this.server });
   }
 
   /** `A~N`: A's process freezes for N ms (stalls add up). Its wake-ups due meanwhile run late. */

@@ -6,6 +6,9 @@
  *   !A       crash client A
  *   A~6000   stall client A for 6000 ms (GC pause or network stall, injected from outside)
  *
+ *   $SET|k|v a command typed into the console (its words joined by |, each byte outside
+ *            printable ASCII and every % , | written %HH): see console-choice.ts
+ *
  * Tokens are separated by spaces and/or commas. Scenarios with several Redis nodes add node
  * faults (nodes are written `@r1`):
  *
@@ -15,11 +18,16 @@
  *   @r3+2000 r3's clock jumps 2 s ahead (@r3-2000: back)   A@+2000   A's clock jumps
  *   @r2~5000 r2 now applies its primary's writes 5000 ms after they were made
  */
+import { consoleShapeProblem } from './console-choice';
+import { decodeBytes, encodeString } from './redis/commands/bytes';
+
 export type Choice =
   | { readonly kind: 'step'; readonly clientId: string }
   | { readonly kind: 'advance'; readonly ms: number }
   | { readonly kind: 'crash'; readonly clientId: string }
   | { readonly kind: 'stall'; readonly clientId: string; readonly ms: number }
+  /** A command typed into the console, run on its own connection at the current instant. */
+  | { readonly kind: 'console'; readonly argv: readonly string[] }
   | NodeChoice;
 
 /** A fault on a node, a client-node link or a clock (scenarios with several nodes). */
@@ -107,6 +115,10 @@ export function parseSchedule(text: string, clientIds?: readonly string[], nodeI
         fail(`duration must be between 1 and ${advanceMsMax} ms`, token, offset);
       }
     };
+    if (token.startsWith('$')) {
+      choices.push(parseConsoleToken(token, (message) => fail(message, token, offset)));
+      continue;
+    }
     if (token.includes('@')) {
       choices.push(parseNodeToken(token, (message) => fail(message, token, offset), checkClient, nodeIds));
       continue;
@@ -128,10 +140,50 @@ export function parseSchedule(text: string, clientIds?: readonly string[], nodeI
       checkClient(token);
       choices.push({ kind: 'step', clientId: token });
     } else {
-      fail('expected a client id (A), +ms (advance), !A (crash) or A~ms (stall)', token, offset);
+      fail('expected a client id (A), +ms (advance), !A (crash), A~ms (stall) or $CMD|arg (console)', token, offset);
     }
   }
   return choices;
+}
+
+/** Bytes a console word writes as themselves in canonical text (printable ASCII but % , |). */
+const isPlainByte = (b: number) => b > 0x20 && b < 0x7f && b !== 0x25 && b !== 0x2c && b !== 0x7c;
+
+/** One console token: `$` then words separated by `|`, with %HH for any byte. */
+function parseConsoleToken(token: string, fail: (message: string) => never): Choice {
+  const argv = token
+    .slice(1)
+    .split('|')
+    .map((word) => {
+      const bytes: number[] = [];
+      for (let i = 0; i < word.length; ) {
+        if (word[i] === '%') {
+          const hex = word.slice(i + 1, i + 3);
+          if (!/^[0-9A-Fa-f]{2}$/.test(hex)) fail('a console word writes % as %25 (and any byte as %HH)');
+          bytes.push(parseInt(hex, 16));
+          i += 3;
+          continue;
+        }
+        const next = word.indexOf('%', i);
+        const end = next < 0 ? word.length : next;
+        for (const b of encodeString(word.slice(i, end))) bytes.push(b);
+        i = end;
+      }
+      return decodeBytes(Uint8Array.from(bytes));
+    });
+  const problem = consoleShapeProblem(argv);
+  if (problem !== null) fail(problem);
+  return { kind: 'console', argv };
+}
+
+/** A console command as one token: `$SET|k|hello%20world`. */
+function formatConsoleToken(argv: readonly string[]): string {
+  const words = argv.map((word) => {
+    let out = '';
+    for (const b of encodeString(word)) out += isPlainByte(b) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    return out;
+  });
+  return `$${words.join('|')}`;
 }
 
 /** One node-fault token (it has an `@`). */
@@ -197,6 +249,8 @@ export function formatChoice(choice: Choice): string {
       return `!${choice.clientId}`;
     case 'stall':
       return `${choice.clientId}~${choice.ms}`;
+    case 'console':
+      return formatConsoleToken(choice.argv);
   }
 }
 

@@ -142,7 +142,7 @@ export class Simulation {
 
   /** Why `choice` cannot apply at the cursor, or null when it can (the UI disables refused controls). */
   refusal(choice: Choice): string | null {
-    return refusalOf(this.world, this.ctx, choice);
+    return refusalOf(this.world, this.ctx, choice, this.nodes === null ? this.server : null);
   }
 
   /** Applies one choice at the cursor, forking the timeline if the cursor is not at its end. */

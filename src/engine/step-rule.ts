@@ -304,7 +304,7 @@ function runTransaction(c: ClientState, step: Extract<Step, { op: 'transaction' 
 }
 
 /** SCRIPT KILL ends a slow script now: its caller's wait for the reply ends now too. */
-function wakeKilledScriptCaller(env: StepEnv): void {
+export function wakeKilledScriptCaller(env: Pick<StepEnv, 'world' | 'server'>): void {
   const script = env.server.scriptBusy.last();
   if (script === null || script.killedAtMs === null) return;
   for (const x of env.world.clients) {

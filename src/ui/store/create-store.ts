@@ -21,6 +21,7 @@ import { createMyScenariosSlice } from './slices/my-scenarios';
 import { createDraftsSlice } from './slices/drafts';
 import { createLearnSlice } from './slices/learn';
 import { createIoSlice } from './slices/io';
+import { createConsoleSlice } from './slices/console';
 import type { SimState, SimStore, SimStoreInit } from './createSimStore';
 
 interface InitialRun extends SimStoreInit {
@@ -102,6 +103,7 @@ export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit 
     ...createLearnSlice(library.catalog, options)(...a),
     ...createDraftsSlice()(...a),
     ...createIoSlice(rt, options)(...a),
+    ...createConsoleSlice(rt)(...a),
   }));
   /** Load the requested run; if its schedule does not fit, show why and load the default instead. */
   const begin = () => {

@@ -23,6 +23,7 @@ import type { DraftsSlice } from './slices/drafts';
 import type { LearnInit, LearnSlice } from './slices/learn';
 import type { IoSlice } from './slices/io';
 import type { CompareSlice } from './slices/compare';
+import type { ConsoleSlice } from './slices/console';
 import type { DraftCheckService } from '../worker/draft-check-protocol';
 import type { ClientView, KeyView, LinkError, LocalizedText, MyScenarioStorage, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
 
@@ -81,7 +82,8 @@ export type { ExploreForm, ExploreState, ExploreStatus } from './slices/explore'
 export type { CompareState } from './slices/compare';
 export type { OutcomeDivergence } from '../worker/protocol';
 export type { MyScenarioSummary } from './slices/my-scenarios';
-export type { ProgramEdit, WorkbenchTab } from './slices/workbench';
+export type { ConsoleNote, ConsoleOutcome } from './slices/console';
+export type { ProgramEdit, StepOption, WorkbenchTab } from './slices/workbench';
 export type { IoDownload } from './slices/io';
 
 export { SPEEDS_STEPS_PER_S, advanceMsMax } from './limits';
@@ -207,8 +209,8 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
-type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, CompareSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice, IoSlice];
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & CompareSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice & IoSlice;
+type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, CompareSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice, IoSlice, ConsoleSlice];
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & CompareSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice & IoSlice & ConsoleSlice;
 
 /**
  * No two slices may name the same field or action: spread into one store, the later one would

@@ -180,7 +180,8 @@ export interface LinkExtras {
 /** The same from canonical schedule text (tokens separated by single spaces). */
 export function formatRunHash(scenarioId: string, variantId: string, seed: number, scheduleText: string, cursor: number | null, extras: LinkExtras = {}): string {
   const tokens = scheduleText === '' ? [] : scheduleText.split(' ');
-  const schedule = tokens.map((token) => encodeURIComponent(token)).join('.');
+  // '.' joins the tokens, so a token's own dots (a console word such as 1.5) are escaped.
+  const schedule = tokens.map((token) => encodeURIComponent(token).replace(/\./g, '%2E')).join('.');
   const at = cursor === null || cursor === tokens.length ? '' : `&at=${cursor}`;
   const ch = extras.challengeId ? `&ch=${encodeURIComponent(extras.challengeId)}` : '';
   const predict = extras.predict ? '&predict=1' : '';

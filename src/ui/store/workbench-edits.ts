@@ -12,7 +12,9 @@ export type ProgramEdit =
   /** Replaces the step with an EVAL of a script: the lock key as KEYS[1], the client's token as ARGV[1]. */
   | { readonly kind: 'callScript'; readonly clientId: string; readonly pc: number; readonly script: string }
   /** Inserts a `work` step of `durationMs` before `pc` (at the end when `pc` is the program's length). */
-  | { readonly kind: 'insertWork'; readonly clientId: string; readonly pc: number; readonly durationMs: number };
+  | { readonly kind: 'insertWork'; readonly clientId: string; readonly pc: number; readonly durationMs: number }
+  /** Inserts any step before `pc` (at the end when `pc` is the program's length). */
+  | { readonly kind: 'insert'; readonly clientId: string; readonly pc: number; readonly step: DefinitionStep };
 
 export interface ScriptEntry {
   readonly name: string;
@@ -117,12 +119,17 @@ function applyEdit(program: Program, edit: ProgramEdit): DefinitionStep[] {
       return moveStep(program, edit.pc, edit.by);
     case 'callScript':
       return callScript(program, edit.pc, edit.script);
-    case 'insertWork': {
-      const out = [...program];
-      out.splice(Math.max(0, Math.min(edit.pc, out.length)), 0, { op: 'work', durationMs: edit.durationMs });
-      return out;
-    }
+    case 'insertWork':
+      return insertStep(program, edit.pc, { op: 'work', durationMs: edit.durationMs });
+    case 'insert':
+      return insertStep(program, edit.pc, edit.step);
   }
+}
+
+function insertStep(program: Program, pc: number, step: DefinitionStep): DefinitionStep[] {
+  const out = [...program];
+  out.splice(Math.max(0, Math.min(pc, out.length)), 0, step);
+  return out;
 }
 
 /**

@@ -64,9 +64,10 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
   const [source] = useState(() => new TimelineSource());
 
   const nodeIds = props.nodeIds ?? NO_NODES;
-  const density = !props.density || props.density === 'auto' ? densityFor(availableHeightPx, clientIds.length, scale, nodeIds.length) : props.density;
-  const G = TIMELINE_GEOMETRY[density];
   const model = useTimelineModel(source, events, clientIds, tokenOwners);
+  // The model's rows: the clients, and the console's lane once the run has a console command.
+  const density = !props.density || props.density === 'auto' ? densityFor(availableHeightPx, model.clientIds.length, scale, nodeIds.length) : props.density;
+  const G = TIMELINE_GEOMETRY[density];
   const raw = useMemo(() => source.layout(model, { commandStepPx: G.commandStepPx, plainStepPx: G.plainStepPx }), [source, model, G]);
   const viewWidthPx = Math.max(0, viewportPx / scale - G.gutterPx - 2);
   const zoom = zoomOf(zoomChoice, raw.naturalWidthPx, viewWidthPx);

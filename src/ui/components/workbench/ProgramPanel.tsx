@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../../store/context';
 import type { ProgramEdit, SimState } from '../../store/createSimStore';
+import { ClientsEditor } from './ClientsEditor';
+import { InsertStepForm } from './InsertStepForm';
 
 const selectProgram = (s: SimState) => ({
   clientIds: s.clientIds,
@@ -12,8 +14,8 @@ const selectProgram = (s: SimState) => ({
 });
 
 /**
- * Each client's program as lines with move, remove and "call a script" per step, and the
- * scenario's parameters (the lease, the key). Every change replays the current schedule at once.
+ * Each client's program as lines with move, remove and "call a script" per step, a step to insert
+ * anywhere, the clients (add, remove), and the scenario's parameters (the lease, the key). Every change replays the current schedule at once.
  */
 export function ProgramPanel() {
   const t = useT();
@@ -92,6 +94,8 @@ export function ProgramPanel() {
           {t('workbenchAddWork')}
         </button>
       )}
+      {clientId !== null && <InsertStepForm clientId={clientId} stepCount={lines.length} sameForAll={sameForAll} />}
+      <ClientsEditor />
       <h3>{t('workbenchParams')}</h3>
       <div className="workbench-params">
         {params.map((p) => (

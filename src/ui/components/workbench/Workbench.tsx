@@ -1,13 +1,15 @@
 /**
  * The workbench: a drawer beside the run (non-modal, so the timeline, the verdict and the step
- * buttons stay usable while editing) with three tabs: the scenario's Lua scripts, its programs and
- * parameters, and the run's schedule as text. Loaded on demand (App.tsx) with CodeMirror.
+ * buttons stay usable while editing) with tabs: the scenario's Lua scripts, its programs and
+ * parameters, the run's schedule as text, the Redis console, and the user's own scenarios. Loaded on demand (App.tsx) with CodeMirror.
  */
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../../store/context';
 import type { SimState, WorkbenchTab } from '../../store/createSimStore';
 import { IoPanel } from './IoPanel';
+import { workbenchExtraText } from '../../../i18n/workbench-extra';
+import { ConsolePanel } from './ConsolePanel';
 import { MinePanel } from './MinePanel';
 import { ProgramPanel } from './ProgramPanel';
 import { SchedulePanel } from './SchedulePanel';
@@ -15,15 +17,16 @@ import { ScriptsPanel } from './ScriptsPanel';
 import { WorkbenchStatus } from './WorkbenchStatus';
 import './workbench.css';
 
-const TABS: readonly WorkbenchTab[] = ['scripts', 'program', 'schedule', 'mine', 'io'];
+const TABS: readonly WorkbenchTab[] = ['scripts', 'program', 'schedule', 'console', 'mine', 'io'];
 const TAB_LABEL = { scripts: 'workbenchTabScripts', program: 'workbenchTabProgram', schedule: 'workbenchTabSchedule', mine: 'myScenarios', io: 'workbenchTabIo' } as const;
 
-const selectShell = (s: SimState) => ({ open: s.workbench.open, tab: s.workbench.tab, scenarioId: s.scenarioId, variantId: s.variantId });
+const selectShell = (s: SimState) => ({ open: s.workbench.open, tab: s.workbench.tab, scenarioId: s.scenarioId, variantId: s.variantId, lang: s.lang });
 
 export function Workbench() {
   const t = useT();
   const store = useSimStoreApi();
-  const { open, tab, scenarioId, variantId } = useSimStore(useShallow(selectShell));
+  const { open, tab, scenarioId, variantId, lang } = useSimStore(useShallow(selectShell));
+  const label = (id: WorkbenchTab) => (id === 'console' ? workbenchExtraText(lang, 'tab') : t(TAB_LABEL[id]));
   const ref = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -65,7 +68,7 @@ export function Workbench() {
               data-testid={`workbench.tab.${id}`}
               onClick={() => store.getState().setWorkbenchTab(id)}
             >
-              {t(TAB_LABEL[id])}
+              {label(id)}
             </button>
           ))}
         </div>
@@ -74,10 +77,11 @@ export function Workbench() {
         </button>
       </header>
       <WorkbenchStatus />
-      <div className="workbench__body" role="tabpanel" aria-label={t(TAB_LABEL[tab])}>
+      <div className="workbench__body" role="tabpanel" aria-label={label(tab)}>
         {tab === 'scripts' && <ScriptsPanel />}
         {tab === 'program' && <ProgramPanel />}
         {tab === 'schedule' && <SchedulePanel />}
+        {tab === 'console' && <ConsolePanel />}
         {tab === 'mine' && <MinePanel />}
         {tab === 'io' && <IoPanel />}
       </div>

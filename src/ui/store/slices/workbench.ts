@@ -14,10 +14,12 @@ import type { DraftBudgetStop, DraftCheckService } from '../../worker/draft-chec
 import type { SimState, SimStoreInit } from '../createSimStore';
 import { definitionOnScreen, type Runtime } from '../runtime';
 import { editedId, editProgram, paramsOf, scriptsOf, setParam, setScriptSource, type ProgramEdit, type ScriptEntry } from '../workbench-edits';
+import type { StepOption } from '../workbench-client-edits';
 
 export type { ProgramEdit } from '../workbench-edits';
+export type { StepOption } from '../workbench-client-edits';
 
-export type WorkbenchTab = 'program' | 'scripts' | 'schedule' | 'mine' | 'io';
+export type WorkbenchTab = 'program' | 'scripts' | 'schedule' | 'console' | 'mine' | 'io';
 
 /** A problem at a place in a text: a script's line, or a schedule's character offset. */
 interface TextProblem {
@@ -52,6 +54,10 @@ interface WorkbenchState {
   /** The scripts and parameters of the scenario on screen, as the current variant reads them. */
   readonly scripts: readonly ScriptEntry[];
   readonly params: readonly { readonly name: string; readonly value: string }[];
+  /** Clients whose program a new client may run (started by the schedule, starting no helper). */
+  readonly clientSources: readonly string[];
+  /** Steps the program editor can insert (work and sleep with 1000 ms; the panel sets the duration). */
+  readonly stepOptions: readonly StepOption[];
   /** Why the schedule text last typed did not replay, or null. */
   readonly scheduleProblem: TextProblem | null;
   /** Edits applied since the workbench opened (the tests wait on it). */
@@ -74,6 +80,10 @@ export interface WorkbenchSlice {
   applyScript(name: string, source: string): Promise<void>;
   applyParam(name: string, value: string): Promise<void>;
   applyProgramEdit(edit: ProgramEdit, sameForAll: boolean): Promise<void>;
+  /** Adds a client (the next free letter) running `fromId`'s program; the schedule stays (the new client starts when it is first stepped). */
+  applyClientAdd(fromId: string): Promise<void>;
+  /** Removes a client and its choices from the schedule (the cursor keeps its place among the rest). */
+  applyClientRemove(clientId: string): Promise<void>;
   /** Replays the schedule typed as text (docs/SCHEDULES.md), or says where it is wrong. */
   applyScheduleText(text: string): void;
   /** Back to the built-in scenario the edits started from (same schedule as far as it fits). */
@@ -93,11 +103,23 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
 
     const describe = (): Partial<WorkbenchState> => {
       const definition = current();
-      if (definition === null) return { status: 'uneditable', scripts: [], params: [] };
+      if (definition === null) return { status: 'uneditable', scripts: [], params: [], clientSources: [], stepOptions: [] };
+      void describeClients(definition);
       return { scripts: scriptsOf(definition, get().variantId), params: paramsOf(definition, get().variantId) };
     };
 
-    const apply = async (next: ScenarioDefinition): Promise<void> => {
+    /** The clients a new one may copy and the steps one may insert: loaded with the editor, not the first screen. */
+    const describeClients = async (definition: ScenarioDefinition): Promise<void> => {
+      const { scenario } = engine;
+      const variantId = get().variantId;
+      const { copyableClients, stepOptions } = await import('../workbench-client-edits');
+      if (engine.scenario !== scenario || get().variantId !== variantId) return; // Another scenario, variant or edit since.
+      const names = scriptsOf(definition, variantId).map((s) => s.name);
+      patch({ clientSources: copyableClients(definition, variantId), stepOptions: stepOptions(definition, variantId, names, 1000) });
+    };
+
+    /** `run`: the schedule (text) and cursor to replay instead of the run's own (a removed client's choices taken out). */
+    const apply = async (next: ScenarioDefinition, run?: { readonly schedule: string; readonly cursor: number }): Promise<void> => {
       const definition = { ...next, id: editedId(next.id) };
       const parsed = parseDefinition(definition);
       if (!parsed.ok) {
@@ -105,7 +127,9 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
         return;
       }
       const id = ++checkId;
-      const { seed, schedule, cursor, variantId } = get();
+      const { seed, variantId } = get();
+      const schedule = run?.schedule ?? get().schedule;
+      const cursor = run?.cursor ?? get().cursor;
       patch({ status: 'checking', problems: '', stops: [] });
       const checker = init.draftChecker ?? (await import('../../worker/draft-check')).createInlineDraftCheckService();
       const report = await checker.check({ id, definition: parsed.definition, seed, schedule });
@@ -147,6 +171,8 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
         ...idle,
         scripts: [],
         params: [],
+        clientSources: [],
+        stepOptions: [],
         scheduleProblem: null,
         revision: 0,
       },
@@ -214,6 +240,20 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
       },
       applyProgramEdit(programEdit, sameForAll) {
         return edit((definition, variantId) => editProgram(definition, variantId, programEdit, sameForAll));
+      },
+      async applyClientAdd(fromId) {
+        const definition = current();
+        if (definition === null) return;
+        const { addClient } = await import('../workbench-client-edits');
+        const added = addClient(definition, get().variantId, fromId);
+        if (added !== null) await apply(added.definition);
+      },
+      async applyClientRemove(clientId) {
+        const definition = current();
+        if (definition === null) return;
+        const { removeClient, scheduleWithout } = await import('../workbench-client-edits');
+        const { schedule, cursor } = scheduleWithout(engine.sim.timeline, get().cursor, clientId);
+        await apply(removeClient(definition, clientId), { schedule, cursor });
       },
       applyScheduleText(text) {
         if (text.length > definitionBounds.scheduleCharsMax) {

@@ -1,0 +1,102 @@
+/**
+ * The console's code, loaded on demand with its panel: the `consoleRun` action's body, a typed
+ * line to argv (redis-cli's quoting, the engine's splitArgs), argv back to a line for the
+ * transcript, a reply as redis-cli prints it, and the transcript read from the run's events.
+ */
+import { formatCli, quoteBulk, splitArgs } from '../../engine/redis/console';
+import type { Reply } from '../../engine/redis/reply';
+import type { RunLog } from './types';
+import type { ConsoleNote, ConsoleOutcome, SimState } from './createSimStore';
+import type { Runtime } from './runtime';
+
+/** Lines kept in the console's history (up/down), and notes kept beside the transcript. */
+const consoleHistoryCountMax = 100;
+const consoleNoteCountMax = 50;
+let noteId = 0;
+
+/** The console slice's `consoleRun` (slices/console.ts), loaded with the panel. */
+export function runConsoleLine(rt: Runtime, set: (change: Partial<SimState>) => void, get: () => SimState, line: string): ConsoleOutcome {
+  if (line.trim() === '') return { kind: 'blank' };
+  const history = get().consoleHistory;
+  if (history[history.length - 1] !== line) set({ consoleHistory: [...history, line].slice(-consoleHistoryCountMax) });
+  const parsed = parseConsoleLine(line);
+  const sim = rt.engine.sim;
+  const refusal = parsed.ok ? sim.refusal({ kind: 'console', argv: parsed.argv }) : null;
+  if (!parsed.ok || refusal !== null) {
+    const { scenarioId, variantId, seed } = get();
+    const note: ConsoleNote = {
+      id: ++noteId,
+      run: `${scenarioId}/${variantId}/${seed}`,
+      step: sim.cursor,
+      input: line,
+      kind: parsed.ok ? 'refused' : 'invalid',
+      message: parsed.ok ? (refusal as string) : parsed.error,
+    };
+    set({ consoleNotes: [...get().consoleNotes, note].slice(-consoleNoteCountMax) });
+    return { kind: 'note', note };
+  }
+  const step = sim.cursor;
+  rt.act((s) => void s.apply({ kind: 'console', argv: parsed.argv }));
+  return { kind: 'ran', step };
+}
+
+export type ParsedLine = { readonly ok: true; readonly argv: string[] } | { readonly ok: false; readonly error: string };
+
+/** A line as redis-cli reads it; the CLI's `.directives` are not the page's (the run moves by its own buttons). */
+export function parseConsoleLine(line: string): ParsedLine {
+  const split = splitArgs(line);
+  if (!split.ok) return { ok: false, error: `ERR ${split.error}` };
+  if (split.argv[0]?.startsWith('.')) {
+    return { ok: false, error: `${split.argv[0]} is a directive of the command-line console; on the page the step, advance and pause buttons move the run` };
+  }
+  return { ok: true, argv: split.argv };
+}
+
+/** argv as a line that parses back to it: plain words bare, anything else quoted as redis-cli prints bulk strings. */
+export function formatConsoleLine(argv: readonly string[]): string {
+  return argv.map((word) => (/^[!#-&(-[\]-~]+$/.test(word) ? word : quoteBulk(word))).join(' ');
+}
+
+/** A reply as redis-cli prints it in a terminal: (integer) 1, (nil), "text", (error) ERR ..., numbered arrays. */
+export function formatConsoleReply(reply: Reply): string {
+  return formatCli(reply);
+}
+
+/** One console command of the run, as the transcript shows it. */
+export interface ConsoleEntry {
+  readonly seq: number;
+  /** The schedule choice it is (0-based): shown once the cursor is past it. */
+  readonly step: number;
+  readonly atMs: number;
+  readonly input: string;
+  readonly output: string;
+  readonly error: boolean;
+}
+
+/**
+ * The run's console commands, extended by what the log appended since the last call (a new
+ * generation of the log starts over): a step costs the events it added, not the whole run.
+ */
+export class ConsoleTranscript {
+  private generation = -1;
+  private scanned = 0;
+  private entries: ConsoleEntry[] = [];
+
+  sync(log: Pick<RunLog, 'generation' | 'events' | 'eventCount'>, consoleId: string): readonly ConsoleEntry[] {
+    if (log.generation !== this.generation || log.eventCount < this.scanned) {
+      this.generation = log.generation;
+      this.scanned = 0;
+      this.entries = [];
+    }
+    const added: ConsoleEntry[] = [];
+    for (let i = this.scanned; i < log.eventCount; i++) {
+      const e = log.events[i];
+      if (e.kind !== 'command' || e.clientId !== consoleId) continue;
+      const output = e.reply === null ? '' : formatConsoleReply(e.reply);
+      added.push({ seq: e.seq, step: e.step, atMs: e.atMs, input: formatConsoleLine(e.argv), output, error: e.reply?.type === 'error' });
+    }
+    this.scanned = log.eventCount;
+    if (added.length > 0) this.entries = [...this.entries, ...added];
+    return this.entries;
+  }
+}
