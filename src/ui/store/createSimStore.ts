@@ -26,7 +26,9 @@ import { createWorkbenchSlice, type WorkbenchSlice } from './slices/workbench';
 import { createMyScenariosSlice, type MyScenariosSlice } from './slices/my-scenarios';
 import { createDraftsSlice, type DraftsSlice } from './slices/drafts';
 import { createLearnSlice, type LearnInit, type LearnSlice } from './slices/learn';
+import { createNodeFaultsSlice, type NodeFaultsSlice } from './slices/node-faults';
 import type { DraftCheckService } from '../worker/draft-check-protocol';
+import type { NodeStatus } from './node-status';
 import type { ClientView, KeyView, LinkError, MyScenarioStorage, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
 
 export interface RunSpec {
@@ -49,15 +51,7 @@ export interface RunSpec {
   readonly predict?: boolean;
 }
 
-/** A Redis node as the nodes dialog shows it at the cursor. */
-export interface NodeStatus {
-  readonly id: string;
-  readonly up: boolean;
-  readonly role: 'primary' | 'replica';
-  readonly replicaOf: string | null;
-  /** A primary: its last write's offset; a replica: how far into its primary's stream it has applied. */
-  readonly offset: number;
-}
+export type { NodeStatus } from './node-status';
 
 export type LoadResult = { readonly ok: true } | { readonly ok: false; readonly error: LinkError };
 
@@ -187,8 +181,8 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
-type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice];
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice;
+type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice, NodeFaultsSlice];
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice & NodeFaultsSlice;
 
 /**
  * No two slices may name the same field or action: spread into one store, the later one would
@@ -295,6 +289,7 @@ export function createSimStore(options: SimStoreInit = {}): SimStore {
     ...createMyScenariosSlice(rt, init)(...a),
     ...createLearnSlice(scenarios, init)(...a),
     ...createDraftsSlice()(...a),
+    ...createNodeFaultsSlice(rt)(...a),
   }));
   // Load the requested run; if its schedule does not fit, show why and load the default instead.
   const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });

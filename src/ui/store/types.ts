@@ -127,6 +127,8 @@ export interface RunInfo {
   readonly exploreNote: LocalizedText | null;
   /** The Redis nodes as the scenario starts (empty with one node); the node rows and controls follow them. */
   readonly nodeIds: readonly string[];
+  /** Redlock: how many nodes make a majority (the scenario's `quorum` param), else null. */
+  readonly quorum: number | null;
 }
 
 /** Wall-clock timers for the playback driver (the only wall time Lockstep reads). Injected for tests. */
