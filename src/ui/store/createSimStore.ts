@@ -160,6 +160,8 @@ export interface UiSlice {
   readonly replayOpen: boolean;
   /** The nodes dialog (several nodes only). */
   readonly nodesOpen: boolean;
+  /** The Redlock debate lesson's dialog (node scenarios' lesson). */
+  readonly debateOpen: boolean;
   readonly linkError: LinkError | null;
   setLang(lang: Lang): void;
   setTheme(theme: Theme): void;
@@ -168,6 +170,7 @@ export interface UiSlice {
   setShortcutsOpen(open: boolean): void;
   setReplayOpen(open: boolean): void;
   setNodesOpen(open: boolean): void;
+  setDebateOpen(open: boolean): void;
   dismissLinkError(): void;
 }
 

@@ -10,7 +10,7 @@ import { challengesOf, questionsOf, variantLabelOf } from '../../scenarios/learn
 import type { LocalizedText, ProgramLine, RunInfo, ScenarioSummary } from './types';
 
 export function scenarioSummaries(scenarios: readonly Scenario[]): readonly ScenarioSummary[] {
-  return scenarios.map((s) => ({ id: s.id, title: s.title, summary: s.summary }));
+  return scenarios.map((s) => ({ id: s.id, title: s.title, summary: s.summary, variants: s.variants.map((v) => ({ id: v.id, title: v.title })) }));
 }
 
 export function runInfo(scenario: Scenario, variant: VariantSpec): RunInfo {

@@ -91,6 +91,8 @@ export interface ScenarioSummary {
   readonly id: string;
   readonly title: LocalizedText;
   readonly summary: LocalizedText;
+  /** Its variants' titles (lessons that link to a variant name it). */
+  readonly variants: readonly { readonly id: string; readonly title: LocalizedText }[];
 }
 
 /** One line of a client's program, as its lane shows it. */
