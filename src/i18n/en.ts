@@ -290,6 +290,7 @@ export const en = {
   pointCrash: 'crashed',
   pointGiveUp: 'gave up',
   pointWrite: 'writes',
+  pointDrop: 'lost',
   pointMark: 'sale',
   legendBelief: 'client believes it holds the lock',
   legendTruth: 'Redis says this client holds the lock',

@@ -285,6 +285,7 @@ export const zhCN: Catalog = {
   pointCrash: '崩溃',
   pointGiveUp: '放弃',
   pointWrite: '写入',
+  pointDrop: '丢失',
   pointMark: '销售',
   legendBelief: '客户端认为自己持有锁',
   legendTruth: 'Redis 认为该客户端持有锁',

@@ -325,6 +325,13 @@ export function createTimelineModelBuilder(clientIds: readonly string[], tokenOw
       case 'mark':
         points.push(point(e, id, [e.counter, ` #${e.count}`]));
         break;
+      case 'drop': {
+        // A request or reply lost on its link (partition, lost-message fault, node down...): on the client's row.
+        const verb = (e.argv[0] ?? '').toUpperCase();
+        const what = verb === 'EVAL' || verb === 'EVALSHA' ? verb : `${verb} ${e.argv[1] ?? ''}`.trim();
+        points.push(point(e, id, [e.message === 'request' ? `${what} → @${e.node}` : `@${e.node} → ${what}`]));
+        break;
+      }
       case 'branch':
       case 'set':
       case 'start':
