@@ -336,9 +336,10 @@ export const en = {
   // Several Redis nodes: the inspector's node columns and the dialog's link and clock faults
   nodeColumns: 'Each node at the cursor',
   nodeColLock: 'lock',
-  nodeColPttl: 'PTTL ms',
+  nodeColPttl: 'PTTL',
   nodeColClock: 'clock',
   nodeColRepl: 'repl.',
+  nodePttlTitle: "The lock key's PTTL in ms, on each node's own clock",
   nodeFree: 'free',
   nodeLockOther: 'set',
   nodeExpiredOnReplica: 'expired',

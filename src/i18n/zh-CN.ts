@@ -331,9 +331,10 @@ export const zhCN: Catalog = {
   // 多个 Redis 节点：检查器的节点列，以及对话框中的链路与时钟故障
   nodeColumns: '游标处的每个节点',
   nodeColLock: '锁',
-  nodeColPttl: 'PTTL 毫秒',
+  nodeColPttl: 'PTTL',
   nodeColClock: '时钟',
   nodeColRepl: '复制',
+  nodePttlTitle: '锁键的 PTTL（毫秒），按各节点自己的时钟',
   nodeFree: '空闲',
   nodeLockOther: '已设置',
   nodeExpiredOnReplica: '已过期',

@@ -65,7 +65,7 @@ describe('node rows of the timeline', () => {
     const { model } = run('redlock-clock-jump', 'clock-jump');
     const drops = (id: string) => (model.rows.find((r) => r.clientId === id)?.points ?? []).filter((p) => p.kind === 'drop').map((p) => p.detail.join(''));
     // B is partitioned from r1 and r2, A from r4 and r5: each SET on those links is lost on its way.
-    expect(drops('B').slice(0, 2)).toEqual(['SET lock → @r1', 'SET lock → @r2']);
-    expect(drops('A').slice(0, 2)).toEqual(['SET lock → @r4', 'SET lock → @r5']);
+    expect(drops('B').slice(0, 2)).toEqual(['→ @r1', '→ @r2']);
+    expect(drops('A').slice(0, 2)).toEqual(['→ @r4', '→ @r5']);
   });
 });

@@ -44,7 +44,9 @@ export function NodeInspector({ keys, truth }: { keys: ReactNode; truth: ReactNo
               ))}
             </tr>
             <tr>
-              <th scope="row">{t('nodeColPttl')}</th>
+              <th scope="row" title={t('nodePttlTitle')}>
+                {t('nodeColPttl')}
+              </th>
               {nodes.map((n) => (
                 <td key={n.id} className="node-columns__number" data-testid={`inspector.node.${n.id}.pttl`}>
                   {!n.up || n.lock === null || n.expiredOnReplica ? '—' : n.pttlMs === -1 ? t('nodeNoExpiry') : n.pttlMs}

@@ -326,10 +326,9 @@ export function createTimelineModelBuilder(clientIds: readonly string[], tokenOw
         points.push(point(e, id, [e.counter, ` #${e.count}`]));
         break;
       case 'drop': {
-        // A request or reply lost on its link (partition, lost-message fault, node down...): on the client's row.
-        const verb = (e.argv[0] ?? '').toUpperCase();
-        const what = verb === 'EVAL' || verb === 'EVALSHA' ? verb : `${verb} ${e.argv[1] ?? ''}`.trim();
-        points.push(point(e, id, [e.message === 'request' ? `${what} → @${e.node}` : `@${e.node} → ${what}`]));
+        // A request or reply lost on its link (partition, lost-message fault, node down...): on the
+        // client's row, short (the command's chip or wait is beside it; the events view has it whole).
+        points.push(point(e, id, [e.message === 'request' ? `→ @${e.node}` : `@${e.node} →`]));
         break;
       }
       case 'branch':
