@@ -1,6 +1,6 @@
 /**
  * The page's scenario catalog (src/scenarios/catalog.ts), made from the scenario registry
- * (src/scenarios/index.ts): each scenario's id, titles, one-line lesson and whether it uses
+ * (src/scenarios/index.ts): each scenario's id, titles, one-line lesson, its variants' titles, whether it uses
  * scripts, in teaching order, and a loader for its body. The page loads a scenario's body only
  * when it is shown (or in the background after the first paint); Node imports the registry.
  */
@@ -37,6 +37,7 @@ export async function renderScenarioCatalog(scenarios: readonly Scenario[] = SCE
       `    id: ${quote(s.id)},`,
       `    title: { en: ${quote(s.title.en)}, zh: ${quote(s.title.zh)} },`,
       `    summary: { en: ${quote(s.summary.en)}, zh: ${quote(s.summary.zh)} },`,
+      `    variants: [${s.variants.map((v) => `{ id: ${quote(v.id)}, title: { en: ${quote(v.title.en)}, zh: ${quote(v.title.zh)} } }`).join(', ')}],`,
       `    usesScripts: ${usesScripts(s)},`,
       `    load: ${load},`,
       '  },',

@@ -222,6 +222,15 @@ export class Simulation {
     return server.keyspace.snapshot().entries.slice();
   }
 
+  /**
+   * One node's lock key now, with its expiry on the node's own clock, and that clock's reading
+   * (null entry: absent). A replica keeps a key past its expiry until its primary's DEL arrives.
+   */
+  nodeLockEntry(nodeId: string): { readonly entry: KeyEntry | null; readonly nowMs: number } {
+    const { server, nowMs } = this.viewNode(nodeId);
+    return { entry: server.keyspace.entry(this.ctx.scenario.lockKey), nowMs };
+  }
+
   lock(): LockView {
     const cluster = this.world.cluster;
     if (cluster !== undefined && !cluster.nodes[cluster.primary].up) return { value: null, pttlMs: -2, holder: null };

@@ -10,6 +10,8 @@ export interface ScenarioEntry {
   readonly title: LocalizedText;
   /** The one-line lesson (the picker's second line). */
   readonly summary: LocalizedText;
+  /** Its variants' ids and titles (lessons that link to a variant name it). */
+  readonly variants: readonly { readonly id: string; readonly title: LocalizedText }[];
   /** A run of it may evaluate Lua (engine/uses-scripts.ts): the page loads the Lua engine first. */
   readonly usesScripts: boolean;
   /** Its body (programs, scripts, narration, variants), as its own chunk of the page. */

@@ -60,4 +60,12 @@ describe('node rows of the timeline', () => {
     // The restart without fsync shows: r3 restarts empty.
     expect(rowOf(model, 'r3').faults.some((f) => f.fault === 'node-restart' && f.withData === false)).toBe(true);
   });
+
+  it('redlock-clock-jump: a request lost in a partition is a "lost" point on its client’s row', () => {
+    const { model } = run('redlock-clock-jump', 'clock-jump');
+    const drops = (id: string) => (model.rows.find((r) => r.clientId === id)?.points ?? []).filter((p) => p.kind === 'drop').map((p) => p.detail.join(''));
+    // B is partitioned from r1 and r2, A from r4 and r5: each SET on those links is lost on its way.
+    expect(drops('B').slice(0, 2)).toEqual(['→ @r1', '→ @r2']);
+    expect(drops('A').slice(0, 2)).toEqual(['→ @r4', '→ @r5']);
+  });
 });

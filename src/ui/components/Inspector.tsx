@@ -1,12 +1,18 @@
-import { memo } from 'react';
+import { lazy, memo, Suspense } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatList, type Translate } from '../../i18n';
+import type { Translate } from '../../i18n';
 import { useSimStore, useT } from '../store/context';
-import { selectLang, selectLockState } from '../store/selectors';
+import { selectLockState } from '../store/selectors';
 import type { SimState } from '../store/createSimStore';
 import type { LockState } from '../store/published';
 import type { ClientView, KeyView } from '../store/types';
+import { BeliefRow } from './BeliefRow';
 import { ClientBadge } from './ClientBadge';
+import { believersWithoutMajority, selectIsRedlock, selectNodeHoldings } from '../store/node-selectors';
+
+/** Runs with several Redis nodes show one column per node; that code loads only for them. */
+const NodeInspector = lazy(() => import('./NodeInspector').then((module) => ({ default: module.NodeInspector })));
+const selectNodeRun = (s: SimState) => s.nodes.length > 0;
 
 /**
  * Key rows drawn at most: a script can write 10,000 keys, and a row each would freeze the page on
@@ -17,10 +23,10 @@ const keyRowCountMax = 200;
 const selectInspector = (s: SimState) => ({ keys: s.keys, nowMs: s.nowMs, clients: s.clients });
 const selectTruth = (s: SimState) => ({ lock: selectLockState(s), clients: s.clients });
 
-/** Every key with type, value, TTL in virtual time; the step's changes highlighted in words too. */
+/** Every key with type, value, TTL in virtual time; the step's changes highlighted in words too. With several nodes, one column per node. */
 export function Inspector() {
   const t = useT();
-  const { keys, nowMs, clients } = useSimStore(useShallow(selectInspector));
+  const nodeRun = useSimStore(selectNodeRun);
   return (
     <section className="inspector panel" aria-labelledby="inspector-title" data-testid="inspector">
       <header className="panel__header panel__header--compact">
@@ -29,20 +35,37 @@ export function Inspector() {
         </h2>
         <MismatchNote />
       </header>
-      <ul className="key-list" aria-label={t('inspector')}>
-        {keys.length === 0 ? (
-          <li className="key-list__empty">{t('emptyKeyspace')}</li>
-        ) : (
-          keys.slice(0, keyRowCountMax).map((row) => <KeyRow key={row.key} row={row} nowMs={nowMs} clients={clients} t={t} />)
-        )}
-        {keys.length > keyRowCountMax && (
-          <li className="key-list__empty" data-testid="inspector.more">
-            {t('inspectorMoreKeys', { n: keys.length - keyRowCountMax })}
-          </li>
-        )}
-      </ul>
-      <LockTruth />
+      {nodeRun ? (
+        <Suspense fallback={null}>
+          <NodeInspector keys={<KeyList />} truth={<LockTruth />} />
+        </Suspense>
+      ) : (
+        <>
+          <KeyList />
+          <LockTruth />
+        </>
+      )}
     </section>
+  );
+}
+
+/** The keyspace (with several nodes: the current primary's). */
+function KeyList() {
+  const t = useT();
+  const { keys, nowMs, clients } = useSimStore(useShallow(selectInspector));
+  return (
+    <ul className="key-list" aria-label={t('inspector')}>
+      {keys.length === 0 ? (
+        <li className="key-list__empty">{t('emptyKeyspace')}</li>
+      ) : (
+        keys.slice(0, keyRowCountMax).map((row) => <KeyRow key={row.key} row={row} nowMs={nowMs} clients={clients} t={t} />)
+      )}
+      {keys.length > keyRowCountMax && (
+        <li className="key-list__empty" data-testid="inspector.more">
+          {t('inspectorMoreKeys', { n: keys.length - keyRowCountMax })}
+        </li>
+      )}
+    </ul>
   );
 }
 
@@ -78,7 +101,11 @@ const KeyRow = memo(function KeyRow({ row, nowMs, clients, t }: { row: KeyView; 
   );
 });
 
-const selectMismatch = (s: SimState) => beliefMismatch(selectLockState(s), s.clients);
+/** Redlock: a client believes it holds the lock without its token on a quorum of nodes; else against the primary's lock. */
+const selectMismatch = (s: SimState) =>
+  selectIsRedlock(s)
+    ? believersWithoutMajority(selectNodeHoldings(s), s.clients.filter((c) => c.believesHoldsLock).map((c) => c.id)).length > 0
+    : beliefMismatch(selectLockState(s), s.clients);
 
 /** The client Redis says holds the lock, if it is one of the run's clients. */
 function holderOf(lock: LockState, clients: readonly ClientView[]): ClientView | undefined {
@@ -104,10 +131,8 @@ function MismatchNote() {
 /** Redis's truth (who wrote the lock value) beside each client's belief: where they differ is the lesson. */
 function LockTruth() {
   const t = useT();
-  const lang = useSimStore(selectLang);
   const { lock, clients } = useSimStore(useShallow(selectTruth));
   const holder = holderOf(lock, clients);
-  const believers = clients.filter((c) => c.believesHoldsLock);
   return (
     <div className="truth" data-testid="lock-truth">
       <h3 className="visually-hidden">{t('whoHolds')}</h3>
@@ -126,23 +151,7 @@ function LockTruth() {
             )}
           </dd>
         </div>
-        <div className="truth__row" data-testid="lock-truth.clients">
-          <dt>{t('clients')}</dt>
-          <dd>
-            {believers.length === 0 ? (
-              t('nobodyBelieves')
-            ) : (
-              <span className="truth__belief">
-                {believers.map((c) => (
-                  <ClientBadge key={c.id} id={c.id} index={c.index} size="small" />
-                ))}{' '}
-                {believers.length === 1
-                  ? t('clientBelieves', { id: believers[0].id })
-                  : t('clientsBelieve', { ids: formatList(believers.map((c) => c.id), lang) })}
-              </span>
-            )}
-          </dd>
-        </div>
+        <BeliefRow />
       </dl>
     </div>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
+import { NodeFaultsForm } from './NodeFaultsForm';
 import { useModalDialog } from './useModalDialog';
 import type { NodeStatus, SimState } from '../store/createSimStore';
 
@@ -38,10 +39,14 @@ export function NodesDialog() {
           ))}
         </tbody>
       </table>
+      <NodeFaultsForm />
       <ScheduleEditor key={`${schedule}@${cursor}`} schedule={schedule} />
-      <p className="nodes-dialog__note" data-testid="nodes-wait-truth">
-        {t('waitTruth')}
-      </p>
+      {/* WAIT is about replicas: said where there are some. */}
+      {nodes.some((n) => n.role === 'replica') && (
+        <p className="nodes-dialog__note" data-testid="nodes-wait-truth">
+          {t('waitTruth')}
+        </p>
+      )}
       <form method="dialog" className="dialog__actions">
         <button type="submit" className="button button--primary">
           {t('close')}

@@ -5,6 +5,7 @@ import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { ExploreButton, ExploreVerdict } from './ExploreDialog';
 import { WorkbenchButton } from './WorkbenchButton';
 import { NodesButton } from './NodesButton';
+import { RedlockDebateButton } from './RedlockDebate';
 import type { VariantOutcome } from '../store/createSimStore';
 import { selectLang, selectOutcomes, selectRunInfo, selectScenarioId } from '../store/selectors';
 import type { SimState } from '../store/createSimStore';
@@ -54,6 +55,7 @@ export function ScenarioBar() {
         <div className="lesson__body" id={lessonId} data-testid="lesson.body">
           <p className="lesson__summary">{localized(scenario.summary, lang)}</p>
           <p>{localized(scenario.lesson, lang)}</p>
+          <RedlockDebateButton />
         </div>
       )}
       <VariantToggle />

@@ -22,6 +22,7 @@ import { createDraftsSlice } from './slices/drafts';
 import { createLearnSlice } from './slices/learn';
 import { createIoSlice } from './slices/io';
 import { createConsoleSlice } from './slices/console';
+import { createNodeFaultsSlice } from './slices/node-faults';
 import type { SimState, SimStore, SimStoreInit } from './createSimStore';
 
 interface InitialRun extends SimStoreInit {
@@ -104,6 +105,7 @@ export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit 
     ...createDraftsSlice()(...a),
     ...createIoSlice(rt, options)(...a),
     ...createConsoleSlice(rt)(...a),
+    ...createNodeFaultsSlice(rt)(...a),
   }));
   /** Load the requested run; if its schedule does not fit, show why and load the default instead. */
   const begin = () => {

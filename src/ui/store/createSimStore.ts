@@ -24,7 +24,9 @@ import type { LearnInit, LearnSlice } from './slices/learn';
 import type { IoSlice } from './slices/io';
 import type { CompareSlice } from './slices/compare';
 import type { ConsoleSlice } from './slices/console';
+import type { NodeFaultsSlice } from './slices/node-faults';
 import type { DraftCheckService } from '../worker/draft-check-protocol';
+import type { NodeStatus } from './node-status';
 import type { ClientView, KeyView, LinkError, LocalizedText, MyScenarioStorage, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
 
 export interface RunSpec {
@@ -47,15 +49,7 @@ export interface RunSpec {
   readonly predict?: boolean;
 }
 
-/** A Redis node as the nodes dialog shows it at the cursor. */
-export interface NodeStatus {
-  readonly id: string;
-  readonly up: boolean;
-  readonly role: 'primary' | 'replica';
-  readonly replicaOf: string | null;
-  /** A primary: its last write's offset; a replica: how far into its primary's stream it has applied. */
-  readonly offset: number;
-}
+export type { NodeStatus } from './node-status';
 
 /**
  * A built-in scenario the page has not loaded yet (its body, or the Lua engine it needs): only
@@ -188,6 +182,8 @@ export interface UiSlice {
   readonly replayOpen: boolean;
   /** The nodes dialog (several nodes only). */
   readonly nodesOpen: boolean;
+  /** The Redlock debate lesson's dialog (node scenarios' lesson). */
+  readonly debateOpen: boolean;
   readonly linkError: LinkError | null;
   setLang(lang: Lang): void;
   setTheme(theme: Theme): void;
@@ -196,6 +192,7 @@ export interface UiSlice {
   setShortcutsOpen(open: boolean): void;
   setReplayOpen(open: boolean): void;
   setNodesOpen(open: boolean): void;
+  setDebateOpen(open: boolean): void;
   dismissLinkError(): void;
 }
 
@@ -209,8 +206,8 @@ export interface LinkSlice {
   refuseLink(error: LinkError): void;
 }
 
-type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, CompareSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice, IoSlice, ConsoleSlice];
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & CompareSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice & IoSlice & ConsoleSlice;
+type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, CompareSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice, IoSlice, ConsoleSlice, NodeFaultsSlice];
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & CompareSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice & IoSlice & ConsoleSlice & NodeFaultsSlice;
 
 /**
  * No two slices may name the same field or action: spread into one store, the later one would

@@ -36,7 +36,7 @@ export function staticLibrary(scenarios: readonly Scenario[]): ScenarioLibrary {
   const byId = new Map(scenarios.map((s) => [s.id, s]));
   const luaReady = () => luaRuntimeInstalled();
   return {
-    catalog: scenarios.map((s) => ({ id: s.id, title: s.title, summary: s.summary })),
+    catalog: scenarios.map((s) => ({ id: s.id, title: s.title, summary: s.summary, variants: s.variants.map((v) => ({ id: v.id, title: v.title })) })),
     loaded: (id) => byId.get(id),
     ready: (id) => byId.get(id),
     prepare: (id) => (byId.has(id) ? Promise.resolve() : Promise.reject(new Error(`unknown scenario "${id}"`))),

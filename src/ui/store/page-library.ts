@@ -49,7 +49,7 @@ export function pageLibrary(): ScenarioLibrary {
     return entryOf(id)?.usesScripts && !luaRuntimeInstalled() ? undefined : body;
   };
   return {
-    catalog: SCENARIO_CATALOG.map((e) => ({ id: e.id, title: e.title, summary: e.summary })),
+    catalog: SCENARIO_CATALOG.map((e) => ({ id: e.id, title: e.title, summary: e.summary, variants: e.variants })),
     loaded: (id) => bodies.get(id),
     ready,
     prepare: async (id) => {

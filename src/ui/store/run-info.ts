@@ -41,5 +41,12 @@ export function runInfo(scenario: Scenario, variant: VariantSpec): RunInfo {
     variantScriptNames: Object.fromEntries(scenario.variants.map((v) => [v.id, scriptNamesOf(scenario, v)])),
     exploreNote: scenario.explore?.note ?? null,
     nodeIds: nodeIdsOf(scenario, variant),
+    quorum: quorumOf({ ...scenario.params, ...(variant.params ?? {}) }),
   };
+}
+
+/** A Redlock's quorum (the `quorum` param its acquire counts votes against), or null. */
+function quorumOf(params: Readonly<Record<string, string>>): number | null {
+  const quorum = Number(params.quorum);
+  return params.quorum !== undefined && Number.isSafeInteger(quorum) && quorum > 0 ? quorum : null;
 }

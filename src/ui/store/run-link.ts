@@ -169,6 +169,11 @@ export function formatRunLink(link: RunLink): string {
   return formatRunHash(link.scenarioId, link.variantId, link.seed, formatSchedule(link.schedule), link.cursor, link);
 }
 
+/** A link to a scenario's variant at its first step under its own schedule (a lesson's "show me"). */
+export function lessonRunHash(scenarioId: string, variantId: string): string {
+  return `#/${LINK_VERSION}/${encodeURIComponent(scenarioId)}/${encodeURIComponent(variantId)}?seed=${defaultSeed}&at=0`;
+}
+
 /** What a link carries besides the run. */
 export interface LinkExtras {
   readonly challengeId?: string | null;

@@ -8,7 +8,7 @@ import { eventDescriber } from '../../engine/describe';
 import { lockState, type LockState } from '../../engine/lock-state';
 import type { TraceEvent } from '../../engine/trace';
 import type { SimState } from './createSimStore';
-import { formatRunHash } from './run-link';
+import { formatRunHash, lessonRunHash } from './run-link';
 import { replayCommandText } from './replay-command';
 
 export const selectLang = (s: SimState) => s.lang;
@@ -69,3 +69,6 @@ export function describerFor(lang: Lang, tokens: SimState['tokens'], scripts: Si
 
 /** The scenario's scripted narration for the step just applied, while the run follows its story. */
 export const selectScriptedNarration = (s: SimState) => (s.onDefaultPath && s.cursor > 0 ? (s.runInfo.story.get(s.cursor - 1) ?? null) : null);
+
+/** A lesson's link to another run: a scenario's variant from its first step (the hash the page opens). */
+export const runLinkOf = lessonRunHash;

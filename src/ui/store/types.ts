@@ -95,6 +95,8 @@ export interface ScenarioSummary {
   readonly id: string;
   readonly title: LocalizedText;
   readonly summary: LocalizedText;
+  /** Its variants' titles (lessons that link to a variant name it). */
+  readonly variants: readonly { readonly id: string; readonly title: LocalizedText }[];
 }
 
 /** One line of a client's program, as its lane shows it. */
@@ -133,6 +135,8 @@ export interface RunInfo {
   readonly exploreNote: LocalizedText | null;
   /** The Redis nodes as the scenario starts (empty with one node); the node rows and controls follow them. */
   readonly nodeIds: readonly string[];
+  /** Redlock: how many nodes make a majority (the scenario's `quorum` param), else null. */
+  readonly quorum: number | null;
 }
 
 /** Wall-clock timers for the playback driver (the only wall time Lockstep reads). Injected for tests. */

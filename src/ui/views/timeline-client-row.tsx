@@ -152,7 +152,7 @@ function staleLabels(
 
 /** A point's words: its glyph, what happened, and its detail (a write's value, a mark's count). */
 function pointText(point: ClientPoint, lang: Lang): string {
-  const glyph = { end: '■', crash: '✕', 'give-up': '⊘', write: '✎', mark: '+', enter: '', leave: '' }[point.kind];
+  const glyph = { end: '■', crash: '✕', 'give-up': '⊘', write: '✎', mark: '+', drop: '↯', enter: '', leave: '' }[point.kind];
   const detail = point.detail.length > 0 && point.kind !== 'give-up' ? ` ${textOf(point.detail, lang)}` : '';
   return `${glyph} ${pointLabel(point.kind, lang)}${detail}`;
 }

@@ -325,6 +325,12 @@ export function createTimelineModelBuilder(clientIds: readonly string[], tokenOw
       case 'mark':
         points.push(point(e, id, [e.counter, ` #${e.count}`]));
         break;
+      case 'drop': {
+        // A request or reply lost on its link (partition, lost-message fault, node down...): on the
+        // client's row, short (the command's chip or wait is beside it; the events view has it whole).
+        points.push(point(e, id, [e.message === 'request' ? `→ @${e.node}` : `@${e.node} →`]));
+        break;
+      }
       case 'branch':
       case 'set':
       case 'start':

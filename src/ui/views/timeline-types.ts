@@ -67,7 +67,7 @@ export interface BlockSpan extends Span {
   readonly lateMs: number;
 }
 
-export type PointKind = 'enter' | 'leave' | 'end' | 'crash' | 'give-up' | 'write' | 'mark';
+export type PointKind = 'enter' | 'leave' | 'end' | 'crash' | 'give-up' | 'write' | 'mark' | 'drop';
 
 export interface ClientPoint {
   readonly kind: PointKind;
@@ -75,7 +75,7 @@ export interface ClientPoint {
   readonly step: number;
   readonly atMs: number;
   readonly clientId: string;
-  /** write: the value (tokens marked) and whether it was accepted; mark: the count; give-up: attempts. */
+  /** write: the value (tokens marked) and whether it was accepted; mark: the count; give-up: attempts; drop: the lost message. */
   readonly detail: readonly TextPart[];
   readonly rejected: boolean;
 }

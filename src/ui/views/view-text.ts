@@ -29,6 +29,7 @@ const POINT_KEYS = {
   'give-up': 'pointGiveUp',
   write: 'pointWrite',
   mark: 'pointMark',
+  drop: 'pointDrop',
 } as const;
 
 export function pointLabel(kind: PointKind, lang: Lang): string {

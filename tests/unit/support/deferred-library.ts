@@ -6,7 +6,7 @@
 import type { Scenario } from '../../../src/engine/scenario';
 import { usesScripts } from '../../../src/engine/uses-scripts';
 import { SCENARIOS } from '../../../src/scenarios';
-import type { ScenarioLibrary } from '../../../src/ui/store/library';
+import { staticLibrary, type ScenarioLibrary } from '../../../src/ui/store/library';
 
 export interface DeferredLibrary extends ScenarioLibrary {
   /** Completes every load asked for so far. */
@@ -32,7 +32,7 @@ export function deferredLibrary({ manual = false } = {}): DeferredLibrary {
     if (usesScripts(byId(id) as Scenario)) lua = true;
   };
   const library: DeferredLibrary = {
-    catalog: SCENARIOS.map((s) => ({ id: s.id, title: s.title, summary: s.summary })),
+    catalog: staticLibrary(SCENARIOS).catalog,
     loaded: (id) => (loaded.has(id) ? byId(id) : undefined),
     ready: (id) => {
       const s = loaded.has(id) ? byId(id) : undefined;

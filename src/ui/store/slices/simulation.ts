@@ -11,9 +11,9 @@ import { parseSchedule, ScheduleSyntaxError, type Choice } from '../../../engine
 import { defaultSeed, Simulation } from '../../../engine/simulation';
 import { RunProjection } from '../../../engine/projection';
 import type { LockView } from '../../../engine/trace';
-import type { LoadResult, NodeStatus, RunSpec, SimState, SimStoreInit, SimulationSlice } from '../createSimStore';
-import type { WorldState } from '../../../engine/world';
+import type { LoadResult, RunSpec, SimState, SimStoreInit, SimulationSlice } from '../createSimStore';
 import { clientViews, isOnDefaultPath, keyViews } from '../derive';
+import { nodeStatuses } from '../node-status';
 import { runInfo } from '../run-info';
 import type { Runtime } from '../runtime';
 import type { Notice, RunLog } from '../types';
@@ -31,20 +31,6 @@ function choicesOf(scenario: Scenario, variantId: string | undefined, schedule: 
   const nodeIds = nodeIdsOf(scenario, variant);
   if (schedule === undefined) return parseSchedule(scenario.defaultSchedule, clientIds, nodeIds);
   return typeof schedule === 'string' ? parseSchedule(schedule, clientIds, nodeIds) : schedule;
-}
-
-/** The nodes at the cursor; the previous list when nothing changed (no re-render). */
-function nodeStatuses(cluster: Readonly<WorldState>['cluster'], previous: readonly NodeStatus[]): readonly NodeStatus[] {
-  if (cluster === undefined) return previous.length === 0 ? previous : [];
-  const next = cluster.order.map((id) => {
-    const n = cluster.nodes[id];
-    return { id, up: n.up, role: n.role, replicaOf: n.replicaOf, offset: n.offset };
-  });
-  const same = next.length === previous.length && next.every((n, i) => {
-    const p = previous[i];
-    return p.id === n.id && p.up === n.up && p.role === n.role && p.replicaOf === n.replicaOf && p.offset === n.offset;
-  });
-  return same ? previous : next;
 }
 
 function sameLock(a: LockView, b: LockView): boolean {
@@ -156,7 +142,7 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
         violations: !fresh && sameList(violationsNow, s.violations) ? s.violations : violationsNow,
         // Extended per choice by the projection, never formatted over the whole timeline per step.
         schedule: log.schedule,
-        nodes: nodeStatuses(sim.state.cluster, s.nodes),
+        nodes: nodeStatuses(sim, extra.tokenOwners ?? s.tokenOwners, fresh ? [] : s.nodes),
         onDefaultPath,
         finished: sim.isFinished,
         nextExpiryAtMs,

@@ -13,6 +13,7 @@ export function createUiSlice(init: SimStoreInit): StateCreator<SimState, [], []
     shortcutsOpen: false,
     replayOpen: false,
     nodesOpen: false,
+    debateOpen: false,
     linkError: init.linkError ?? null,
     setLang(lang) {
       set({ lang });
@@ -34,6 +35,9 @@ export function createUiSlice(init: SimStoreInit): StateCreator<SimState, [], []
     },
     setNodesOpen(open) {
       set({ nodesOpen: open });
+    },
+    setDebateOpen(open) {
+      set({ debateOpen: open });
     },
     dismissLinkError() {
       set({ linkError: null });
