@@ -74,7 +74,7 @@ async function peerFind(engine: Engine, scenario: Scenario, seed: number): Promi
   const bounds = engine.resolveBounds(scenario);
   const table = new engine.MoveTable(runner.ctx, runner.state, bounds.faults);
   const root = runner.root;
-  const actorMoves = table.movesAt(runner.state, { stalls: 0, crashes: 0 }, () => null);
+  const actorMoves = table.movesAt(runner.state, engine.noFaultsUsed, () => null);
   let steps: number | null = null;
   let choicesApplied = 0;
   const start = performance.now();

@@ -52,6 +52,8 @@ export interface ExploreCommand {
   readonly stallMs: readonly number[] | undefined;
   readonly crashes: number | undefined;
   readonly faultClients: readonly string[] | undefined;
+  /** A whole fault budget as text (parseFaultBudget), over the scenario's declared one; the single flags then apply over it. */
+  readonly faults: string | undefined;
   readonly invariants: readonly string[] | undefined;
   readonly random: boolean;
   readonly walks: number | undefined;
@@ -127,7 +129,7 @@ Its clock moves only on ".advance <ms>" (${NUMBERS_ACCEPTED}); ".help" lists the
   -h, --help   this text
 Input lines longer than 64 MiB are refused (with an error reply) and skipped.`,
   explore: `Usage: npm run sim -- explore <scenario>|--file <definition.json> [--variant <id>|all] [--depth <n>] [--stalls <n>]
-         [--stall-ms <ms>[,<ms>...]] [--crashes <n>] [--fault-clients A,B] [--states <n>]
+         [--stall-ms <ms>[,<ms>...]] [--crashes <n>] [--fault-clients A,B] [--faults <budget>] [--states <n>]
          [--horizon-ms <ms>] [--invariant <kind>[,<kind>...]] [--random [--walks <n>] [--walk-seed <n>]]
          [--no-reduce] [--seed <n>] [--json]
 
@@ -145,6 +147,10 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   --stall-ms <ms>,...       the stall lengths tried at every point (ms, at most ${STALL_LENGTHS_MAX})
   --crashes <n>             crashes one schedule may contain (0 to ${FAULTS_MAX})
   --fault-clients A,B       only these clients' processes are faulted (default: every client's)
+  --faults <budget>         the whole fault budget, "none" or items joined by commas: stalls=1,lengths=5000+7000,
+                            crashes=1,clients=A+B and, with several Redis nodes, node-crashes=1 (restarts free),
+                            promotions=1, jumps=1,jump-ms=11000+-2000 (node clock jumps), partitions=2 (heals
+                            free), nodes=r3+r4 (only these nodes); the single flags above apply over it
   --states <n>              distinct states the search may visit (1 to ${STATES_MAX})
   --horizon-ms <ms>         latest virtual time a schedule may reach
   --invariant <kind>,...    violation kinds to look for (default: all), e.g. foreign-release
@@ -220,6 +226,7 @@ const OPTIONS = {
     'stall-ms': { type: 'string' },
     crashes: { type: 'string' },
     'fault-clients': { type: 'string' },
+    faults: { type: 'string' },
     invariant: { type: 'string' },
     random: { type: 'boolean' },
     walks: { type: 'string' },
@@ -336,6 +343,7 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
     stallMs,
     crashes: whole('crashes', 0, FAULTS_MAX),
     faultClients: list('fault-clients'),
+    faults: text('faults'),
     invariants: list('invariant'),
     random,
     walks: whole('walks', 1, WALKS_MAX),

@@ -4,8 +4,9 @@
  * found, so a CI job can fail on it; 0 when none was found within the bounds.
  */
 import { formatNumber, translator } from '../i18n';
-import { BoundsError, explore, resolveBounds, verdictLines, type BoundsOverrides, type ExploreResult } from '../engine/explore';
-import { findVariant, type FaultBudget, type Scenario } from '../engine/scenario';
+import { BoundsError, explore, parseFaultBudget, resolveBounds, verdictLines, type BoundsOverrides, type ExploreResult } from '../engine/explore';
+import { validateBounds } from '../engine/explore/bounds';
+import { findVariant, nodeIdsOf, type FaultBudget, type Scenario } from '../engine/scenario';
 import { VIOLATION_KINDS, type ViolationKind } from '../engine/trace';
 import { findScenario } from '../scenarios';
 import { UsageError, type ExploreCommand } from './args';
@@ -39,16 +40,19 @@ function exploreJson(result: ExploreResult, elapsedMs: number): Record<string, u
 }
 
 function boundsOf(command: ExploreCommand, scenario: Scenario): BoundsOverrides {
-  const declared = resolveBounds(scenario).faults;
+  const declared = command.faults !== undefined ? parseFaultBudget(command.faults) : resolveBounds(scenario).faults;
   const anyFault = command.stalls !== undefined || command.stallMs !== undefined || command.crashes !== undefined || command.faultClients !== undefined;
   const faults: FaultBudget | undefined = anyFault
     ? {
+        ...declared,
         stallCountMax: command.stalls ?? declared.stallCountMax,
         stallLengthsMs: command.stallMs ?? declared.stallLengthsMs,
         crashCountMax: command.crashes ?? declared.crashCountMax,
         ...((command.faultClients ?? declared.clients) ? { clients: command.faultClients ?? declared.clients } : {}),
       }
-    : undefined;
+    : command.faults !== undefined
+      ? declared
+      : undefined;
   return {
     ...(faults ? { faults } : {}),
     ...(command.depth !== undefined ? { depthMax: command.depth } : {}),
@@ -73,6 +77,10 @@ export function exploreCommand(command: ExploreCommand): number {
   try {
     bounds = boundsOf(command, scenario);
     resolveBounds(scenario, bounds);
+    for (const variantId of variantIds) {
+      const variant = findVariant(scenario, variantId);
+      validateBounds(resolveBounds(scenario, bounds), variant.clients.map((c) => c.id), nodeIdsOf(scenario, variant));
+    }
   } catch (error) {
     if (error instanceof BoundsError) throw new UsageError(error.message, 'explore');
     throw error;

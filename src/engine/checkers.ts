@@ -1,4 +1,5 @@
 import { traceText } from '../i18n';
+import type { ClusterState } from './nodes/state';
 import type { RunContext, WorldState } from './world';
 import type { TraceEvent, ViolationKind } from './trace';
 
@@ -15,8 +16,13 @@ export interface Finding {
 
 export type Checker = (event: TraceEvent, world: WorldState, ctx: RunContext, counterValue: (key: string) => string | null) => Finding[];
 
-/** A client deleted or overwrote a lock value that another client's command had written. */
-export const foreignRelease: Checker = (event) => {
+/**
+ * A client deleted or overwrote a lock value that another client's command had written. With
+ * several nodes, on each node: Redlock's lock is one key per node, and deleting another client's
+ * key on any one of them is a foreign release there.
+ */
+export const foreignRelease: Checker = (event, world) => {
+  if (world.cluster !== undefined) return foreignReleaseOnNodes(event, world.cluster);
   if (event.kind !== 'command' || event.clientId === null) return [];
   const owner = event.lockBefore.holder;
   if (owner === null || owner === event.clientId || event.lockAfter.value === event.lockBefore.value) return [];
@@ -24,6 +30,32 @@ export const foreignRelease: Checker = (event) => {
   const message = event.lockAfter.value === null ? traceText('vForeignReleaseDeleted', params) : traceText('vForeignReleaseOverwrote', params);
   return [{ kind: 'foreign-release', message, clients: [event.clientId, owner] }];
 };
+
+/**
+ * Per node: the lock value before a client's command on it (as the last event showed the node),
+ * after it (the node's view in this event, present when it changed), and who wrote the value
+ * before. Every event's node views update the memory, so expiries, crashes, restarts and
+ * replication are followed too.
+ */
+function foreignReleaseOnNodes(event: TraceEvent, cluster: ClusterState): Finding[] {
+  const findings: Finding[] = [];
+  if (event.kind === 'command' && event.clientId !== null && event.node !== undefined) {
+    const node = event.node;
+    const view = event.nodes?.find((v) => v.node === node);
+    const before = cluster.nodeLocks[node] ?? null;
+    if (view !== undefined && view.lock !== before) {
+      const owner = before === null || !Object.hasOwn(cluster.lockWriters, before) ? null : cluster.lockWriters[before];
+      if (owner !== null && owner !== event.clientId) {
+        const params = { a: event.clientId, b: owner, node };
+        const message = view.lock === null ? traceText('vForeignReleaseDeletedOn', params) : traceText('vForeignReleaseOverwroteOn', params);
+        findings.push({ kind: 'foreign-release', message, clients: [event.clientId, owner] });
+      }
+      if (view.lock !== null && !Object.hasOwn(cluster.lockWriters, view.lock)) cluster.lockWriters[view.lock] = event.clientId;
+    }
+  }
+  for (const view of event.nodes ?? []) cluster.nodeLocks[view.node] = view.lock;
+  return findings;
+}
 
 /** Two live clients inside the critical section at the same virtual time. */
 export const mutualExclusion: Checker = (event, world) => {

@@ -151,6 +151,19 @@ export interface FaultBudget {
   readonly crashCountMax: number;
   /** Only these clients' processes may be faulted (default: every client's). */
   readonly clients?: readonly string[];
+  // Node faults (scenarios with several Redis nodes; docs/EXPLORER.md, "Node faults"). Absent: 0.
+  /** Node crashes (`!@r1`) one schedule may contain. A crashed node may be restarted (`^@r1`) at any later point, free. */
+  readonly nodeCrashCountMax?: number;
+  /** Promotions of a replica (`@r2^`) one schedule may contain. */
+  readonly promoteCountMax?: number;
+  /** Node clock jumps (`@r3+11000`) one schedule may contain, of the lengths in `clockJumpsMs`. */
+  readonly clockJumpCountMax?: number;
+  /** The clock jumps tried at every point (ms; negative: the clock steps back). */
+  readonly clockJumpsMs?: readonly number[];
+  /** Client-node partitions (`A/@r1`) one schedule may contain. A partitioned link may be healed (`A|@r1`) at any later point, free. */
+  readonly partitionCountMax?: number;
+  /** Only these nodes are faulted (crashed, promoted, jumped, partitioned from); default: every node. */
+  readonly nodes?: readonly string[];
 }
 
 /** The bounds a scenario's lesson is checked within by the explorer (docs/EXPLORER.md). */

@@ -329,7 +329,8 @@ function write(c: ClientState, pc: number, resourceId: string, value: string, fe
   if (!resource || !spec) throw new Error(`client ${c.id} writes to unknown resource "${resourceId}"`);
   let accepted = true;
   if (spec.fencing) {
-    const token = fencingToken === null || fencingToken === '' ? null : BigInt(fencingToken);
+    // The storage takes integers only: anything else (a client timeout's text saved as the token, say) is refused, not a crash.
+    const token = fencingToken !== null && /^-?[0-9]+$/.test(fencingToken) ? BigInt(fencingToken) : null;
     const max = resource.maxFencingToken === null ? null : BigInt(resource.maxFencingToken);
     accepted = token !== null && (max === null || token >= max);
     if (accepted && token !== null) resource.maxFencingToken = token.toString();

@@ -273,9 +273,40 @@ export function cloneWorld(world: Readonly<WorldState>): WorldState {
     counters,
     resources,
   };
-  // Several nodes: their state is plain data, copied whole (messages and streams are short).
-  if (world.cluster !== undefined) copy.cluster = structuredClone(world.cluster);
+  if (world.cluster !== undefined) copy.cluster = cloneCluster(world.cluster);
   return copy;
+}
+
+/**
+ * A deep copy of a cluster's state, by hand like cloneWorld (explorers copy it per move).
+ * Messages, replication entries and WAITs are never changed once made: new arrays are enough.
+ */
+function cloneCluster(cluster: Readonly<ClusterState>): ClusterState {
+  const nodes: ClusterState['nodes'] = {};
+  for (const id in cluster.nodes) nodes[id] = { ...cluster.nodes[id] };
+  const links: ClusterState['links'] = {};
+  for (const key in cluster.links) links[key] = { ...cluster.links[key] };
+  const clientClocks: ClusterState['clientClocks'] = {};
+  for (const id in cluster.clientClocks) clientClocks[id] = { ...cluster.clientClocks[id] };
+  const pending: ClusterState['pending'] = {};
+  for (const id in cluster.pending) pending[id] = cluster.pending[id].slice();
+  const awaiting: ClusterState['awaiting'] = {};
+  for (const id in cluster.awaiting) awaiting[id] = { ...cluster.awaiting[id] };
+  return {
+    ...cluster,
+    nodes,
+    links,
+    clientClocks,
+    order: cluster.order.slice(),
+    messages: cluster.messages.slice(),
+    pending,
+    waits: cluster.waits.slice(),
+    writeOffsets: { ...cluster.writeOffsets },
+    awaiting,
+    shown: { ...cluster.shown },
+    nodeLocks: { ...cluster.nodeLocks },
+    lockWriters: { ...cluster.lockWriters },
+  };
 }
 
 function cloneClient(c: Readonly<ClientState>): ClientState {

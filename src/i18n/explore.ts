@@ -15,6 +15,12 @@ interface FaultsInput {
   readonly stallLengthsMs: readonly number[];
   readonly crashCountMax: number;
   readonly clients?: readonly string[];
+  readonly nodeCrashCountMax?: number;
+  readonly promoteCountMax?: number;
+  readonly clockJumpCountMax?: number;
+  readonly clockJumpsMs?: readonly number[];
+  readonly partitionCountMax?: number;
+  readonly nodes?: readonly string[];
 }
 
 export interface BoundsInput {
@@ -54,9 +60,21 @@ export function faultsText(faults: FaultsInput, lang: Lang): string {
     parts.push(t('exploreStalls', { n: faults.stallCountMax, lengths }));
   }
   if (faults.crashCountMax > 0) parts.push(t('exploreCrashes', { n: faults.crashCountMax }));
-  if (parts.length === 0) return t('exploreFaultsNone');
-  const text = formatList(parts, lang);
-  return faults.clients ? t('exploreFaultClients', { faults: text, clients: formatList(faults.clients, lang) }) : text;
+  const nodeParts: string[] = [];
+  if ((faults.nodeCrashCountMax ?? 0) > 0) nodeParts.push(t('exploreNodeCrashes', { n: faults.nodeCrashCountMax ?? 0 }));
+  if ((faults.promoteCountMax ?? 0) > 0) nodeParts.push(t('explorePromotions', { n: faults.promoteCountMax ?? 0 }));
+  if ((faults.clockJumpCountMax ?? 0) > 0) {
+    const lengths = formatAlternatives(
+      (faults.clockJumpsMs ?? []).map((ms) => (ms < 0 ? `-${formatDuration(-ms, lang)}` : `+${formatDuration(ms, lang)}`)),
+      lang,
+    );
+    nodeParts.push(t('exploreClockJumps', { n: faults.clockJumpCountMax ?? 0, lengths }));
+  }
+  if ((faults.partitionCountMax ?? 0) > 0) nodeParts.push(t('explorePartitions', { n: faults.partitionCountMax ?? 0 }));
+  if (parts.length === 0 && nodeParts.length === 0) return t('exploreFaultsNone');
+  let text = formatList([...parts, ...nodeParts], lang);
+  if (faults.clients) text = t('exploreFaultClients', { faults: text, clients: formatList(faults.clients, lang) });
+  return faults.nodes && nodeParts.length > 0 ? t('exploreFaultNodes', { faults: text, nodes: formatList(faults.nodes, lang) }) : text;
 }
 
 /** The scope a search covered, in words. */

@@ -167,5 +167,17 @@ export const failoverBeforeReplication: Scenario = {
       expect: { violations: ['mutual-exclusion'], absent: ['stale-write', 'foreign-release'] },
     },
   ],
+  explore: {
+    faults: { stallCountMax: 0, stallLengthsMs: [], crashCountMax: 0, nodeCrashCountMax: 1, promoteCountMax: 1, nodes: ['r1', 'r2'] },
+    depthMax: 5,
+    note: {
+      en:
+        'Searched with one crash (and restart) of r1 or r2 and one promotion at any point, schedules of up to 5 choices. The promotion alone is enough: r2 promoted while r1 still runs (a failover the old primary did not notice) loses the lock just the same. ' +
+        'Fencing does not stop every stale write here: when B takes its token before A but its lock after A (B A A @r2^ A), A holds the higher token without the lock, and the storage accepts its write. A counter apart from the lock orders tokens by when they were taken, not by when the lock was.',
+      zh:
+        '搜索时允许在任意位置让 r1 或 r2 崩溃（并重启）一次、提升一次副本，调度最多 5 个选择。单是提升就够了：r1 仍在运行时提升 r2（旧主节点没察觉的故障转移）同样会丢锁。' +
+        '防护令牌在这里挡不住所有过期写入：如果 B 先于 A 领取令牌、却晚于 A 拿到锁（B A A @r2^ A），A 持有更大的令牌却没有锁，存储接受了它的写入。独立于锁的计数器按领取令牌的先后排序，而不是按拿到锁的先后。',
+    },
+  },
   defaultVariant: 'async',
 };

@@ -79,5 +79,14 @@ export const redlockClockJump: Scenario = {
       expect: { violations: ['mutual-exclusion'], absent: ['foreign-release'] },
     },
   ],
+  explore: {
+    faults: { stallCountMax: 0, stallLengthsMs: [], crashCountMax: 0, clients: ['A'], partitionCountMax: 1, clockJumpCountMax: 1, clockJumpsMs: [11000], nodes: ['r3', 'r4'] },
+    depthMax: 7,
+    horizonMs: 1000,
+    note: {
+      en: 'Searched with one 11 s clock jump of r3 or r4 and one partition between A and r3 or r4, schedules of up to 7 choices in the first second. One jump and one partition are enough: the story partitions more links than it needs.',
+      zh: '搜索时允许 r3 或 r4 的时钟跳变 11 秒一次，以及 A 与 r3 或 r4 之间一次网络分区，调度最多 7 个选择、限于第一秒内。一次跳变加一次分区就够了：故事里分区的链路比需要的多。',
+    },
+  },
   defaultVariant: 'clock-jump',
 };

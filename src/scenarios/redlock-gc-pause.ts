@@ -103,5 +103,13 @@ export const redlockGcPause: Scenario = {
       expect: { violations: ['mutual-exclusion'], absent: ['stale-write', 'foreign-release'] },
     },
   ],
+  explore: {
+    faults: { stallCountMax: 1, stallLengthsMs: [12_000], crashCountMax: 0, clients: ['A'] },
+    depthMax: 8,
+    note: {
+      en: "Searched with one 12 s pause of A's process at any point, schedules of up to 8 choices. Checking the validity stops the stale write only when the pause comes before the check; both variants lose the mutual exclusion.",
+      zh: '搜索时允许在任意位置让 A 的进程停顿 12 秒一次，调度最多 8 个选择。检查有效期只有在停顿发生在检查之前时才能阻止过期写入；两个变体都失去了互斥。',
+    },
+  },
   defaultVariant: 'no-check',
 };

@@ -68,5 +68,14 @@ export const redlockHappyPath: Scenario = {
       expect: { violations: [], absent: ['mutual-exclusion', 'foreign-release'] },
     },
   ],
+  explore: {
+    faults: { stallCountMax: 0, stallLengthsMs: [], crashCountMax: 0, partitionCountMax: 2, nodes: ['r4', 'r5'] },
+    depthMax: 6,
+    horizonMs: 1000,
+    note: {
+      en: 'Searched with up to two partitions between a client and r4 or r5 (each may be healed), schedules of up to 6 choices in the first second: not exhaustive.',
+      zh: '搜索时允许客户端与 r4 或 r5 之间最多两次网络分区（可以恢复），调度最多 6 个选择、限于第一秒内：并非穷尽。',
+    },
+  },
   defaultVariant: 'majority',
 };

@@ -100,5 +100,14 @@ export const redlockRestartWithoutFsync: Scenario = {
       expect: { violations: [], absent: ['mutual-exclusion', 'foreign-release'] },
     },
   ],
+  explore: {
+    faults: { stallCountMax: 0, stallLengthsMs: [], crashCountMax: 0, clients: ['A'], nodeCrashCountMax: 1, partitionCountMax: 1, nodes: ['r3', 'r4'] },
+    depthMax: 8,
+    horizonMs: 1000,
+    note: {
+      en: 'Searched with one crash and restart of r3 or r4 and one partition between A and r3 or r4, schedules of up to 8 choices in the first second: enough for the restart without fsync, not a proof for the fixes (a delayed restart matters after 10 s, beyond this horizon).',
+      zh: '搜索时允许 r3 或 r4 崩溃并重启一次，以及 A 与 r3 或 r4 之间一次网络分区，调度最多 8 个选择、限于第一秒内：足以找到不 fsync 的重启，但不能证明修复（延迟重启在 10 秒后才起作用，超出了这个时间范围）。',
+    },
+  },
   defaultVariant: 'no-fsync',
 };

@@ -70,5 +70,12 @@ export const redlockSplitVote: Scenario = {
       expect: { violations: [], absent: ['mutual-exclusion', 'foreign-release'] },
     },
   ],
+  explore: {
+    depthMax: 6,
+    note: {
+      en: 'Searched without faults, schedules of up to 6 choices: three clients with random backoff have more schedules than a test can hold; not exhaustive.',
+      zh: '不注入故障搜索，调度最多 6 个选择：三个客户端加随机退避，调度多到测试容纳不下；并非穷尽。',
+    },
+  },
   defaultVariant: 'jittered-retry',
 };

@@ -73,6 +73,20 @@ test('the found foreign release on every variant: get-then-del breaks, Lua does 
   expect(state.lock.value).toBeNull();
 });
 
+test('several Redis nodes: the failover found with a node fault of the declared budget, loaded at step 0', async ({ app, page }) => {
+  // A search in a worker plus page loads: slow on a loaded 2-core machine (docs/TESTING.md).
+  test.slow();
+  await app.open('#/v1/failover-before-replication/async?seed=1&s=&at=0');
+  await app.button('Find a race').click();
+  const dialog = page.getByRole('dialog', { name: 'Find a race' });
+  await dialog.getByRole('button', { name: 'Search' }).click();
+  const result = dialog.getByTestId('explore-result');
+  await expect(result).toContainText('Found two holders in 3 choices: A @r2^ B');
+  await expect(result).toContainText('at most 1 promotion of a replica');
+  await expect(result).toContainText('not exhaustive');
+  expect((await app.state()).schedule).toBe('A @r2^ B');
+});
+
 test('the Lua release: an exhaustive bounded verdict beside the variant toggle', async ({ app, page }) => {
   // A search in a worker plus page loads: slow on a loaded 2-core machine (docs/TESTING.md).
   test.slow();

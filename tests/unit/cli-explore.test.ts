@@ -23,6 +23,24 @@ describe('npm run sim -- explore', () => {
     expect(replay.violations.map((v: { kind: string }) => v.kind)).toContain('foreign-release');
   });
 
+  it('searches a scenario with several nodes: the failover found with a node fault, and `run --schedule` replays it', () => {
+    const { status, stdout } = sim('explore', 'failover-before-replication', '--invariant', 'mutual-exclusion', '--json');
+    expect(status).toBe(3);
+    const out = JSON.parse(stdout);
+    expect(out.violation).toMatchObject({ kind: 'mutual-exclusion', schedule: 'A @r2^ B', steps: 3 });
+    const replay = JSON.parse(sim('run', 'failover-before-replication', '--schedule', out.violation.schedule, '--json').stdout);
+    expect(replay.violations.map((v: { kind: string }) => v.kind)).toContain('mutual-exclusion');
+  });
+
+  it('--faults sets a whole budget with node faults, said in the verdict', () => {
+    const { status, stdout } = sim('explore', 'redlock-clock-jump', '--faults', 'none', '--depth', '3', '--json');
+    expect(status).toBe(0);
+    expect(JSON.parse(stdout).bounds.faults).toMatchObject({ stallCountMax: 0, crashCountMax: 0 });
+    const budget = sim('explore', 'failover-before-replication', '--faults', 'promotions=1,nodes=r2', '--invariant', 'mutual-exclusion');
+    expect(budget.status).toBe(3);
+    expect(budget.stdout).toMatch(/Found two holders in 3 choices: A @r2\^ B/);
+  });
+
   it('proves the Lua release within the declared bounds: exit 0, an exhaustive verdict in words', () => {
     const { status, stdout } = sim('explore', 'get-then-del', '--variant', 'lua', '--invariant', 'foreign-release');
     expect(status).toBe(0);
@@ -46,6 +64,9 @@ describe('npm run sim -- explore', () => {
     [['explore', 'get-then-del', '--walks', '5'], /--walks and --walk-seed need --random/],
     [['explore', 'stock-oversell', '--stalls', '1'], /stalls need at least one length/],
     [['explore', 'get-then-del', '--frobnicate'], /Unknown option '--frobnicate'/],
+    [['explore', 'get-then-del', '--faults', 'node-crashes=1'], /one Redis node/],
+    [['explore', 'failover-before-replication', '--faults', 'node-crashes=1,nodes=r9'], /unknown node "r9"/],
+    [['explore', 'failover-before-replication', '--faults', 'jumps=1'], /clock jumps need lengths/],
   ])('%j fails with a clear message and exit code 2', (args, message) => {
     const { status, stdout, stderr } = sim(...args);
     expect(status).toBe(2);

@@ -33,6 +33,9 @@ const LEMMA_CASES = [
   ['watchdog', 'renewal'],
   ['lease-expires-mid-work', 'fencing'],
   ['plain-del', 'plain-del'],
+  // Several nodes: messages in flight, replication, node clocks.
+  ['redlock-split-vote', 'jittered-retry'],
+  ['failover-before-replication', 'wait'],
 ] as const;
 
 describe('independent moves commute', () => {
@@ -122,4 +125,20 @@ describe('the reduced search', () => {
       expect(reduced.result.transitionsExplored + reduced.result.transitionsSkipped).toBe(full.result.transitionsExplored);
     });
   }
+
+  it('failover-before-replication/async, with node faults: the same states, violations and depths', () => {
+    const keyer = new StateKeyer();
+    const faults: FaultBudget = { stallCountMax: 0, stallLengthsMs: [], crashCountMax: 0, nodeCrashCountMax: 1, promoteCountMax: 1, nodes: ['r1', 'r2'] };
+    const run = (reduce: boolean) => {
+      const search = new BreadthFirstSearch({ keyer, scenario: findScenario('failover-before-replication'), variantId: 'async', bounds: { faults, depthMax: 4, stateCountMax: 200_000, horizonMs: null }, reduce, stopAt: 'never' });
+      search.run();
+      return { result: search.result(), keys: new Set(search.visitedKeys()) };
+    };
+    const full = run(false);
+    const reduced = run(true);
+    expect(reduced.keys).toEqual(full.keys);
+    expect(reduced.result.violations.map((v) => [v.kind, v.steps])).toEqual(full.result.violations.map((v) => [v.kind, v.steps]));
+    expect(reduced.result.cut).toEqual(full.result.cut);
+    expect(reduced.result.transitionsExplored + reduced.result.transitionsSkipped).toBe(full.result.transitionsExplored);
+  });
 });

@@ -51,7 +51,16 @@ function checkInteger(name: string, value: number, min: number, max: number): vo
   if (!Number.isSafeInteger(value) || value < min || value > max) throw new BoundsError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
 }
 
-export function validateBounds(bounds: ExploreBounds, clientIds?: readonly string[]): ExploreBounds {
+/** Whether a budget allows any node fault (crash, promotion, clock jump, partition). */
+export function hasNodeFaults(f: FaultBudget): boolean {
+  return (f.nodeCrashCountMax ?? 0) > 0 || (f.promoteCountMax ?? 0) > 0 || (f.clockJumpCountMax ?? 0) > 0 || (f.partitionCountMax ?? 0) > 0;
+}
+
+/**
+ * Checks bounds and returns them in canonical form. With `clientIds` / `nodeIds` (a run's), the
+ * budget's clients and nodes must exist, and node faults need a scenario with several nodes.
+ */
+export function validateBounds(bounds: ExploreBounds, clientIds?: readonly string[], nodeIds?: readonly string[]): ExploreBounds {
   checkInteger('depthMax', bounds.depthMax, 1, depthMaxLimit);
   checkInteger('stateCountMax', bounds.stateCountMax, 1, stateCountMaxLimit);
   if (bounds.horizonMs !== null) checkInteger('horizonMs', bounds.horizonMs, 1, Number.MAX_SAFE_INTEGER);
@@ -61,12 +70,29 @@ export function validateBounds(bounds: ExploreBounds, clientIds?: readonly strin
   if (f.stallLengthsMs.length > stallLengthCountMaxLimit) throw new BoundsError(`at most ${stallLengthCountMaxLimit} stall lengths`);
   for (const ms of f.stallLengthsMs) checkInteger('a stall length (ms)', ms, 1, advanceMsMax);
   if (f.stallCountMax > 0 && f.stallLengthsMs.length === 0) throw new BoundsError('stalls need at least one length');
+  checkInteger('nodeCrashCountMax', f.nodeCrashCountMax ?? 0, 0, faultCountMaxLimit);
+  checkInteger('promoteCountMax', f.promoteCountMax ?? 0, 0, faultCountMaxLimit);
+  checkInteger('clockJumpCountMax', f.clockJumpCountMax ?? 0, 0, faultCountMaxLimit);
+  checkInteger('partitionCountMax', f.partitionCountMax ?? 0, 0, faultCountMaxLimit);
+  const jumps = f.clockJumpsMs ?? [];
+  if (jumps.length > stallLengthCountMaxLimit) throw new BoundsError(`at most ${stallLengthCountMaxLimit} clock jump lengths`);
+  for (const ms of jumps) {
+    checkInteger('a clock jump (ms)', ms, -advanceMsMax, advanceMsMax);
+    if (ms === 0) throw new BoundsError('a clock jump of 0 ms changes nothing');
+  }
+  if ((f.clockJumpCountMax ?? 0) > 0 && jumps.length === 0) throw new BoundsError('clock jumps need at least one length');
   if (clientIds && f.clients) {
     for (const id of f.clients) if (!clientIds.includes(id)) throw new BoundsError(`unknown client "${id}" in the fault budget (clients: ${clientIds.join(', ')})`);
   }
+  if (nodeIds) {
+    if (nodeIds.length === 0 && hasNodeFaults(f)) throw new BoundsError('this scenario has one Redis node: its fault budget cannot hold node faults');
+    for (const id of f.nodes ?? []) if (!nodeIds.includes(id)) throw new BoundsError(`unknown node "${id}" in the fault budget (nodes: ${nodeIds.join(', ')})`);
+  }
   // Sorted, without repeats: the same budget always searches (and reads) the same way.
   const lengths = [...new Set(f.stallLengthsMs)].sort((a, b) => a - b);
-  return { ...bounds, faults: { ...f, stallLengthsMs: lengths } };
+  const faults: FaultBudget = { ...f, stallLengthsMs: lengths };
+  if (f.clockJumpsMs !== undefined) (faults as { clockJumpsMs: readonly number[] }).clockJumpsMs = [...new Set(jumps)].sort((a, b) => a - b);
+  return { ...bounds, faults };
 }
 
 const DURATION = /^([0-9]+)(ms|s)?$/;
@@ -86,9 +112,27 @@ function parseCount(name: string, text: string): number {
   return n;
 }
 
+const SIGNED_DURATION = /^(-?)([0-9]+)(ms|s)?$/;
+
+function parseJump(text: string): number {
+  const m = SIGNED_DURATION.exec(text);
+  if (!m) throw new BoundsError(`bad clock jump "${text}" (want e.g. 11000, 11s or -2000)`);
+  const ms = (m[1] === '-' ? -1 : 1) * Number(m[2]) * (m[3] === 's' ? 1000 : 1);
+  checkInteger('a clock jump (ms)', ms, -advanceMsMax, advanceMsMax);
+  return ms;
+}
+
+function parseNames(what: string, value: string): string[] {
+  const names = value.split('+');
+  if (names.some((id) => !/^[A-Za-z][A-Za-z0-9_]*$/.test(id))) throw new BoundsError(`bad ${what} list "${value}"`);
+  return names;
+}
+
 /**
- * Parses a fault budget written as `none` or `stalls=1,lengths=2500+5000,crashes=1[,clients=A+B]`
- * (the CLI's `--faults`). Lengths are durations as in schedules (`5000`, `5000ms`, `5s`).
+ * Parses a fault budget written as `none` or comma-separated items (the CLI's `--faults`):
+ * `stalls=1,lengths=2500+5000,crashes=1,clients=A+B` for clients' processes, and for scenarios
+ * with several nodes `node-crashes=1,promotions=1,jumps=1,jump-ms=11000+-2000,partitions=2,nodes=r3+r4`.
+ * Lengths are durations as in schedules (`5000`, `5000ms`, `5s`); a clock jump may be negative.
  */
 export function parseFaultBudget(text: string): FaultBudget {
   const trimmed = text.trim();
@@ -97,6 +141,7 @@ export function parseFaultBudget(text: string): FaultBudget {
   let crashCountMax = 0;
   let stallLengthsMs: number[] = [];
   let clients: string[] | undefined;
+  const node: { -readonly [K in 'nodeCrashCountMax' | 'promoteCountMax' | 'clockJumpCountMax' | 'partitionCountMax']?: number } & { clockJumpsMs?: number[]; nodes?: string[] } = {};
   for (const part of trimmed.split(',')) {
     const [name, value, extra] = part.trim().split('=');
     if (value === undefined || extra !== undefined) throw new BoundsError(`bad fault item "${part}" (want name=value)`);
@@ -111,24 +156,47 @@ export function parseFaultBudget(text: string): FaultBudget {
         crashCountMax = parseCount('crashes', value);
         break;
       case 'clients':
-        clients = value.split('+');
-        if (clients.some((id) => !/^[A-Za-z][A-Za-z0-9_]*$/.test(id))) throw new BoundsError(`bad client list "${value}"`);
+        clients = parseNames('client', value);
+        break;
+      case 'node-crashes':
+        node.nodeCrashCountMax = parseCount('node-crashes', value);
+        break;
+      case 'promotions':
+        node.promoteCountMax = parseCount('promotions', value);
+        break;
+      case 'jumps':
+        node.clockJumpCountMax = parseCount('jumps', value);
+        break;
+      case 'jump-ms':
+        node.clockJumpsMs = value.split('+').map(parseJump);
+        break;
+      case 'partitions':
+        node.partitionCountMax = parseCount('partitions', value);
+        break;
+      case 'nodes':
+        node.nodes = parseNames('node', value);
         break;
       default:
-        throw new BoundsError(`unknown fault item "${name}" (stalls, lengths, crashes, clients)`);
+        throw new BoundsError(`unknown fault item "${name}" (stalls, lengths, crashes, clients, node-crashes, promotions, jumps, jump-ms, partitions, nodes)`);
     }
   }
   if (stallCountMax > 0 && stallLengthsMs.length === 0) throw new BoundsError('stalls need lengths, e.g. stalls=1,lengths=5000');
-  const budget: FaultBudget = { stallCountMax, stallLengthsMs, crashCountMax, ...(clients ? { clients } : {}) };
+  if ((node.clockJumpCountMax ?? 0) > 0 && (node.clockJumpsMs ?? []).length === 0) throw new BoundsError('clock jumps need lengths, e.g. jumps=1,jump-ms=11000');
+  const budget: FaultBudget = { stallCountMax, stallLengthsMs, crashCountMax, ...(clients ? { clients } : {}), ...node };
   return validateBounds({ faults: budget, depthMax: 1, stateCountMax: 1, horizonMs: null }).faults;
 }
 
 /** The canonical text of a fault budget (what parseFaultBudget reads back). */
 export function formatFaultBudget(f: FaultBudget): string {
-  if (f.stallCountMax === 0 && f.crashCountMax === 0) return 'none';
+  if (f.stallCountMax === 0 && f.crashCountMax === 0 && !hasNodeFaults(f)) return 'none';
   const parts: string[] = [];
   if (f.stallCountMax > 0) parts.push(`stalls=${f.stallCountMax}`, `lengths=${f.stallLengthsMs.join('+')}`);
   if (f.crashCountMax > 0) parts.push(`crashes=${f.crashCountMax}`);
   if (f.clients) parts.push(`clients=${f.clients.join('+')}`);
+  if ((f.nodeCrashCountMax ?? 0) > 0) parts.push(`node-crashes=${f.nodeCrashCountMax}`);
+  if ((f.promoteCountMax ?? 0) > 0) parts.push(`promotions=${f.promoteCountMax}`);
+  if ((f.clockJumpCountMax ?? 0) > 0) parts.push(`jumps=${f.clockJumpCountMax}`, `jump-ms=${(f.clockJumpsMs ?? []).join('+')}`);
+  if ((f.partitionCountMax ?? 0) > 0) parts.push(`partitions=${f.partitionCountMax}`);
+  if (f.nodes && hasNodeFaults(f)) parts.push(`nodes=${f.nodes.join('+')}`);
   return parts.join(',');
 }

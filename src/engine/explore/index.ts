@@ -5,14 +5,14 @@
  * it in slices (`createExploration(...).run(n)`) and reads `progress()` between them.
  */
 import { exploreVerdictLines, type Lang } from '../../i18n';
-import { findVariant, nodesOf, ScenarioError, type Scenario } from '../scenario';
+import type { Scenario } from '../scenario';
 import type { ViolationKind } from '../trace';
 import { resolveBounds, type BoundsOverrides } from './bounds';
 import type { ExploreMode, ExploreProgress, ExploreResult } from './result';
 import { BreadthFirstSearch } from './search';
 import { RandomWalk } from './walk';
 
-export { BoundsError, formatFaultBudget, noFaults, parseFaultBudget, resolveBounds, type BoundsOverrides, type ExploreBounds } from './bounds';
+export { BoundsError, formatFaultBudget, hasNodeFaults, noFaults, parseFaultBudget, resolveBounds, type BoundsOverrides, type ExploreBounds } from './bounds';
 export type { ExploreMode, ExploreProgress, ExploreResult, FoundViolation, SearchCut, WalkCoverage } from './result';
 
 export interface ExploreOptions {
@@ -47,10 +47,6 @@ export interface Exploration {
 }
 
 export function createExploration(options: ExploreOptions): Exploration {
-  // The explorer's state does not carry node servers, nor does it choose node faults (docs/EXPLORER.md).
-  if (nodesOf(options.scenario, findVariant(options.scenario, options.variantId)) !== null) {
-    throw new ScenarioError(`scenario "${options.scenario.id}" runs on several Redis nodes, which the explorer does not search yet`);
-  }
   const bounds = resolveBounds(options.scenario, options.bounds);
   const common = { scenario: options.scenario, variantId: options.variantId, seed: options.seed, bounds, invariants: options.invariants, offenders: options.offenders, stopAt: options.stopAt };
   return options.mode === 'random'

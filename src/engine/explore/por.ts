@@ -18,6 +18,8 @@ import type { RankedMove } from './moves';
  * checks the commutation itself on random states).
  *
  * "Commute" is decided conservatively from what each move did at the parent (its Effect):
+ * - with several nodes, neither changed the cluster's state (a command is a message: every one
+ *   does; node faults are global anyway), so only client-local steps commute;
  * - neither moved the clock, reported a violation, touched the lock key or the lock tracking,
  *   drew from the run's RNG, wrote a protected resource or counter, or ran a command whose keys
  *   are not among its arguments (scripts, KEYS, FLUSHALL, transactions...): such a move is global;
@@ -64,6 +66,17 @@ function isWrite(name: string): boolean {
   return Object.hasOwn(COMMANDS, name) ? COMMANDS[name].write : true;
 }
 
+/** The cluster state's JSON, once per parent world (every move at a state compares against it). */
+const clusterTexts = new WeakMap<object, string>();
+function clusterText(world: Readonly<WorldState>): string {
+  let text = clusterTexts.get(world);
+  if (text === undefined) {
+    text = JSON.stringify(world.cluster);
+    clusterTexts.set(world, text);
+  }
+  return text;
+}
+
 /** What `move` did from `before` to `after` with `events`: the facts independence is decided on. */
 export function effectOf(move: RankedMove, before: Readonly<WorldState>, after: Readonly<WorldState>, events: readonly TraceEvent[], ctx: RunContext): Effect {
   const processOf = (id: string | null) => (id === null ? null : (after.clients.find((c) => c.id === id)?.process ?? null));
@@ -74,7 +87,10 @@ export function effectOf(move: RankedMove, before: Readonly<WorldState>, after: 
     before.lock.holder !== after.lock.holder ||
     before.lock.generation !== after.lock.generation ||
     before.lock.value !== after.lock.value ||
-    before.lock.acquiredAtMs !== after.lock.acquiredAtMs;
+    before.lock.acquiredAtMs !== after.lock.acquiredAtMs ||
+    // Several nodes: anything that touched the nodes, links, messages in flight, replication or
+    // clocks (every command does: it is a message) is global; only client-local steps may commute.
+    (after.cluster !== undefined && clusterText(before) !== JSON.stringify(after.cluster));
   const keysRead: string[] = [];
   const keysWritten: string[] = [];
   let changesCriticalSection = false;
@@ -93,6 +109,10 @@ export function effectOf(move: RankedMove, before: Readonly<WorldState>, after: 
       case 'reply':
       case 'clock':
       case 'expire':
+      case 'send':
+      case 'drop':
+      case 'replicate':
+      case 'fault':
         global = true;
         break;
       case 'enter':

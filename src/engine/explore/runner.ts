@@ -1,4 +1,5 @@
 import { applyAdvanceToNextDue, applyChoice, ChoiceError, nextDueMs, refusalOf } from '../engine';
+import type { NodeServers } from '../nodes/servers';
 import type { SimRedisServer, ServerSnapshot } from '../redis/server';
 import type { Scenario } from '../scenario';
 import type { Choice } from '../schedule';
@@ -7,10 +8,12 @@ import type { TraceEvent } from '../trace';
 import { cloneWorld, type RunContext, type WorldState } from '../world';
 import { StateKeyer } from './state-key';
 
-/** A state the explorer can come back to: the world and the server, both plain and never mutated. */
+/** A state the explorer can come back to: the world and the servers, all plain and never mutated. */
 export interface ExploreSnapshot {
   readonly world: WorldState;
   readonly server: ServerSnapshot;
+  /** Several Redis nodes: each node's server (keyspace on its own clock, script cache); null with one node. */
+  readonly nodes: Readonly<Record<string, ServerSnapshot>> | null;
 }
 
 /**
@@ -33,6 +36,8 @@ export interface Transition {
 export class ExploreRunner {
   readonly ctx: RunContext;
   private readonly server: SimRedisServer;
+  /** Several Redis nodes (null: the one `server`). Their roles, clocks, links and messages are in the world. */
+  private readonly nodes: NodeServers | null;
   private world: WorldState;
   private readonly keyer: StateKeyer;
   private readonly rootSnapshot: ExploreSnapshot;
@@ -41,6 +46,7 @@ export class ExploreRunner {
     const start = startRun(scenario, options);
     this.ctx = start.ctx;
     this.server = start.server;
+    this.nodes = start.nodes;
     this.world = start.world;
     this.keyer = options.keyer ?? new StateKeyer();
     this.rootSnapshot = this.snapshot();
@@ -58,6 +64,7 @@ export class ExploreRunner {
   restore(snapshot: ExploreSnapshot): void {
     this.world = cloneWorld(snapshot.world);
     this.server.restore(snapshot.server);
+    if (this.nodes !== null) this.nodes.restore(snapshot.nodes as Record<string, ServerSnapshot>);
   }
 
   /**
@@ -65,12 +72,12 @@ export class ExploreRunner {
    * never mutates it again, since every later move starts with `restore`.
    */
   snapshot(): ExploreSnapshot {
-    return { world: this.world, server: this.server.snapshot() };
+    return { world: this.world, server: this.server.snapshot(), nodes: this.nodes?.snapshot() ?? null };
   }
 
   /** The live state as a snapshot that stays as it is while the live state moves on. */
   copy(): ExploreSnapshot {
-    return { world: cloneWorld(this.world), server: this.server.snapshot() };
+    return { world: cloneWorld(this.world), server: this.server.snapshot(), nodes: this.nodes?.snapshot() ?? null };
   }
 
   /** Why `move` does not apply now, or null. (A `next-due` move is only known by applying it.) */
@@ -85,9 +92,9 @@ export class ExploreRunner {
    */
   apply(move: Move): Transition | null {
     try {
-      if (move.kind === 'next-due') return applyAdvanceToNextDue(this.world, this.server, this.ctx);
+      if (move.kind === 'next-due') return applyAdvanceToNextDue(this.world, this.server, this.ctx, undefined, this.nodes);
       if (refusalOf(this.world, this.ctx, move) !== null) return null;
-      return { choice: move, events: applyChoice(this.world, this.server, this.ctx, move) };
+      return { choice: move, events: applyChoice(this.world, this.server, this.ctx, move, this.nodes) };
     } catch (error) {
       if (error instanceof ChoiceError) return null;
       throw error;
@@ -96,11 +103,11 @@ export class ExploreRunner {
 
   /** The next time something is due in the live state (engine.nextDueMs). */
   nextDueMs(): number | null {
-    return nextDueMs(this.world, this.server, this.ctx);
+    return nextDueMs(this.world, this.server, this.ctx, this.nodes);
   }
 
-  /** A key of the live state equal for two states exactly when Simulation.stateKey() is (state-key.ts). */
-  key(server: ServerSnapshot = this.server.snapshot()): string {
-    return this.keyer.key(this.world, server);
+  /** A key of the live state (or of its snapshot) equal for two states exactly when Simulation.stateKey() is (state-key.ts). */
+  key(snapshot: ExploreSnapshot = this.snapshot()): string {
+    return this.keyer.key(snapshot.world, snapshot.server, snapshot.nodes);
   }
 }

@@ -2,12 +2,11 @@ import type { Scenario } from '../scenario';
 import { formatSchedule, type Choice } from '../schedule';
 import { VIOLATION_KINDS, type ViolationEvent, type ViolationKind } from '../trace';
 import { validateBounds, type ExploreBounds } from './bounds';
-import { MoveTable, noFaultsUsed, type FaultsUsed, type RankedMove } from './moves';
+import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed, type RankedMove } from './moves';
 import { effectOf, skippable, type Effect } from './por';
 import type { ExploreProgress, ExploreResult, FoundViolation } from './result';
 import type { StateKeyer } from './state-key';
 import { ExploreRunner, type ExploreSnapshot, type Transition } from './runner';
-import type { WorldState } from '../world';
 
 /** What a search and a random walk both look at, and for what. */
 export interface ExploreTarget {
@@ -85,7 +84,7 @@ export class BreadthFirstSearch {
 
   constructor(options: SearchOptions) {
     this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed, keyer: options.keyer });
-    this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds);
+    this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds, this.runner.ctx.nodeIds);
     this.invariants = options.invariants ? VIOLATION_KINDS.filter((k) => options.invariants?.includes(k)) : VIOLATION_KINDS;
     this.targets = new Set(this.invariants);
     this.offenders = options.offenders;
@@ -93,7 +92,7 @@ export class BreadthFirstSearch {
     this.stopAt = options.stopAt ?? 'all';
     this.moves = new MoveTable(this.runner.ctx, this.runner.state, this.bounds.faults);
     const root = this.runner.root;
-    this.visit(this.runner.key() + keySuffix(noFaultsUsed), -1, null);
+    this.visit(this.runner.key() + usedKey(noFaultsUsed), -1, null);
     this.level.push({ node: 0, snapshot: root, used: noFaultsUsed, depth: 0, via: null, siblings: null });
   }
 
@@ -159,8 +158,8 @@ export class BreadthFirstSearch {
     const used = MoveTable.spend(entry.used, ranked.move);
     this.noteViolations(entry.node, transition);
     if (this.stoppedAtViolation) return;
-    const server = runner.snapshot().server;
-    const key = runner.key(server) + keySuffix(used);
+    const snapshot = runner.snapshot();
+    const key = runner.key(snapshot) + usedKey(used);
     if (this.visited.has(key)) return;
     if (this.visited.size >= this.bounds.stateCountMax) {
       this.stateBudgetHit = true;
@@ -172,7 +171,7 @@ export class BreadthFirstSearch {
       if (this.hasMoves(used)) this.depthCutStates += 1;
       return;
     }
-    this.next.push({ node, snapshot: { world: runner.state as WorldState, server }, used, depth, via: this.reduce ? (effects.get(ranked.id) ?? null) : null, siblings: this.reduce ? effects : null });
+    this.next.push({ node, snapshot, used, depth, via: this.reduce ? (effects.get(ranked.id) ?? null) : null, siblings: this.reduce ? effects : null });
   }
 
   /** Whether the live state (at the depth bound) could still change: a move, or something due. */
@@ -251,11 +250,6 @@ export class BreadthFirstSearch {
       coverage: null,
     };
   }
-}
-
-/** The faults a path has spent are part of its state: the same world with more budget left can do more. */
-function keySuffix(used: FaultsUsed): string {
-  return `;${used.stalls},${used.crashes}`;
 }
 
 /** Whether a violation's clients start with `offenders` (offender first); any clients when absent. */

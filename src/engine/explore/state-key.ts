@@ -29,7 +29,12 @@ export class StateKeyer {
     return id;
   }
 
-  key(world: WorldState, server: ServerSnapshot): string {
+  /**
+   * With several nodes, the cluster's plain state (roles, up/down, replicaOf, offsets, node and
+   * client clocks, links, messages in flight, replication backlogs, WAITs) is one part, and each
+   * node's server (keys with their expiry times on the node's own clock, script cache) another.
+   */
+  key(world: WorldState, server: ServerSnapshot, nodes: Readonly<Record<string, ServerSnapshot>> | null = null): string {
     const { clients } = world;
     const byOrder = clients.map((c) => c.order).sort((a, b) => a - b);
     let text = `${world.nowMs};${world.rng};`;
@@ -43,6 +48,10 @@ export class StateKeyer {
       text += `${this.id(json)},`;
     }
     text += `;${this.id(JSON.stringify(world.processes))},${this.id(JSON.stringify(world.lock))},${this.id(JSON.stringify(world.counters))},${this.id(JSON.stringify(world.resources))}`;
-    return `${text};${this.id(JSON.stringify(server))}`;
+    text += `;${this.id(JSON.stringify(server))}`;
+    if (world.cluster === undefined || nodes === null) return text;
+    text += `;${this.id(JSON.stringify(world.cluster))}:`;
+    for (const id in nodes) text += `${this.id(JSON.stringify(nodes[id]))},`;
+    return text;
   }
 }

@@ -2,7 +2,7 @@ import { SeededRandom } from '../rng';
 import type { Choice } from '../schedule';
 import { VIOLATION_KINDS, type ViolationKind } from '../trace';
 import { validateBounds, type ExploreBounds } from './bounds';
-import { MoveTable, noFaultsUsed, type FaultsUsed } from './moves';
+import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed } from './moves';
 import type { ExploreProgress, ExploreResult, FoundViolation } from './result';
 import { ExploreRunner } from './runner';
 import { byOffenders, foundViolation, type ExploreTarget } from './search';
@@ -49,7 +49,7 @@ export class RandomWalk {
 
   constructor(options: WalkOptions) {
     this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed });
-    this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds);
+    this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds, this.runner.ctx.nodeIds);
     this.invariants = options.invariants ? VIOLATION_KINDS.filter((k) => options.invariants?.includes(k)) : VIOLATION_KINDS;
     this.targets = new Set(this.invariants);
     this.offenders = options.offenders;
@@ -115,7 +115,7 @@ export class RandomWalk {
   }
 
   private see(key: string, used: FaultsUsed): void {
-    const full = `${key};${used.stalls},${used.crashes}`;
+    const full = key + usedKey(used);
     const count = this.seen.get(full) ?? 0;
     if (count === 0 && this.seen.size >= this.bounds.stateCountMax) {
       this.stateBudgetHit = true;

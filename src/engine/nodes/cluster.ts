@@ -8,7 +8,7 @@ import type { NodeView, TraceEvent } from '../trace';
 import { isLive, saveReply, type ClientState, type RunContext, type WorldState } from '../world';
 import { localTimeMs, virtualTimeWhen } from './clock';
 import type { NodeServers } from './servers';
-import { linkKey, type Awaiting, type ClusterState, type Effect, type Message, type NodeState, type ReplicationEntry } from './state';
+import { linkKey, tidyLinks, type Awaiting, type ClusterState, type Effect, type Message, type NodeState, type ReplicationEntry } from './state';
 
 /**
  * A world with several Redis nodes, at work for one schedule choice (docs/SCHEDULES.md, "Many
@@ -133,10 +133,12 @@ export class ClusterRun {
     if (link.partitioned) return 'partition';
     if (m.kind === 'request' && link.loseRequests > 0) {
       link.loseRequests -= 1;
+      tidyLinks(this.state);
       return 'loss';
     }
     if (m.kind === 'reply' && link.loseReplies > 0) {
       link.loseReplies -= 1;
+      tidyLinks(this.state);
       return 'loss';
     }
     return null;

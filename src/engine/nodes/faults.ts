@@ -2,7 +2,7 @@ import type { NodeChoice } from '../schedule';
 import type { WorldState } from '../world';
 import type { ClusterRun } from './cluster';
 import { EMPTY_SERVER } from './servers';
-import { linkKey, type ClusterState, type LinkState } from './state';
+import { linkKey, tidyLinks, type ClusterState, type LinkState } from './state';
 
 /**
  * Node, link and clock faults from the schedule (docs/SCHEDULES.md, "Many nodes"). Like a
@@ -108,12 +108,14 @@ export function applyNodeFault(run: ClusterRun, choice: NodeChoice): void {
     case 'partition':
     case 'heal':
       linkOf(cluster, choice.clientId, choice.nodeId).partitioned = choice.kind === 'partition';
+      tidyLinks(cluster);
       emit.event(choice.clientId, { kind: 'fault', fault: choice.kind, node: choice.nodeId });
       return;
     case 'lose': {
       const link = linkOf(cluster, choice.clientId, choice.nodeId);
       if (choice.direction === 'request') link.loseRequests += 1;
       else link.loseReplies += 1;
+      tidyLinks(cluster);
       emit.event(choice.clientId, { kind: 'fault', fault: 'lose-next', node: choice.nodeId, direction: choice.direction });
       return;
     }

@@ -31,6 +31,13 @@ export interface ClusterState {
   awaiting: Record<string, Awaiting>;
   /** Per node: what the trace last said of it (emit.ts): an event carries only the nodes that changed. */
   shown: Record<string, string>;
+  /**
+   * The foreign-release checker's memory (checkers.ts): per node, the lock key's value as the last
+   * event showed it, and per value, the client whose command first wrote it on any node (a
+   * replica's copy keeps its writer).
+   */
+  nodeLocks: Record<string, string | null>;
+  lockWriters: Record<string, string>;
 }
 
 export interface NodeState extends LocalClock {
@@ -109,6 +116,21 @@ export interface Awaiting {
 
 export const linkKey = (clientId: string, nodeId: string) => `${clientId}|${nodeId}`;
 
+/**
+ * Keeps `links` canonical: only faulty links, in key order. Two worlds whose links are in the same
+ * state then have the same plain data whatever order the faults came in (state keys are JSON,
+ * and the explorer counts states by them).
+ */
+export function tidyLinks(cluster: ClusterState): void {
+  const keys = Object.keys(cluster.links).sort();
+  const tidy: Record<string, LinkState> = {};
+  for (const key of keys) {
+    const link = cluster.links[key];
+    if (link.partitioned || link.loseRequests > 0 || link.loseReplies > 0) tidy[key] = link;
+  }
+  cluster.links = tidy;
+}
+
 /** Reads of a scenario's node list: its checks run once per run context. */
 export function validateNodes(scenario: Scenario, variant: VariantSpec, clientIds: readonly string[]): readonly NodeSpec[] | null {
   const nodes = nodesOf(scenario, variant);
@@ -169,6 +191,8 @@ export function createClusterState(nodes: readonly NodeSpec[], clients: readonly
     writeOffsets: {},
     awaiting: {},
     shown: {},
+    nodeLocks: {},
+    lockWriters: {},
   };
 }
 

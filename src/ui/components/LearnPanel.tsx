@@ -17,8 +17,7 @@ const selectPanel = (s: SimState) => ({
   tries: s.challengeTries,
   predict: s.predict,
   open: s.learnPanelOpen,
-  // The explorer does not search runs with several Redis nodes yet (docs/EXPLORER.md).
-  shortestWayAvailable: s.shortestWayAvailable && s.nodes.length === 0,
+  shortestWayAvailable: s.shortestWayAvailable,
   shortestWayPending: s.shortestWayPending,
   shortestWayMissed: s.shortestWayMissed,
 });
