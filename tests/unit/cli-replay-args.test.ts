@@ -59,7 +59,7 @@ describe('replay arguments', () => {
     expect(parseCommandLine(['replay', 'x', '--redis', 'redis://h:1', '--cluster', '--key-prefix', 'demo:{t}:'])).toMatchObject({ cluster: true, keyPrefix: 'demo:{t}:' });
     expect(parseCommandLine(['replay', 'x', '--start-server'])).toMatchObject({ redis: null });
     expect(usageMessage(['replay', 'x', '--start-server', '--redis', 'redis://h:1'])).toMatch(/--redis or --start-server, not both/);
-    expect(usageMessage(['replay', 'x', '--start-server', '--cluster'])).toMatch(/--start-server starts one server, not a cluster/);
+    expect(usageMessage(['replay', 'x', '--start-server', '--cluster'])).toMatch(/--start-server starts servers, not a cluster/);
   });
 
   it('has its own help, listed in the overview', () => {
