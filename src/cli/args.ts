@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ReplayCommand } from './replay';
 import { parseServerUrl } from './replay/address';
-import { hashTagOf } from './replay/cluster';
 
 /**
  * The CLI's command line, parsed with node:util's parseArgs (strict: an unknown option or a
@@ -366,9 +365,6 @@ function parseReplay(values: Record<string, unknown>, positionals: readonly stri
   const keyPrefix = values['key-prefix'] as string | undefined;
   if (keyPrefix !== undefined && (keyPrefix === '' || keyPrefix.length > KEY_PREFIX_LENGTH_MAX || /[\s]/.test(keyPrefix))) {
     throw new UsageError(`--key-prefix must be 1 to ${KEY_PREFIX_LENGTH_MAX} characters without spaces, got "${keyPrefix}"`, 'replay');
-  }
-  if (values.cluster === true && keyPrefix !== undefined && hashTagOf(keyPrefix) === null) {
-    throw new UsageError(`--cluster needs a key prefix with a hash tag, such as lockstep:{demo}:, so that every key and script stays on one slot; got "${keyPrefix}"`, 'replay');
   }
   const timeScale = scale === undefined ? 1 : parseWholeNumber('--time-scale', scale, TIME_SCALE_MAX, 'replay');
   if (timeScale === 0) throw new UsageError(`--time-scale must be a whole number from 1 to ${TIME_SCALE_MAX}, got "0"`, 'replay');

@@ -28,6 +28,9 @@ const REFUSED: Record<string, RegExp> = {
   'long-script/read-only': /runs for 15000 ms of virtual time .*scriptTiming/,
   'long-script/wrote-first': /runs for 15001 ms of virtual time .*scriptTiming/,
   'long-script/no-rollback': /runs for 15001 ms of virtual time .*scriptTiming/,
+  // Which keys share a hash slot is the lesson: replayed on a cluster in tests/replay/cluster.test.ts.
+  'cluster-hash-slots/unsafe': /runs on a Redis Cluster .*replay it with --cluster/,
+  'cluster-hash-slots/hash-tags': /runs on a Redis Cluster .*replay it with --cluster/,
 };
 /** Scenarios with several nodes replay on one server per node: tests/replay/nodes.test.ts. */
 const singleNode = (s: (typeof SCENARIOS)[number], v: (typeof SCENARIOS)[number]['variants'][number]) => (v.nodes ?? s.nodes) === undefined;

@@ -8,6 +8,7 @@ import { OwnedServers } from './owned-servers';
 import { exitCodeOf, jsonReport, textReport } from './report';
 import { replayOnServers, type NodeOps } from './run';
 import { OwnedNodes } from './owned-nodes';
+import { slotOf } from '../../engine/redis/cluster-slots';
 import { SINGLE_NODE } from './node-plan';
 import { findVariant, nodesOf } from '../../engine/scenario';
 
@@ -121,9 +122,19 @@ export function prepareReplay(command: ReplayCommand, io: ReplayIo): PreparedRep
   }
   const addresses = new Map(nodeIds.map((id, i) => [id, parsed[i]]));
   const id = randomBytes(4).toString('hex');
+  // A lesson about hash slots (redisCluster) needs its keys' own slots: its prefix has no tag, and it replays only on a cluster.
+  const slotLesson = scenario.redisCluster === true;
+  if (slotLesson && !command.cluster) {
+    io.stderr.write(`lockstep: ${scenario.id} runs on a Redis Cluster (which keys share a hash slot is its lesson): replay it with --cluster on a cluster node\n`);
+    return null;
+  }
   // On a cluster the prefix's hash tag puts every key of the replay in one slot.
-  const keyPrefix = command.keyPrefix ?? (command.cluster ? `lockstep:{${id}}:` : `lockstep:${id}:`);
-  if (command.cluster && hashTagOf(keyPrefix) === null) {
+  const keyPrefix = command.keyPrefix ?? (command.cluster && !slotLesson ? `lockstep:{${id}}:` : `lockstep:${id}:`);
+  if (slotLesson && keyPrefix.includes('{')) {
+    io.stderr.write(`lockstep: ${scenario.id}'s keys carry their own hash tags and slots: a key prefix with "{" would change them; give one without, such as lockstep:demo:\n`);
+    return null;
+  }
+  if (command.cluster && !slotLesson && hashTagOf(keyPrefix) === null) {
     io.stderr.write(`lockstep: --cluster needs a key prefix with a hash tag, such as lockstep:{demo}:, so that every key and script stays on one slot; got "${keyPrefix}"\n`);
     return null;
   }
@@ -136,6 +147,14 @@ export function prepareReplay(command: ReplayCommand, io: ReplayIo): PreparedRep
       keyPrefix,
       allowServerWide: command.allowServerWide,
     });
+    if (slotLesson) {
+      // The real keys must cross slots exactly where the simulated ones do (an untagged key's slot moves with the prefix).
+      const moved = plan.commands.find((c) => (slotOf([c.argv]) === 'cross') !== (slotOf([c.realArgv]) === 'cross'));
+      if (moved !== undefined) {
+        io.stderr.write(`lockstep: cannot replay ${scenario.id}: with the key prefix ${keyPrefix}, command ${moved.index + 1}'s keys ${slotOf([moved.argv]) === 'cross' ? 'share a slot' : 'span slots'} where the simulated ones do not; use another --key-prefix\n`);
+        return null;
+      }
+    }
     return { plan, addresses, cluster: command.cluster };
   } catch (error) {
     if (!(error instanceof ReplayRefusal)) throw error;

@@ -457,7 +457,7 @@ function measureMargins(
   const serverOf = (node: string) => {
     let server = servers.get(node);
     if (server === undefined) {
-      server = new SimRedisServer({ scriptTiming: scenario.scriptTiming, unixEpochMs: scenario.unixEpochMs });
+      server = new SimRedisServer({ scriptTiming: scenario.scriptTiming, unixEpochMs: scenario.unixEpochMs, cluster: scenario.redisCluster });
       servers.set(node, server);
     }
     return server;

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { compareReplies, type Match } from './compare';
 import type { ServerAddress } from './address';
-import { ClusterRefusal, clusterNodeFor, isClusterNode } from './cluster';
+import { ClusterRefusal, clusterMasters, clusterNodeFor, isClusterNode } from './cluster';
+import { commandKeys, keyHashSlot } from '../../engine/redis/cluster-slots';
 import { ConnectionFailure, RealConnection, type RealMessage, type RealReply } from './connection';
 import { needsOwnedServers, SINGLE_NODE } from './node-plan';
 import { escapeGlob, timingMarginMinMs, type ExpectedMessage, type PlannedCommand, type ReplayPlan } from './plan';
@@ -127,6 +128,9 @@ export async function replayOnServers(plan: ReplayPlan, addresses: ReadonlyMap<s
   }
   const link = (node: string) => servers.get(node) as ServerLink;
   const first = [...servers.values()][0];
+  // Where a command, and a key, go: the command's node; on a cluster lesson about slots, the master of the key's slot.
+  let route = (command: PlannedCommand): ServerLink => link(command.node);
+  let keyServer: ((key: string) => ServerLink) | null = null;
   let serverVersion: string | null = null;
   let clusterNode: ReplayResult['clusterNode'] = null;
   let wrote = false;
@@ -148,7 +152,26 @@ export async function replayOnServers(plan: ReplayPlan, addresses: ReadonlyMap<s
         throw new Refused(`${server.address.display} is a Redis Cluster node: replay with --cluster (the key prefix then carries a hash tag, so every key and script stays on one slot)`);
       }
     }
-    if (hooks.cluster === true) {
+    if (hooks.cluster === true && plan.scenario.redisCluster === true) {
+      // A lesson about hash slots: each command goes to the master serving its first key's slot, as a cluster client sends it.
+      const masters = await clusterMasters(first.control as RealConnection, first.address);
+      const links = new Map<string, ServerLink>();
+      for (const m of masters) {
+        if (links.has(m.address.url)) continue;
+        const control = await RealConnection.open(m.address, 'control');
+        links.set(m.address.url, { node: m.address.display, address: m.address, control, clients: new Map(), up: true });
+      }
+      first.control?.close();
+      servers.clear();
+      for (const l of links.values()) servers.set(l.node, l);
+      const masterOf = (key: string) => masters.find((m) => keyHashSlot(key) >= m.from && keyHashSlot(key) <= m.to) ?? masters[0];
+      const byKey = (key: string) => links.get(masterOf(key).address.url) as ServerLink;
+      keyServer = byKey;
+      route = (command) => {
+        const keys = commandKeys(command.realArgv);
+        return keys.length === 0 ? (links.get(masters[0].address.url) as ServerLink) : byKey(keys[0]);
+      };
+    } else if (hooks.cluster === true) {
       const node = await clusterNodeFor(first.control as RealConnection, first.address, plan.keyPrefix);
       clusterNode = { display: node.address.display, slot: node.slot };
       if (node.address.url !== first.address.url) {
@@ -157,7 +180,7 @@ export async function replayOnServers(plan: ReplayPlan, addresses: ReadonlyMap<s
         first.control = await RealConnection.open(first.address, 'control');
       }
     }
-    serverVersion = await readVersion(first.control as RealConnection);
+    serverVersion = await readVersion([...servers.values()][0].control as RealConnection);
     const required = plan.variant.requiresRedis;
     if (required !== undefined && serverVersion !== null && compareVersions(serverVersion, required) < 0) {
       throw new Refused(`variant ${plan.variant.id} needs Redis ${required} or later; the server runs ${serverVersion}`);
@@ -165,6 +188,7 @@ export async function replayOnServers(plan: ReplayPlan, addresses: ReadonlyMap<s
     const existing: string[] = [];
     for (const server of servers.values()) {
       for (const key of plan.realKeys) {
+        if (keyServer !== null && keyServer(key) !== server) continue;
         const reply = await (server.control as RealConnection).send(['EXISTS', key]);
         if (reply.type !== 'integer' || reply.value !== '0') existing.push(servers.size > 1 ? `${JSON.stringify(key)} (on ${server.address.display})` : JSON.stringify(key));
       }
@@ -179,7 +203,7 @@ export async function replayOnServers(plan: ReplayPlan, addresses: ReadonlyMap<s
     inbox = received;
     const openClients = async (server: ServerLink) => {
       for (const id of plan.connections) {
-        if (!plan.commands.some((c) => c.connection === id && c.node === server.node && c.notSent === null)) continue;
+        if (!plan.commands.some((c) => c.connection === id && route(c) === server && c.notSent === null)) continue;
         const connection = await RealConnection.open(server.address, servers.size > 1 ? `${id}@${server.node}` : id);
         server.clients.set(id, connection);
         connection.listen((message) => received.receive(id, message));
@@ -231,7 +255,7 @@ export async function replayOnServers(plan: ReplayPlan, addresses: ReadonlyMap<s
         continue;
       }
       if (lateMsMax !== null && sentAtMs - dueMs > lateMsMax) throw new FellBehind(command.index, sentAtMs - dueMs, lateMsMax);
-      const server = link(command.node);
+      const server = route(command);
       const connection = command.connection === null ? server.control : server.clients.get(command.connection);
       if (connection === null || connection === undefined) throw new LostAt(command.index, new Error(`no connection to ${command.node} (the node is down in the replay but not in the simulation)`));
       wrote = true;
@@ -274,7 +298,9 @@ export async function replayOnServers(plan: ReplayPlan, addresses: ReadonlyMap<s
     for (const server of servers.values()) {
       // A replica's copies go with its primary's DEL; a node that is down holds nothing (its server stops with the replay).
       if (!server.up || hooks.nodeOps?.isReplica(server.node) === true) continue;
-      const removed = await removeKeys(plan.realKeys, server.control, server.address);
+      // On a cluster lesson about slots each key goes to its own master, one DEL each (one DEL of keys in several slots is CROSSSLOT).
+      const keys = keyServer === null ? plan.realKeys : plan.realKeys.filter((k) => keyServer?.(k) === server);
+      const removed = await removeKeysOneByOne(keys, server.control, server.address, keyServer !== null);
       parts.push(servers.size > 1 ? { ...removed, left: removed.left.map((k) => `${k} (on ${server.address.display})`) } : removed);
     }
     cleanup = {
@@ -367,6 +393,13 @@ class LostAt extends Error {
 function messageOf(error: unknown): string {
   if (error instanceof ConnectionFailure || error instanceof Refused || error instanceof FellBehind || error instanceof ClusterRefusal) return error.message;
   return error instanceof Error ? error.message : String(error);
+}
+
+async function removeKeysOneByOne(keys: readonly string[], control: RealConnection | null, address: ServerAddress, oneByOne: boolean): Promise<Cleanup> {
+  if (!oneByOne) return await removeKeys(keys, control, address);
+  const parts: Cleanup[] = [];
+  for (const key of keys) parts.push(await removeKeys([key], control, address));
+  return { removed: parts.reduce((n, p) => n + p.removed, 0), left: parts.flatMap((p) => p.left), problem: parts.find((p) => p.problem !== null)?.problem ?? null };
 }
 
 /** Removes the replay's keys, over a fresh connection if the control connection was lost. */
