@@ -11,8 +11,6 @@ import { ACQUIRE_WITH_FENCING_TOKEN, COMPARE_AND_DELETE } from './scripts';
  * tags ({order:42}:lock, {order:42}:fence) make Redis hash only the tag: one slot, and it works.
  */
 
-type Variant = 'unsafe' | 'hash-tags';
-
 function client(value: string): Step[] {
   return [
     {
