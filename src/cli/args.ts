@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ReplayCommand } from './replay';
 import { parseServerUrl } from './replay/address';
-import { hashTagOf } from './replay/cluster';
 
 /**
  * The CLI's command line, parsed with node:util's parseArgs (strict: an unknown option or a
@@ -164,16 +163,18 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   -h, --help                this text
 Numbers: ${NUMBERS_ACCEPTED}.
 Exit codes: 0 no violation found, 3 a violation found, 2 bad usage or input (1: an internal error).`,
-  replay: `Usage: npm run sim -- replay <scenario> (--redis redis://host:port | --start-server) [--variant <id>] [--schedule "<text>"]
+  replay: `Usage: npm run sim -- replay <scenario> (--redis redis://host:port ... | --start-server) [--variant <id>] [--schedule "<text>"]
                             [--seed <n>] [--time-scale <k>] [--key-prefix <p>] [--allow-server-wide] [--cluster] [--json]
 
 Runs the scenario in the simulator, then sends the same Redis commands to a real server, in the
 simulated order, each client over its own connection, and compares every reply (docs/REPLAY.md).
 Exit 0: every reply matched (a violation is still a success); 1: a reply differed; 2: an error.
   <scenario>            a scenario id (see "list")
-  --redis <url>         the server, redis://[user:password@]host:port[/db] (rediss:// for TLS)
-  --start-server        start a private redis-server (from PATH) on a free loopback port for this
-                        replay and stop it at the end; node faults happen only on such servers
+  --redis <url>         the server, redis://[user:password@]host:port[/db] (rediss:// for TLS);
+                        a run with several nodes takes one --redis per node, in node order
+  --start-server        start a private redis-server (from PATH) per node on free loopback ports
+                        for this replay (replicas set up as the scenario says) and stop them at
+                        the end; node faults happen only on such servers
   --variant <id>        one of the scenario's variants (default: its default variant)
   --schedule "<text>"   who moves when, as for "run" (default: the scenario's)
   --seed <n>            the random seed, 0 to ${SEED_MAX} (${NUMBERS_ACCEPTED}; default 1)
@@ -239,7 +240,7 @@ const OPTIONS = {
     variant: { type: 'string' },
     schedule: { type: 'string' },
     seed: { type: 'string' },
-    redis: { type: 'string' },
+    redis: { type: 'string', multiple: true },
     'time-scale': { type: 'string' },
     'key-prefix': { type: 'string' },
     'allow-server-wide': { type: 'boolean' },
@@ -357,13 +358,14 @@ function parseReplay(values: Record<string, unknown>, positionals: readonly stri
   const [scenario, ...extra] = positionals;
   if (scenario === undefined) throw new UsageError('replay needs a scenario id (see "list")', 'replay');
   if (extra.length > 0) throw new UsageError(`replay takes one scenario id, got also "${extra.join(' ')}"`, 'replay');
-  const redis = values.redis as string | undefined;
+  const redis = (values.redis as string[] | undefined) ?? [];
   const startServer = values['start-server'] === true;
-  if (startServer && redis !== undefined) throw new UsageError('replay takes --redis or --start-server, not both', 'replay');
-  if (startServer && values.cluster === true) throw new UsageError('--start-server starts one server, not a cluster: give --cluster a running cluster with --redis', 'replay');
-  if (redis === undefined && !startServer) throw new UsageError('replay needs --redis redis://host:port (the server to replay on), or --start-server', 'replay');
-  if (redis !== undefined) {
-    const address = parseServerUrl(redis);
+  if (startServer && redis.length > 0) throw new UsageError('replay takes --redis or --start-server, not both', 'replay');
+  if (startServer && values.cluster === true) throw new UsageError('--start-server starts servers, not a cluster: give --cluster a running cluster with --redis', 'replay');
+  if (redis.length === 0 && !startServer) throw new UsageError('replay needs --redis redis://host:port (the server to replay on; one per node for a run with several), or --start-server', 'replay');
+  if (values.cluster === true && redis.length > 1) throw new UsageError('--cluster takes one --redis (any node of the cluster)', 'replay');
+  for (const url of redis) {
+    const address = parseServerUrl(url);
     if ('problem' in address) throw new UsageError(address.problem, 'replay');
   }
   const seed = values.seed as string | undefined;
@@ -371,9 +373,6 @@ function parseReplay(values: Record<string, unknown>, positionals: readonly stri
   const keyPrefix = values['key-prefix'] as string | undefined;
   if (keyPrefix !== undefined && (keyPrefix === '' || keyPrefix.length > KEY_PREFIX_LENGTH_MAX || /[\s]/.test(keyPrefix))) {
     throw new UsageError(`--key-prefix must be 1 to ${KEY_PREFIX_LENGTH_MAX} characters without spaces, got "${keyPrefix}"`, 'replay');
-  }
-  if (values.cluster === true && keyPrefix !== undefined && hashTagOf(keyPrefix) === null) {
-    throw new UsageError(`--cluster needs a key prefix with a hash tag, such as lockstep:{demo}:, so that every key and script stays on one slot; got "${keyPrefix}"`, 'replay');
   }
   const timeScale = scale === undefined ? 1 : parseWholeNumber('--time-scale', scale, TIME_SCALE_MAX, 'replay');
   if (timeScale === 0) throw new UsageError(`--time-scale must be a whole number from 1 to ${TIME_SCALE_MAX}, got "0"`, 'replay');
@@ -383,7 +382,7 @@ function parseReplay(values: Record<string, unknown>, positionals: readonly stri
     variant: values.variant as string | undefined,
     schedule: values.schedule as string | undefined,
     seed: seed === undefined ? 1 : parseWholeNumber('--seed', seed, SEED_MAX, 'replay'),
-    redis: redis ?? null,
+    redis: redis.length === 0 ? null : redis.length === 1 ? redis[0] : redis,
     timeScale,
     keyPrefix,
     allowServerWide: values['allow-server-wide'] === true,

@@ -260,6 +260,8 @@ export const variantSchema = v.strictObject({
   /** Params merged over the scenario's (a shorter lease, another interval). */
   params: v.optional(params),
   /** Redis version this variant needs when newer than 7.0 (e.g. "8.4"). */
+  /** This variant's lock key, when it differs from the scenario's (e.g. with a hash tag). */
+  lockKey: v.optional(value),
   requiresRedis: v.optional(v.pipe(v.string(), v.regex(/^[0-9]{1,2}\.[0-9]{1,2}$/, 'a version such as "8.4"'))),
   narration: v.optional(narration),
   /** The verdict expected under the default schedule: kinds that appear, and kinds that must not. */
@@ -287,6 +289,8 @@ export const definitionSchema = v.strictObject({
       busyReplyThresholdMs: positiveDurationMs,
     }),
   ),
+  /** The simulated Redis is a Redis Cluster: keys of one command or script must share a hash slot. */
+  redisCluster: v.optional(v.boolean()),
   /** Commands run at time 0 before any client, e.g. [["SET", "stock", "1"]]. */
   setup: v.optional(
     v.pipe(

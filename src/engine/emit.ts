@@ -1,4 +1,5 @@
 import type { SimRedisServer } from './redis/server';
+import { lockKeyOf } from './scenario';
 import type { LockView, NodeView, TraceEvent } from './trace';
 import type { RunContext, WorldState } from './world';
 
@@ -7,7 +8,8 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 /** The lock key as the checkers see it: value (hashes as field=value pairs), PTTL, tracked holder. */
 export function readLock(server: SimRedisServer, ctx: RunContext, nowMs: number, holder: string | null): LockView {
-  const entry = server.keyspace.entry(ctx.scenario.lockKey);
+  const lockKey = lockKeyOf(ctx.scenario, ctx.variant);
+  const entry = server.keyspace.entry(lockKey);
   if (entry === null) return { value: null, pttlMs: -2, holder: null };
   const value =
     entry.type === 'string'
@@ -15,7 +17,7 @@ export function readLock(server: SimRedisServer, ctx: RunContext, nowMs: number,
       : entry.type === 'hash'
         ? `{${entry.value.map(([f, v]) => `${f}=${v}`).join(', ')}}`
         : JSON.stringify(entry.value);
-  return { value, pttlMs: server.keyspace.pttl(ctx.scenario.lockKey, nowMs), holder };
+  return { value, pttlMs: server.keyspace.pttl(lockKey, nowMs), holder };
 }
 
 /** Collects one choice's events, tracks who holds the lock, and runs the checkers after each event. */

@@ -130,6 +130,8 @@ export interface VariantSpec {
   readonly nodes?: readonly NodeSpec[];
   /** Params that differ for this variant (a shorter lease, another interval); merged over the scenario's. */
   readonly params?: Readonly<Record<string, string>>;
+  /** The key this variant's checkers and timeline treat as the lock, when it differs from the scenario's (a hash-tagged name). */
+  readonly lockKey?: string;
   /** Redis version this variant needs, when newer than 7.0 (e.g. '8.4' for DELEX). */
   readonly requiresRedis?: string;
   /** Narration that differs from the scenario's for this variant, by step. */
@@ -210,6 +212,12 @@ export interface Scenario {
    */
   readonly unixEpochMs?: number;
   /**
+   * The simulated Redis is a Redis Cluster (redis/cluster-slots.ts): three masters reached through
+   * a cluster client, so a command or a script's KEYS whose keys hash to several slots answer
+   * CROSSSLOT, and a script reaches only keys its master serves. Single-node engine only.
+   */
+  readonly redisCluster?: boolean;
+  /**
    * The Redis nodes (docs/SCHEDULES.md, "Many nodes"). Absent: one primary, `redis`, with a
    * perfect clock and no link delay (the single-node engine, whose traces carry no node fields).
    */
@@ -256,6 +264,11 @@ export function nodesOf(scenario: Scenario, variant: VariantSpec): readonly Node
 /** The node ids a variant's schedules may name (empty for the single-node engine). */
 export function nodeIdsOf(scenario: Scenario, variant: VariantSpec): string[] {
   return nodesOf(scenario, variant)?.map((n) => n.id) ?? [];
+}
+
+/** The key a variant's checkers and timeline treat as the lock. */
+export function lockKeyOf(scenario: Scenario, variant: VariantSpec): string {
+  return variant.lockKey ?? scenario.lockKey;
 }
 
 /** The protected resources a variant writes to: its own when it lists them, else the scenario's. */

@@ -152,6 +152,14 @@ export const SCENARIO_CATALOG: readonly ScenarioEntry[] = [
     load: () => import('./long-script').then((m) => m.longScript),
   },
   {
+    id: 'cluster-hash-slots',
+    title: { en: 'Redis Cluster: the lock and its fencing counter in different hash slots', zh: 'Redis Cluster：锁和它的防护计数器落在不同的哈希槽' },
+    summary: { en: 'The acquire script touches order:42:lock and order:42:fence, which hash to different slots: the cluster answers CROSSSLOT and nobody gets the lock. Hash tags fix it.', zh: '加锁脚本要操作 order:42:lock 和 order:42:fence，它们落在不同的哈希槽：集群返回 CROSSSLOT，谁也拿不到锁。哈希标签可以修复它。' },
+    variants: [{ id: 'unsafe', title: { en: 'Keys in different slots', zh: '键落在不同的槽' } }, { id: 'hash-tags', title: { en: 'Hash tags: {order:42}', zh: '哈希标签：{order:42}' } }],
+    usesScripts: true,
+    load: () => import('./cluster-hash-slots').then((m) => m.clusterHashSlots),
+  },
+  {
     id: 'failover-before-replication',
     title: { en: 'Failover before replication: the promoted replica never had the lock', zh: '复制之前的故障转移：被提升的副本从未有过这把锁' },
     summary: { en: 'The primary acknowledges A\'s lock and dies before its replica has it; the replica is promoted and B takes the lock too.', zh: '主节点确认了 A 的锁，却在副本拿到之前宕机；副本被提升，B 也拿到了锁。' },

@@ -24,9 +24,10 @@ import { redlockHappyPath } from './redlock-happy-path';
 import { redlockGcPause } from './redlock-gc-pause';
 import { redlockSplitVote } from './redlock-split-vote';
 import { redlockRestartWithoutFsync } from './redlock-restart';
+import { clusterHashSlots } from './cluster-hash-slots';
 
 /** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
-export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, subSecondLease, plainDel, getThenDel, leaseExpiresMidWork, leaseSizing, releaseResult, watchdogScenario, reentrant, redissonLock, stockOversell, cacheBreakdown, cachePenetration, cacheAvalanche, retryAndBackoff, scriptCache, longScript, failoverBeforeReplication, redlockHappyPath, redlockClockJump, redlockRestartWithoutFsync, redlockGcPause, redlockSplitVote];
+export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, subSecondLease, plainDel, getThenDel, leaseExpiresMidWork, leaseSizing, releaseResult, watchdogScenario, reentrant, redissonLock, stockOversell, cacheBreakdown, cachePenetration, cacheAvalanche, retryAndBackoff, scriptCache, longScript, clusterHashSlots, failoverBeforeReplication, redlockHappyPath, redlockClockJump, redlockRestartWithoutFsync, redlockGcPause, redlockSplitVote];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);

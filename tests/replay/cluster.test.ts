@@ -76,4 +76,40 @@ describe('replay on a Redis Cluster (--cluster)', () => {
     expect(notCluster.stderr).toMatch(/--cluster: redis:\/\/127\.0\.0\.1:\d+ is not a Redis Cluster node/);
     expect((JSON.parse(notCluster.stdout) as JsonReport).cleanup).toBeNull();
   });
+
+  it.each([
+    ['unsafe', "CROSSSLOT Keys in request don't hash to the same slot"],
+    ['hash-tags', null],
+  ])('cluster-hash-slots / %s replays on the cluster, each command on the master of its slot', async (variant, error) => {
+    const out = await replay({ scenario: 'cluster-hash-slots', variant, redis: `redis://127.0.0.1:${cluster.nodes[0].port}`, cluster: true, timeScale: 10 });
+    const report = JSON.parse(out.stdout) as JsonReport;
+    const commands = report.commands as unknown as { simReply: { type: string; value?: string } }[];
+    expect(report.error, out.stderr).toBeNull();
+    expect(report.keyPrefix).toMatch(/^lockstep:[0-9a-f]{8}:$/);
+    expect(report.firstDivergence, JSON.stringify(report.commands.filter((c) => c.match === 'different'))).toBeNull();
+    // The lesson's reply is the real cluster's too: CROSSSLOT for the unsafe acquire, none with hash tags.
+    const errors = commands.filter((c) => c.simReply.type === 'error').map((c) => c.simReply.value);
+    expect(errors).toEqual(error === null ? [] : [error, error]);
+    expect(report.cleanup?.left).toEqual([]);
+    expect(out.code).toBe(0);
+    for (const node of cluster.nodes) {
+      const client = await RespClient.connect(node.port);
+      try {
+        expect(await client.send(['DBSIZE'])).toEqual({ type: 'integer', value: '0' });
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it('checks the key prefix against the scenario: a hash tag for single-slot runs, none for the hash-slot lesson', async () => {
+    const seed = `redis://127.0.0.1:${cluster.nodes[0].port}`;
+    const untagged = await replay({ scenario: 'get-then-del', redis: seed, cluster: true, keyPrefix: 'demo:' });
+    expect(untagged.stderr).toMatch(/--cluster needs a key prefix with a hash tag/);
+    const tagged = await replay({ scenario: 'cluster-hash-slots', redis: seed, cluster: true, keyPrefix: 'demo:{x}:' });
+    expect(tagged.stderr).toMatch(/keys carry their own hash tags and slots: a key prefix with "\{" would change them/);
+    const plain = await replay({ scenario: 'cluster-hash-slots', redis: seed });
+    expect(plain.stderr).toMatch(/runs on a Redis Cluster .*replay it with --cluster/);
+    expect([untagged.code, tagged.code, plain.code]).toEqual([2, 2, 2]);
+  });
 });

@@ -54,12 +54,13 @@ describe('replay arguments', () => {
     }
     expect(usageMessage(['replay', 'x', '--redis', 'redis://h:1', '--key-prefix', 'a b'])).toMatch(/--key-prefix must be 1 to 200 characters/);
     expect(usageMessage(['replay', 'x', '--redis', 'redis://h:1', '--seed=-1'])).toMatch(/--seed must be a whole number/);
-    expect(usageMessage(['replay', 'x', '--redis', 'redis://h:1', '--cluster', '--key-prefix', 'demo:'])).toMatch(/--cluster needs a key prefix with a hash tag/);
-    expect(usageMessage(['replay', 'x', '--redis', 'redis://h:1', '--cluster', '--key-prefix', 'demo:{}:'])).toMatch(/--cluster needs a key prefix with a hash tag/);
+    // Whether --cluster's prefix needs a hash tag depends on the scenario (prepareReplay checks it: tests/replay/cluster.test.ts).
+    expect(usageMessage(['replay', 'x', '--redis', 'redis://h:1', '--redis', 'redis://h:2', '--cluster'])).toMatch(/--cluster takes one --redis/);
+    expect(parseCommandLine(['replay', 'x', '--redis', 'redis://h:1', '--redis', 'redis://h:2'])).toMatchObject({ redis: ['redis://h:1', 'redis://h:2'] });
     expect(parseCommandLine(['replay', 'x', '--redis', 'redis://h:1', '--cluster', '--key-prefix', 'demo:{t}:'])).toMatchObject({ cluster: true, keyPrefix: 'demo:{t}:' });
     expect(parseCommandLine(['replay', 'x', '--start-server'])).toMatchObject({ redis: null });
     expect(usageMessage(['replay', 'x', '--start-server', '--redis', 'redis://h:1'])).toMatch(/--redis or --start-server, not both/);
-    expect(usageMessage(['replay', 'x', '--start-server', '--cluster'])).toMatch(/--start-server starts one server, not a cluster/);
+    expect(usageMessage(['replay', 'x', '--start-server', '--cluster'])).toMatch(/--start-server starts servers, not a cluster/);
   });
 
   it('has its own help, listed in the overview', () => {

@@ -25,4 +25,9 @@ describe('replayCommandText', () => {
     });
     expect(parseCommandLine(shellWords(replayCommandText('plain-del', 'lua', 0, 'A +6000', 0)).slice(4))).toMatchObject({ schedule: '', seed: 0 });
   });
+
+  it('starts one server per node for a run with several nodes (node faults happen only on servers the replay started)', () => {
+    const text = replayCommandText('failover-before-replication', 'async', 1, 'A +200 !@r1 @r2^ B +5000', 5, true);
+    expect(parseCommandLine(shellWords(text).slice(4))).toMatchObject({ scenario: 'failover-before-replication', schedule: 'A +200 !@r1 @r2^ B', redis: null });
+  });
 });

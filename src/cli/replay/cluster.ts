@@ -28,6 +28,32 @@ export async function isClusterNode(control: RealConnection): Promise<boolean> {
   return info.type === 'string' && /^cluster_enabled:1\s*$/m.test(info.value);
 }
 
+/** Every master of the cluster with the slot ranges it serves (CLUSTER SLOTS), as addresses with the seed's credentials and scheme. */
+export async function clusterMasters(control: RealConnection, seed: ServerAddress): Promise<{ from: number; to: number; address: ServerAddress }[]> {
+  const info = await control.send(['CLUSTER', 'INFO']);
+  if (info.type !== 'string' || !/^cluster_state:ok\s*$/m.test(info.value)) {
+    throw new ClusterRefusal(`the cluster at ${seed.display} is not in state ok (CLUSTER INFO), so a slot may have no master`);
+  }
+  const slots = await control.send(['CLUSTER', 'SLOTS']);
+  if (slots.type !== 'array') throw new ClusterRefusal(`CLUSTER SLOTS answered ${describe(slots)}`);
+  const out: { from: number; to: number; address: ServerAddress }[] = [];
+  for (const range of slots.value) {
+    if (range.type !== 'array' || range.value.length < 3) continue;
+    const [from, to, master] = range.value;
+    if (from.type !== 'integer' || to.type !== 'integer' || master.type !== 'array') continue;
+    const [host, port] = master.value;
+    if (host?.type !== 'string' || port?.type !== 'integer') continue;
+    const url = new URL(seed.url);
+    url.hostname = host.value === '' ? url.hostname : host.value;
+    url.port = port.value;
+    const shown = new URL(seed.display);
+    shown.hostname = url.hostname;
+    shown.port = port.value;
+    out.push({ from: Number(from.value), to: Number(to.value), address: { url: url.href, display: shown.href.replace(/\/$/, '') } });
+  }
+  return out;
+}
+
 /**
  * The master that serves the key prefix's slot, as an address with the seed's credentials and
  * scheme. Refuses a cluster that is not in state ok, or a slot no master serves.

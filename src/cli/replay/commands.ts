@@ -155,6 +155,9 @@ export function commandShape(args: readonly Arg[]): ShapeResult {
       if (sub === 'FLUSH') return plain([]);
       return { refusal: `SCRIPT ${sub} acts on whatever script the server runs, not only the replay's` };
     }
+    // WAIT's timeout is a duration (0: for ever, sent as it is); its reply counts the replicas that have the write.
+    case 'WAIT':
+      return plain([], n > 2 ? [{ index: 2, unit: 'ms' }] : []);
     case 'TTL':
       return { refusal: "TTL answers whole seconds, which a scaled clock cannot compare; the replay compares PTTL" };
     default:

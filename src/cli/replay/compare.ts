@@ -7,7 +7,8 @@ import type { RealReply } from './connection';
  * tests/differential, checks types). A duration reply (PTTL) is compared on the scaled clock: the
  * real value times the scale must be within the tolerance (real ms) of the simulated one.
  */
-export type Match = 'same' | 'near' | 'different';
+/** 'emulated': nothing was sent (a request the simulation lost on its way); the row shows the client's side. */
+export type Match = 'same' | 'near' | 'different' | 'emulated';
 
 export function compareReplies(sim: Reply, real: RealReply, duration: { readonly scale: number; readonly toleranceMs: number } | null): Match {
   if (duration !== null && sim.type === 'integer' && real.type === 'integer' && Number(sim.value) >= 0 && Number(real.value) >= 0) {

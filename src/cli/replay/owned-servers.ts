@@ -19,7 +19,7 @@ export class NodeFaultRefusal extends Error {
 }
 
 const readyWaitMsMax = 10_000;
-const readyPollMs = 25;
+const readyPollMs = 5;
 const exitWaitMsMax = 5_000;
 
 interface Owned {
@@ -33,13 +33,18 @@ interface Owned {
 export class OwnedServers {
   private readonly servers = new Map<string, Owned>();
 
-  /** Starts one redis-server on a free loopback port; its address. */
-  async start(): Promise<ServerAddress> {
+  /**
+   * Starts one redis-server on a free loopback port; its address. `fsync`: every write is in its
+   * append-only file before it is acknowledged (appendfsync always), so a restart keeps it.
+   */
+  async start(options: { readonly fsync?: boolean } = {}): Promise<ServerAddress> {
     const binary = findRedisServer();
     if (binary === null) throw new Error('--start-server: redis-server is not installed (or not on PATH); on Debian: apt-get install -y redis-server');
     const port = await freePort();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockstep-replay-'));
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--logfile', ''];
+    const persistence = options.fsync === true ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+    // A full resync starts at once (the default waits 5 s for more replicas to join it).
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--repl-diskless-sync-delay', '0', '--dir', dir, '--daemonize', 'no', '--logfile', ''];
     const owned: Owned = { port, dir, args, ...launch(binary, args) };
     const address = addressOf(port);
     this.servers.set(address.url, owned);
@@ -60,6 +65,54 @@ export class OwnedServers {
     await waitExit(owned);
     Object.assign(owned, launch(findRedisServer() as string, owned.args));
     await waitReady(address, owned);
+  }
+
+  /**
+   * A node crash (several nodes): `SHUTDOWN NOSAVE NOW` (NOW: without waiting for lagging
+   * replicas, as a crash does not wait); the server stays down until `restart`.
+   */
+  async shutdown(address: ServerAddress): Promise<void> {
+    const owned = this.owned(address, 'crash it (SHUTDOWN NOSAVE NOW)');
+    const connection = await RealConnection.open(address, 'fault');
+    await connection.send(['SHUTDOWN', 'NOSAVE', 'NOW']).catch(() => undefined);
+    connection.close();
+    await waitExit(owned);
+  }
+
+  /** Starts a server `shutdown` stopped, on the same port and directory: empty, or with its append-only file. */
+  async restart(address: ServerAddress, replicaOfPort: number | null = null): Promise<void> {
+    const owned = this.owned(address, 'restart it');
+    const replicaOf = replicaOfPort === null ? [] : ['--replicaof', '127.0.0.1', String(replicaOfPort)];
+    Object.assign(owned, launch(findRedisServer() as string, [...owned.args, ...replicaOf]));
+    await waitReady(address, owned);
+  }
+
+  /** `REPLICAOF 127.0.0.1 <port>` (a replica of that primary, or of a proxy in front of it), or `REPLICAOF NO ONE` for null. */
+  async replicaOf(address: ServerAddress, port: number | null): Promise<void> {
+    this.owned(address, port === null ? 'promote it (REPLICAOF NO ONE)' : 'make it a replica (REPLICAOF)');
+    const connection = await RealConnection.open(address, 'fault');
+    try {
+      const reply = await connection.send(port === null ? ['REPLICAOF', 'NO', 'ONE'] : ['REPLICAOF', '127.0.0.1', String(port)]);
+      if (reply.type === 'error') throw new Error(`REPLICAOF on ${address.display}: ${reply.value}`);
+    } finally {
+      connection.close();
+    }
+  }
+
+  /** Waits until a replica's link to its primary is up and its first sync is done (INFO replication). */
+  async waitLinkUp(address: ServerAddress): Promise<void> {
+    const deadline = performance.now() + readyWaitMsMax;
+    const connection = await RealConnection.open(address, 'fault');
+    try {
+      while (performance.now() < deadline) {
+        const info = await connection.send(['INFO', 'replication']);
+        if (info.type === 'string' && /^master_link_status:up\s*$/m.test(info.value) && /^master_sync_in_progress:0\s*$/m.test(info.value)) return;
+        await sleep(5);
+      }
+    } finally {
+      connection.close();
+    }
+    throw new Error(`the replica on ${address.display} did not finish syncing with its primary within ${readyWaitMsMax} ms`);
   }
 
   /** A promotion: REPLICAOF NO ONE (the node stops replicating and takes writes). */

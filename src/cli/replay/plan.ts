@@ -1,13 +1,14 @@
 import { sha1Hex } from '../../engine/redis/lua';
 import type { Reply } from '../../engine/redis/reply';
 import { SimRedisServer } from '../../engine/redis/server';
-import { findVariant, nodesOf, type Scenario, type ScriptSpec, type VariantSpec } from '../../engine/scenario';
+import { findVariant, nodesOf, type NodeSpec, type Scenario, type ScriptSpec, type VariantSpec } from '../../engine/scenario';
 import { Simulation } from '../../engine/simulation';
 import { connectionId } from '../../engine/messages';
 import type { Step } from '../../engine/program';
 import type { ViolationEvent } from '../../engine/trace';
 import { commandShape, serverWideEffect, type Arg, type CommandShape } from './commands';
 import { luaRedisCalls } from './lua-calls';
+import { nodeSpecRefusal, RequestArrivals, SINGLE_NODE, traceRefusal, type DropCause, type EmulatedFault, type NodeAction } from './node-plan';
 
 /**
  * A replay plan: the simulated run, and for each Redis command it sent (in the trace's order) the
@@ -38,6 +39,18 @@ export interface PlannedCommand {
    * connection may only run the subscribe family); null for the setup's control connection.
    */
   readonly connection: string | null;
+  /** The node it goes to (several nodes), or SINGLE_NODE. */
+  readonly node: string;
+  /** When it is sent (virtual ms): its `atMs`, except WAIT, sent when its request reached the node. */
+  readonly sendAtMs: number;
+  /**
+   * The simulated request never reached its node (a partition, a lost message, the node down or
+   * not serving yet): the replay does not send it, and `simReply` is what the client got instead
+   * (its own timeout), or nil when it waits for ever.
+   */
+  readonly notSent: DropCause | null;
+  /** The command ran but its reply was lost on the way back: the real reply is compared, the client saw `clientReply`. */
+  readonly replyLost: DropCause | null;
   /** As the simulation sent it. */
   readonly argv: readonly string[];
   /** As the replay sends it: keys prefixed, durations scaled. */
@@ -67,6 +80,13 @@ export interface TimingMargin {
   readonly key: string;
   /** The key's expiry time (virtual ms): it exists while now <= expireAtMs. */
   readonly expireAtMs: number;
+  /** Set when the margin is not a key's expiry: a WAIT's timeout against a replica's replication delay. */
+  readonly what?: string;
+}
+
+/** How a margin reads in messages: a key's expiry, or what else it measures. */
+export function marginText(margin: TimingMargin): string {
+  return margin.what ?? `key ${margin.key} expiring at ${margin.expireAtMs}`;
 }
 
 export interface ReplayPlan {
@@ -86,6 +106,14 @@ export interface ReplayPlan {
   /** Pub/Sub messages the simulated clients received, in the trace's order: the real subscribers must receive the same. */
   readonly messages: readonly ExpectedMessage[];
   readonly margin: TimingMargin | null;
+  /** A WAIT's timeout against the delay of a replica of its node (several nodes): the scale must leave room for it too. */
+  readonly waitMargin: TimingMargin | null;
+  /** The variant's nodes (null: one server). */
+  readonly nodes: readonly NodeSpec[] | null;
+  /** Node faults to cause on the servers, each before its command. */
+  readonly nodeActions: readonly NodeAction[];
+  /** Client-side faults (partitions, lost messages, client clock jumps): emulated from the recording, shown in the report. */
+  readonly emulatedFaults: readonly EmulatedFault[];
   /** The largest --time-scale whose tightest margin is still timingMarginMinMs (null: no expiry matters). */
   readonly timeScaleLimit: number | null;
   readonly simViolations: readonly ViolationEvent[];
@@ -106,21 +134,78 @@ export interface PlanOptions {
 
 export function buildPlan(scenario: Scenario, options: PlanOptions): ReplayPlan {
   const variant = findVariant(scenario, options.variantId);
-  if (nodesOf(scenario, variant) !== null) {
-    throw new ReplayRefusal(
-      'the scenario runs against several Redis nodes (replication, failover, Redlock); the replay drives one redis-server, so its node faults, links and clocks cannot be replayed.',
-    );
-  }
+  const nodes = nodesOf(scenario, variant);
+  const specRefusal = nodeSpecRefusal(scenario, variant);
+  if (specRefusal !== null) throw new ReplayRefusal(specRefusal);
   const sim = new Simulation(scenario, { variantId: variant.id, seed: options.seed });
   sim.applySchedule(options.schedule ?? scenario.defaultSchedule);
   const trace = sim.trace();
+  const faultRefusal = traceRefusal(trace);
+  if (faultRefusal !== null) throw new ReplayRefusal(faultRefusal);
   const scripts = scriptsBySource(scenario, variant);
   const k = options.timeScale;
 
-  type Raw = { step: number | null; atMs: number; clientId: string | null; connection: string | null; argv: readonly string[]; simReply: Reply | null; seq: number };
-  const raws: Raw[] = (scenario.setup ?? []).map((argv) => ({ step: null, atMs: 0, clientId: null, connection: null, argv, simReply: null, seq: -1 }));
+  type Raw = {
+    step: number | null;
+    atMs: number;
+    sendAtMs: number;
+    clientId: string | null;
+    connection: string | null;
+    node: string;
+    argv: readonly string[];
+    simReply: Reply | null;
+    seq: number;
+    notSent: DropCause | null;
+    replyLost: DropCause | null;
+    pc: number | null;
+  };
+  // The setup runs on every primary (replicas receive it by replication).
+  const setupNodes = nodes === null ? [SINGLE_NODE] : nodes.filter((n) => n.role === 'primary').map((n) => n.id);
+  const raws: Raw[] = setupNodes.flatMap((node) =>
+    (scenario.setup ?? []).map((argv) => ({ step: null, atMs: 0, sendAtMs: 0, clientId: null, connection: null, node, argv, simReply: null, seq: -1, notSent: null, replyLost: null, pc: null })),
+  );
   const messages: ExpectedMessage[] = [];
+  const nodeActions: NodeAction[] = [];
+  const emulatedFaults: EmulatedFault[] = [];
+  const arrivals = new RequestArrivals();
   for (const event of trace.events) {
+    const sendAtMs = event.kind === 'command' ? arrivals.sendAtMs(event) : 0;
+    arrivals.see(event);
+    if (event.kind === 'fault') {
+      const at = { beforeCommand: raws.length, step: event.step, atMs: event.atMs };
+      if (event.fault === 'node-crash' || event.fault === 'node-restart' || event.fault === 'promote' || event.fault === 'replication-delay') {
+        nodeActions.push({ ...at, fault: event.fault, node: event.node as string, ms: event.ms, previous: event.previous });
+      } else emulatedFaults.push({ ...at, clientId: event.clientId, fault: event.fault, node: event.node });
+      continue;
+    }
+    if (event.kind === 'drop') {
+      if (event.message === 'request') {
+        raws.push({
+          step: event.step,
+          atMs: event.atMs,
+          sendAtMs: event.atMs,
+          clientId: event.clientId,
+          connection: connectionId(event.clientId ?? ''),
+          node: event.node,
+          argv: event.argv,
+          simReply: null,
+          seq: event.seq,
+          notSent: event.cause,
+          replyLost: null,
+          pc: null,
+        });
+      } else {
+        const ran = lastOf(raws, (r) => r.clientId === event.clientId && r.node === event.node && r.notSent === null);
+        if (ran !== undefined) ran.replyLost = event.cause;
+      }
+      continue;
+    }
+    if (event.kind === 'reply' && event.timeout === true) {
+      // The client's own timeout: what it got instead of a reply to a request that never arrived.
+      const lost = lastOf(raws, (r) => r.clientId === event.clientId && r.node === event.node && r.notSent !== null && r.simReply === null);
+      if (lost !== undefined) lost.simReply = event.reply;
+      continue;
+    }
     if (event.kind === 'message') {
       if (raws.length === 0) throw new Error(`replay plan: a message at seq ${event.seq} before any command`);
       messages.push({ afterCommand: raws.length - 1, connection: event.connection, channel: event.channel, pattern: event.pattern, payload: event.payload });
@@ -134,7 +219,20 @@ export function buildPlan(scenario: Scenario, options: PlanOptions): ReplayPlan 
       );
     }
     const connection = connectionOf(sim.ctx.programs[event.clientId ?? ''], event.clientId ?? '', event.pc);
-    raws.push({ step: event.step, atMs: event.atMs, clientId: event.clientId, connection, argv: event.argv, simReply: event.reply, seq: event.seq });
+    raws.push({
+      step: event.step,
+      atMs: event.atMs,
+      sendAtMs,
+      clientId: event.clientId,
+      connection,
+      node: event.node ?? SINGLE_NODE,
+      argv: event.argv,
+      simReply: event.reply,
+      seq: event.seq,
+      notSent: null,
+      replyLost: null,
+      pc: event.pc,
+    });
   }
 
   const commands: PlannedCommand[] = [];
@@ -151,13 +249,17 @@ export function buildPlan(scenario: Scenario, options: PlanOptions): ReplayPlan 
     if ('refusal' in planned) throw new ReplayRefusal(`${where}: ${raw.argv[0]}: ${planned.refusal}`);
     for (const key of planned.keys) realKeys.add(options.keyPrefix + key);
     if (raw.clientId !== null && !clientIds.includes(raw.clientId)) clientIds.push(raw.clientId);
-    if (raw.connection !== null && !connections.includes(raw.connection)) connections.push(raw.connection);
+    if (raw.connection !== null && raw.notSent === null && !connections.includes(raw.connection)) connections.push(raw.connection);
     commands.push({
       index: commands.length,
       step: raw.step,
       atMs: raw.atMs,
       clientId: raw.clientId,
       connection: raw.connection,
+      node: raw.node,
+      sendAtMs: raw.sendAtMs,
+      notSent: raw.notSent,
+      replyLost: raw.replyLost,
       argv: raw.argv,
       realArgv: planned.realArgv,
       keys: planned.keys,
@@ -166,19 +268,23 @@ export function buildPlan(scenario: Scenario, options: PlanOptions): ReplayPlan 
     });
   }
 
-  const { margin, setupReplies } = measureMargins(scenario, commands);
+  const measured = measureMargins(scenario, commands, nodes === null ? null : { nodes, actions: nodeActions });
+  const { margin, setupReplies } = measured;
   const withSetup = commands.map((c) => (c.step === null ? { ...c, simReply: setupReplies[c.index] } : c));
-  const timeScaleLimit = margin === null ? null : Math.floor(margin.virtualMs / timingMarginMinMs);
-  if (margin !== null && margin.virtualMs / k < timingMarginMinMs) {
-    const c = withSetup[margin.commandIndex];
+  // The scale must leave room for both; only the keys' margin bounds how late a command may go
+  // (a WAIT's race with a replica is between two durations that start together, not with the clock).
+  const tightest = measured.waitMargin !== null && (margin === null || measured.waitMargin.virtualMs < margin.virtualMs) ? measured.waitMargin : margin;
+  const timeScaleLimit = tightest === null ? null : Math.floor(tightest.virtualMs / timingMarginMinMs);
+  if (tightest !== null && tightest.virtualMs / k < timingMarginMinMs) {
+    const c = withSetup[tightest.commandIndex];
     const who = c.step === null ? 'the setup' : `step ${c.step + 1}, ${c.clientId}'s ${c.argv[0]}`;
     const advice =
       timeScaleLimit !== null && timeScaleLimit >= 1
         ? `use --time-scale ${timeScaleLimit} or less`
         : 'no time scale can replay it reliably: the simulated run relies on a single millisecond';
     throw new ReplayRefusal(
-      `the tightest timing margin is ${margin.virtualMs} ms of virtual time (${who} at t=${c.atMs}, key ${margin.key} expiring at ${margin.expireAtMs}): ` +
-        `at --time-scale ${k} that is ${formatMs(margin.virtualMs / k)} ms on the real server, below the ${timingMarginMinMs} ms a replay needs to be reliable; ${advice}`,
+      `the tightest timing margin is ${tightest.virtualMs} ms of virtual time (${who} at t=${c.atMs}, ${marginText(tightest)}): ` +
+        `at --time-scale ${k} that is ${formatMs(tightest.virtualMs / k)} ms on the real server, below the ${timingMarginMinMs} ms a replay needs to be reliable; ${advice}`,
     );
   }
   return {
@@ -194,11 +300,20 @@ export function buildPlan(scenario: Scenario, options: PlanOptions): ReplayPlan 
     connections,
     messages,
     margin,
+    waitMargin: measured.waitMargin,
+    nodes,
+    nodeActions,
+    emulatedFaults,
     timeScaleLimit: timeScaleLimit === null ? null : Math.min(timeScaleLimit, timeScaleMax),
     simViolations: trace.violations,
     commandSeqs: raws.map((r) => r.seq),
     finalTimeMs: sim.nowMs,
   };
+}
+
+function lastOf<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {
+  for (let i = items.length - 1; i >= 0; i--) if (test(items[i])) return items[i];
+  return undefined;
 }
 
 /** The connection a client's command went out on: its own, or the one its program step names (engine/messages.ts). */
@@ -328,33 +443,80 @@ function findScriptProblem(spec: ScriptSpec, k: number): string | null {
 /**
  * Replays the plan's commands on a simulated server of its own (same commands, same virtual
  * times) to learn each key's expiry time before each command, and so the tightest margin. The
- * replies must be the trace's: anything else means the plan lost a command.
+ * replies must be the trace's: anything else means the plan lost a command. With several nodes,
+ * each node's commands run on a server of that node's (a restart without fsync empties it); a
+ * replica's copy of a key carries its primary's expiry, which the primary's commands already
+ * measure, so replication is not re-run and replies are not compared.
  */
-function measureMargins(scenario: Scenario, commands: readonly PlannedCommand[]): { margin: TimingMargin | null; setupReplies: Reply[] } {
-  const server = new SimRedisServer({ scriptTiming: scenario.scriptTiming, unixEpochMs: scenario.unixEpochMs });
+function measureMargins(
+  scenario: Scenario,
+  commands: readonly PlannedCommand[],
+  several: { nodes: readonly NodeSpec[]; actions: readonly NodeAction[] } | null,
+): { margin: TimingMargin | null; waitMargin: TimingMargin | null; setupReplies: Reply[] } {
+  const servers = new Map<string, SimRedisServer>();
+  const serverOf = (node: string) => {
+    let server = servers.get(node);
+    if (server === undefined) {
+      server = new SimRedisServer({ scriptTiming: scenario.scriptTiming, unixEpochMs: scenario.unixEpochMs, cluster: scenario.redisCluster });
+      servers.set(node, server);
+    }
+    return server;
+  };
   const expireAt = new Map<string, number>();
   const setupReplies: Reply[] = [];
   let margin: TimingMargin | null = null;
+  let waitMargin: TimingMargin | null = null;
+  let nextAction = 0;
+  // Who replicates from whom, and how late (promotions and delay changes follow the schedule).
+  const replicaOf = new Map(several?.nodes.map((n) => [n.id, n.replicaOf ?? null]) ?? []);
+  const delayMs = new Map(several?.nodes.map((n) => [n.id, n.replicationDelayMs ?? 0]) ?? []);
   for (const c of commands) {
+    for (; several !== null && nextAction < several.actions.length && several.actions[nextAction].beforeCommand <= c.index; nextAction++) {
+      const action = several.actions[nextAction];
+      if (action.fault === 'replication-delay') delayMs.set(action.node, action.ms ?? 0);
+      if (action.fault === 'promote') {
+        const previous = replicaOf.get(action.node) ?? null;
+        replicaOf.set(action.node, null);
+        for (const [other, of] of replicaOf) if (other !== action.node && (of === previous || other === previous)) replicaOf.set(other, action.node);
+      }
+      if (action.fault !== 'node-restart' || several.nodes.find((n) => n.id === action.node)?.persistence === 'fsync') continue;
+      servers.delete(action.node);
+      for (const key of [...expireAt.keys()]) if (key.startsWith(`${action.node}\n`)) expireAt.delete(key);
+    }
+    if (c.notSent !== null) continue;
+    // WAIT's answer turns on whether a replica's delayed copy arrives before WAIT's timeout.
+    const timeoutMs = (c.argv[0] ?? '').toUpperCase() === 'WAIT' ? Number(c.argv[2]) : 0;
+    if (timeoutMs > 0) {
+      for (const [replica, of] of replicaOf) {
+        if (of !== c.node) continue;
+        const distance = Math.abs(timeoutMs - (delayMs.get(replica) ?? 0));
+        if (waitMargin === null || distance < waitMargin.virtualMs) {
+          const what = `its WAIT timeout of ${timeoutMs} ms against ${replica}'s replication delay of ${delayMs.get(replica) ?? 0} ms`;
+          waitMargin = { virtualMs: distance, commandIndex: c.index, key: '', expireAtMs: c.sendAtMs + timeoutMs, what };
+        }
+      }
+    }
+    const at = (key: string) => `${c.node}\n${key}`;
     for (const key of c.keys) {
-      const e = expireAt.get(key);
+      const e = expireAt.get(at(key));
       if (e === undefined) continue;
       const distance = Math.abs(c.atMs - e);
       if (margin === null || distance < margin.virtualMs) margin = { virtualMs: distance, commandIndex: c.index, key, expireAtMs: e };
     }
+    const server = serverOf(c.node);
     // Each on its own connection, as sent: MULTI and WATCH keep state per connection.
     const got = server.execute(c.argv, c.atMs, c.connection ?? 'setup');
     server.takePushes();
     if (c.step === null) setupReplies[c.index] = got;
-    else if (JSON.stringify(got) !== JSON.stringify(c.simReply)) {
+    else if (several === null && JSON.stringify(got) !== JSON.stringify(c.simReply)) {
       throw new Error(`replay plan: command ${c.index + 1} (${c.argv[0]}) answers differently when replayed alone: the recording lost a command`);
     }
     for (const key of c.keys) {
       const pttl = server.keyspace.pttl(key, c.atMs);
-      if (pttl >= 0) expireAt.set(key, c.atMs + pttl);
-      else if (pttl === -1) expireAt.delete(key);
-      else if ((expireAt.get(key) ?? -Infinity) >= c.atMs) expireAt.delete(key);
+      if (pttl >= 0) expireAt.set(at(key), c.atMs + pttl);
+      else if (pttl === -1) expireAt.delete(at(key));
+      else if ((expireAt.get(at(key)) ?? -Infinity) >= c.atMs) expireAt.delete(at(key));
     }
   }
-  return { margin, setupReplies };
+  return { margin, waitMargin, setupReplies };
 }

@@ -1,9 +1,9 @@
 import { commandText, tokenNamer } from '../../engine/describe';
 import { formatReplyShort, type Reply } from '../../engine/redis/reply';
 import type { ViolationEvent } from '../../engine/trace';
-import { asSimShape } from './compare';
+import { asSimShape, type Match } from './compare';
 import type { RealReply } from './connection';
-import { timingMarginMinMs, type ReplayPlan } from './plan';
+import { timingMarginMinMs, type PlannedCommand, type ReplayPlan } from './plan';
 import type { ReplayResult } from './run';
 
 /**
@@ -53,8 +53,10 @@ function display(plan: ReplayPlan, tokens: Readonly<Record<string, string>>): Di
 }
 
 /** What follows a real reply: nothing when it is the simulated one, the scaled-back value when it is near it. */
-function matchMark(match: 'same' | 'near' | 'different', real: RealReply, k: number): string {
-  if (match === 'same') return '';
+function matchMark(match: Match, real: RealReply | null, k: number, command: PlannedCommand): string {
+  if (match === 'emulated') return `  (emulated: the request was lost in the simulation (${dropText(command.notSent)}), so nothing was sent; the client's own timeout)`;
+  if (command.replyLost !== null && match !== 'different') return `  (the client never saw it: the reply was lost (${dropText(command.replyLost)}))`;
+  if (match === 'same' || real === null) return '';
   if (match === 'different') return '  <-- DIVERGES';
   return `  (x${k} = ${real.type === 'integer' ? Number(real.value) * k : '?'} on the run's clock: near)`;
 }
@@ -69,7 +71,7 @@ export function textReport(plan: ReplayPlan, result: ReplayResult, server: strin
   lines.push(
     plan.margin === null
       ? 'tightest timing margin: none (no command uses a key with an expiry)'
-      : `tightest timing margin: ${plan.margin.virtualMs} ms of the run = ${formatMs(plan.margin.virtualMs / k)} ms real (key ${plan.margin.key} at t=${plan.commands[plan.margin.commandIndex].atMs}; at least ${timingMarginMinMs} ms real needed)`,
+      : `tightest timing margin: ${plan.margin.virtualMs} ms of the run = ${formatMs(plan.margin.virtualMs / k)} ms real (${plan.margin.what ?? `key ${plan.margin.key}`} at t=${plan.commands[plan.margin.commandIndex].atMs}; at least ${timingMarginMinMs} ms real needed)`,
   );
   lines.push('');
   const rows = plan.commands.map((c) => {
@@ -78,22 +80,25 @@ export function textReport(plan: ReplayPlan, result: ReplayResult, server: strin
       n: String(c.index + 1),
       step: c.step === null ? 'setup' : String(c.step + 1),
       t: String(c.atMs),
-      client: c.clientId ?? '-',
+      client: plan.nodes === null ? (c.clientId ?? '-') : `${c.clientId ?? '-'} > ${c.node}`,
       command: show.command(c.index),
       sim: show.reply(c.simReply),
-      real: row === undefined ? '(not sent)' : show.reply(asSimShape(row.real, c.simReply)),
-      mark: row === undefined ? '' : matchMark(row.match, row.real, k),
+      real: row === undefined ? '(not sent)' : row.real === null ? '(not sent)' : show.reply(asSimShape(row.real, c.simReply)),
+      mark: row === undefined ? '' : matchMark(row.match, row.real, k, c),
     };
   });
-  const header = { n: '#', step: 'step', t: 'time', client: 'client', command: 'command', sim: 'simulated', real: 'real', mark: '' };
+  const header = { n: '#', step: 'step', t: 'time', client: plan.nodes === null ? 'client' : 'client > node', command: 'command', sim: 'simulated', real: 'real', mark: '' };
   const width = (key: 'n' | 'step' | 't' | 'client' | 'command' | 'sim') => Math.min(60, Math.max(header[key].length, ...rows.map((r) => r[key].length)));
   const w = { n: width('n'), step: width('step'), t: width('t'), client: width('client'), command: width('command'), sim: width('sim') };
   const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
-  for (const r of [header, ...rows]) {
+  const faultLines = faultLinesBefore(plan, result);
+  for (const [i, r] of [header, ...rows].entries()) {
+    if (i > 0) for (const line of faultLines.get(i - 1) ?? []) lines.push(`${''.padStart(w.n)}  ${line}`);
     lines.push(
       `${r.n.padStart(w.n)}  ${r.step.padStart(w.step)}  ${r.t.padStart(w.t)}  ${r.client.padEnd(w.client)}  ${cut(r.command, w.command).padEnd(w.command)}  ${cut(r.sim, w.sim).padEnd(w.sim)}  ${r.real}${r.mark}`.trimEnd(),
     );
   }
+  for (const line of faultLines.get(plan.commands.length) ?? []) lines.push(`${''.padStart(w.n)}  ${line}`);
   lines.push('');
   if (plan.messages.length > 0 || result.unexpectedMessages.length > 0) {
     lines.push('Pub/Sub messages (each awaited on its subscriber before the next command):');
@@ -114,10 +119,17 @@ export function textReport(plan: ReplayPlan, result: ReplayResult, server: strin
     lines.push(
       `First divergence at #${c.index + 1} (${c.step === null ? 'setup' : `step ${c.step + 1}`}, ${c.clientId ?? 'setup'}, t=${c.atMs}): ${show.command(c.index)}`,
       `  simulated: ${show.reply(c.simReply)}`,
-      `  real:      ${show.reply(asSimShape(row.real, c.simReply))}`,
+      `  real:      ${row.real === null ? '(not sent)' : show.reply(asSimShape(row.real, c.simReply))}`,
       `  sent to the server as: ${plan.commands[c.index].realArgv.map((a) => (a.length > 60 ? `${a.slice(0, 59)}…` : a)).join(' ').replace(/\n/g, ' ')}`,
     );
-  } else if (result.error === null) lines.push(`No divergence: all ${plan.commands.length} replies matched.`);
+  } else if (result.error === null) {
+    const emulated = result.rows.filter((r) => r.match === 'emulated').length;
+    lines.push(
+      emulated === 0
+        ? `No divergence: all ${plan.commands.length} replies matched.`
+        : `No divergence: all ${plan.commands.length - emulated} replies matched; ${emulated} requests the simulation lost were not sent (emulated).`,
+    );
+  }
   if (result.error !== null) lines.push(`Replay stopped: ${result.error.message}`);
   lines.push('');
   lines.push(verdictLine('Violations in the simulation', plan.simViolations));
@@ -130,6 +142,55 @@ export function textReport(plan: ReplayPlan, result: ReplayResult, server: strin
   lines.push('');
   lines.push(cleanupLine(result));
   return `${lines.join('\n')}\n`;
+}
+
+function dropText(cause: PlannedCommand['notSent']): string {
+  switch (cause) {
+    case 'partition':
+      return 'a partition between the client and the node';
+    case 'loss':
+      return 'a lost message';
+    case 'node-down':
+      return 'the node was down';
+    case 'not-serving':
+      return 'the node had restarted and served no client yet';
+    case 'late':
+      return 'the client had stopped waiting';
+    case 'client-gone':
+      return 'the client was gone';
+    default:
+      return 'unknown';
+  }
+}
+
+/** The node faults the replay caused and the client-side ones it emulated, by the command they come before. */
+function faultLinesBefore(plan: ReplayPlan, result: ReplayResult): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  const add = (at: number, line: string) => out.set(at, [...(out.get(at) ?? []), line]);
+  const reached = result.rows.length;
+  for (const a of plan.nodeActions) {
+    const what =
+      a.fault === 'node-crash'
+        ? `@${a.node} crashes: SHUTDOWN NOSAVE NOW on its server`
+        : a.fault === 'node-restart'
+          ? `@${a.node} restarts: its server starts again ${plan.nodes?.find((n) => n.id === a.node)?.persistence === 'fsync' ? 'with its append-only file (fsync)' : 'empty (no fsync)'}`
+          : a.fault === 'promote'
+            ? `@${a.node} is promoted: REPLICAOF NO ONE; the other replicas replicate from it`
+            : `@${a.node}'s replication delay becomes ${a.ms ?? 0} ms (its proxy holds the stream ${formatMs((a.ms ?? 0) / plan.timeScale)} ms real)`;
+    add(a.beforeCommand, `-- step ${a.step + 1}, t=${a.atMs}: ${what}${a.beforeCommand > reached ? ' (not reached)' : ''}`);
+  }
+  for (const f of plan.emulatedFaults) {
+    const what =
+      f.fault === 'partition'
+        ? `${f.clientId} and @${f.node} are partitioned: emulated (the replay sends nothing the simulation lost on that link)`
+        : f.fault === 'heal'
+          ? `${f.clientId} and @${f.node} are healed: emulated`
+          : f.fault === 'lose-next'
+            ? `${f.clientId} and @${f.node} lose the next message: emulated`
+            : `${f.clientId}'s clock jumps: the client's decisions are the recording's`;
+    add(f.beforeCommand, `-- step ${f.step + 1}, t=${f.atMs}: ${what}`);
+  }
+  return out;
 }
 
 function messageText(m: { readonly channel: string; readonly pattern: string | null; readonly payload: string }): string {
@@ -172,6 +233,7 @@ export function jsonReport(plan: ReplayPlan, result: ReplayResult, server: strin
         step: c.step,
         atMs: c.atMs,
         clientId: c.clientId,
+        ...(plan.nodes === null ? {} : { node: c.node, notSent: c.notSent, replyLost: c.replyLost }),
         argv: c.argv,
         realArgv: c.realArgv,
         simReply: c.simReply,
@@ -186,6 +248,13 @@ export function jsonReport(plan: ReplayPlan, result: ReplayResult, server: strin
       return { afterCommand: m.afterCommand + 1, connection: m.connection, channel: m.channel, pattern: m.pattern, payload: m.payload, real: row?.real ?? null, match: row?.match ?? null };
     }),
     unexpectedMessages: result.unexpectedMessages,
+    ...(plan.nodes === null
+      ? {}
+      : {
+          nodes: plan.nodes.map((n) => n.id),
+          nodeActions: plan.nodeActions.map((a) => ({ ...a, beforeCommand: a.beforeCommand + 1 })),
+          emulatedFaults: plan.emulatedFaults.map((f) => ({ ...f, beforeCommand: f.beforeCommand + 1 })),
+        }),
     firstDivergence: result.divergence === null ? null : result.divergence + 1,
     verdicts: {
       simulation: plan.simViolations.map(violation),

@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { compareReplies, type Match } from './compare';
 import type { ServerAddress } from './address';
-import { ClusterRefusal, clusterNodeFor, isClusterNode } from './cluster';
+import { ClusterRefusal, clusterMasters, clusterNodeFor, isClusterNode } from './cluster';
+import { commandKeys, keyHashSlot } from '../../engine/redis/cluster-slots';
 import { ConnectionFailure, RealConnection, type RealMessage, type RealReply } from './connection';
+import { needsOwnedServers, SINGLE_NODE } from './node-plan';
 import { escapeGlob, timingMarginMinMs, type ExpectedMessage, type PlannedCommand, type ReplayPlan } from './plan';
 
 /**
@@ -13,7 +15,8 @@ import { escapeGlob, timingMarginMinMs, type ExpectedMessage, type PlannedComman
  */
 interface ReplayRow {
   readonly index: number;
-  readonly real: RealReply;
+  /** Null when nothing was sent: the simulated request never reached its node (emulated). */
+  readonly real: RealReply | null;
   readonly match: Match;
   /** When it was sent, real ms after the start, and how late against its scaled virtual time. */
   readonly sentAtMs: number;
@@ -66,79 +69,195 @@ export interface ReplayHooks {
   readonly beforeStart?: () => Promise<void>;
   /** The address is a node of a Redis Cluster: replay on the master serving the key prefix's slot (cluster.ts). */
   readonly cluster?: boolean;
+  /** Node faults on servers the replay started (several nodes). */
+  readonly nodeOps?: NodeOps;
 }
 
+/** One server of the replay: a simulated node's real counterpart, with the connections that go to it. */
+interface ServerLink {
+  readonly node: string;
+  address: ServerAddress;
+  control: RealConnection | null;
+  /** The clients' connections to this server, by connection id (`A`, `A/pubsub`). */
+  readonly clients: Map<string, RealConnection>;
+  up: boolean;
+}
+
+/**
+ * Node faults on servers the replay started itself (owned-nodes.ts): null when the servers are
+ * somebody else's, and the plan's node faults and replicas are then refused before anything is sent.
+ */
+export interface NodeOps {
+  crash(node: string): Promise<void>;
+  restart(node: string): Promise<void>;
+  promote(node: string): Promise<void>;
+  setReplicationDelay(node: string, ms: number): Promise<void>;
+  /** Whether the node is a replica now (its keys are removed through its primary). */
+  isReplica(node: string): boolean;
+}
+
+/** Replays a single-node plan on one server (see replayOnServers). */
 export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, hooks: ReplayHooks = {}): Promise<ReplayResult> {
+  return await replayOnServers(plan, new Map([[plan.nodes?.[0]?.id ?? SINGLE_NODE, address]]), hooks);
+}
+
+/** Sends a plan's commands to one real server per node (node faults through `hooks.nodeOps`). */
+export async function replayOnServers(plan: ReplayPlan, addresses: ReadonlyMap<string, ServerAddress>, hooks: ReplayHooks = {}): Promise<ReplayResult> {
   const startedAt = performance.now();
   const elapsed = () => performance.now() - startedAt;
   const rows: ReplayRow[] = [];
   const messageRows: MessageRow[] = [];
-  let control: RealConnection;
+  const servers = new Map<string, ServerLink>();
+  for (const [node, address] of addresses) servers.set(node, { node, address, control: null, clients: new Map(), up: true });
+  const failedBefore = (error: unknown): ReplayResult => ({
+    serverVersion: null,
+    clusterNode: null,
+    rows,
+    messages: messageRows,
+    unexpectedMessages: [],
+    divergence: null,
+    cleanup: null,
+    elapsedMs: elapsed(),
+    error: { atCommand: null, message: messageOf(error) },
+  });
   try {
-    control = await RealConnection.open(address, 'control');
+    for (const server of servers.values()) server.control = await RealConnection.open(server.address, 'control');
   } catch (error) {
-    const failed = { serverVersion: null, clusterNode: null, rows, messages: messageRows, unexpectedMessages: [], divergence: null, cleanup: null, elapsedMs: elapsed() };
-    return { ...failed, error: { atCommand: null, message: messageOf(error) } };
+    for (const server of servers.values()) server.control?.close();
+    return failedBefore(error);
   }
-  const clients = new Map<string, RealConnection>();
+  const link = (node: string) => servers.get(node) as ServerLink;
+  const first = [...servers.values()][0];
+  // Where a command, and a key, go: the command's node; on a cluster lesson about slots, the master of the key's slot.
+  let route = (command: PlannedCommand): ServerLink => link(command.node);
+  let keyServer: ((key: string) => ServerLink) | null = null;
   let serverVersion: string | null = null;
   let clusterNode: ReplayResult['clusterNode'] = null;
-  let target = address;
   let wrote = false;
   let error: ReplayResult['error'] = null;
   let divergence: number | null = null;
   let inbox: Inbox | null = null;
   try {
-    const isCluster = await isClusterNode(control);
-    if (hooks.cluster === true && !isCluster) throw new Refused(`--cluster: ${address.display} is not a Redis Cluster node (INFO cluster says cluster_enabled:0)`);
-    if (hooks.cluster !== true && isCluster) {
-      throw new Refused(`${address.display} is a Redis Cluster node: replay with --cluster (the key prefix then carries a hash tag, so every key and script stays on one slot)`);
+    const owned = needsOwnedServers(plan.nodeActions, plan.nodes);
+    if (owned !== null && hooks.nodeOps === undefined) {
+      throw new Refused(
+        `the run needs ${owned}; the replay causes node faults and configures replication only on servers it started itself, not on somebody else's: use --start-server`,
+      );
     }
-    if (hooks.cluster === true) {
-      const node = await clusterNodeFor(control, address, plan.keyPrefix);
-      clusterNode = { display: node.address.display, slot: node.slot };
-      if (node.address.url !== address.url) {
-        target = node.address;
-        control.close();
-        control = await RealConnection.open(target, 'control');
+    for (const server of servers.values()) {
+      const control = server.control as RealConnection;
+      const isCluster = await isClusterNode(control);
+      if (hooks.cluster === true && !isCluster) throw new Refused(`--cluster: ${server.address.display} is not a Redis Cluster node (INFO cluster says cluster_enabled:0)`);
+      if (hooks.cluster !== true && isCluster) {
+        throw new Refused(`${server.address.display} is a Redis Cluster node: replay with --cluster (the key prefix then carries a hash tag, so every key and script stays on one slot)`);
       }
     }
-    serverVersion = await readVersion(control);
+    if (hooks.cluster === true && plan.scenario.redisCluster === true) {
+      // A lesson about hash slots: each command goes to the master serving its first key's slot, as a cluster client sends it.
+      const masters = await clusterMasters(first.control as RealConnection, first.address);
+      const links = new Map<string, ServerLink>();
+      for (const m of masters) {
+        if (links.has(m.address.url)) continue;
+        const control = await RealConnection.open(m.address, 'control');
+        links.set(m.address.url, { node: m.address.display, address: m.address, control, clients: new Map(), up: true });
+      }
+      first.control?.close();
+      servers.clear();
+      for (const l of links.values()) servers.set(l.node, l);
+      const masterOf = (key: string) => masters.find((m) => keyHashSlot(key) >= m.from && keyHashSlot(key) <= m.to) ?? masters[0];
+      const byKey = (key: string) => links.get(masterOf(key).address.url) as ServerLink;
+      keyServer = byKey;
+      route = (command) => {
+        const keys = commandKeys(command.realArgv);
+        return keys.length === 0 ? (links.get(masters[0].address.url) as ServerLink) : byKey(keys[0]);
+      };
+    } else if (hooks.cluster === true) {
+      const node = await clusterNodeFor(first.control as RealConnection, first.address, plan.keyPrefix);
+      clusterNode = { display: node.address.display, slot: node.slot };
+      if (node.address.url !== first.address.url) {
+        first.address = node.address;
+        first.control?.close();
+        first.control = await RealConnection.open(first.address, 'control');
+      }
+    }
+    serverVersion = await readVersion([...servers.values()][0].control as RealConnection);
     const required = plan.variant.requiresRedis;
     if (required !== undefined && serverVersion !== null && compareVersions(serverVersion, required) < 0) {
       throw new Refused(`variant ${plan.variant.id} needs Redis ${required} or later; the server runs ${serverVersion}`);
     }
     const existing: string[] = [];
-    for (const key of plan.realKeys) {
-      const reply = await control.send(['EXISTS', key]);
-      if (reply.type !== 'integer' || reply.value !== '0') existing.push(key);
+    for (const server of servers.values()) {
+      for (const key of plan.realKeys) {
+        if (keyServer !== null && keyServer(key) !== server) continue;
+        const reply = await (server.control as RealConnection).send(['EXISTS', key]);
+        if (reply.type !== 'integer' || reply.value !== '0') existing.push(servers.size > 1 ? `${JSON.stringify(key)} (on ${server.address.display})` : JSON.stringify(key));
+      }
     }
     if (existing.length > 0) {
       throw new Refused(
-        `the server already holds ${existing.map((k) => JSON.stringify(k)).join(', ')}: the replay only writes keys that nobody else uses, ` +
+        `the server already holds ${existing.join(', ')}: the replay only writes keys that nobody else uses, ` +
           'so it refuses rather than overwrite them (choose another --key-prefix, or remove them if they are left from an earlier replay)',
       );
     }
     const received = new Inbox(plan.keyPrefix);
     inbox = received;
-    for (const id of plan.connections) {
-      const connection = await RealConnection.open(target, id);
-      clients.set(id, connection);
-      connection.listen((message) => received.receive(id, message));
-    }
+    const openClients = async (server: ServerLink) => {
+      for (const id of plan.connections) {
+        if (!plan.commands.some((c) => c.connection === id && route(c) === server && c.notSent === null)) continue;
+        const connection = await RealConnection.open(server.address, servers.size > 1 ? `${id}@${server.node}` : id);
+        server.clients.set(id, connection);
+        connection.listen((message) => received.receive(id, message));
+      }
+    };
+    for (const server of servers.values()) await openClients(server);
     const lateMsMax = lateMsMaxOf(plan);
     await hooks.beforeStart?.();
     const replayStart = performance.now();
-    let lateMsSoFar = 0;
-    for (const command of plan.commands) {
-      if (hooks.signal?.aborted) throw new Refused('stopped (interrupted)');
-      const dueMs = command.atMs / plan.timeScale;
+    const waitUntil = async (dueMs: number) => {
       const waitMs = dueMs - (performance.now() - replayStart);
       if (waitMs > 0) await sleep(waitMs, undefined, { signal: hooks.signal }).catch(() => undefined);
       if (hooks.signal?.aborted) throw new Refused('stopped (interrupted)');
+    };
+    let lateMsSoFar = 0;
+    let nextAction = 0;
+    const runActions = async (beforeCommand: number) => {
+      for (; nextAction < plan.nodeActions.length && plan.nodeActions[nextAction].beforeCommand <= beforeCommand; nextAction++) {
+        const action = plan.nodeActions[nextAction];
+        await waitUntil(action.atMs / plan.timeScale);
+        const ops = hooks.nodeOps as NodeOps;
+        const server = link(action.node);
+        if (action.fault === 'node-crash') {
+          server.up = false;
+          await ops.crash(action.node);
+          for (const connection of server.clients.values()) connection.close();
+          server.clients.clear();
+          server.control?.close();
+          server.control = null;
+        } else if (action.fault === 'node-restart') {
+          await ops.restart(action.node);
+          server.control = await RealConnection.open(server.address, 'control');
+          await openClients(server);
+          server.up = true;
+        } else if (action.fault === 'promote') await ops.promote(action.node);
+        else await ops.setReplicationDelay(action.node, action.ms ?? 0);
+      }
+    };
+    for (const command of plan.commands) {
+      if (hooks.signal?.aborted) throw new Refused('stopped (interrupted)');
+      await runActions(command.index);
+      const dueMs = command.sendAtMs / plan.timeScale;
+      await waitUntil(dueMs);
       const sentAtMs = performance.now() - replayStart;
+      if (command.notSent !== null) {
+        // The simulated request never reached its node: nothing is sent (emulated, docs/REPLAY.md).
+        rows.push({ index: command.index, real: null, match: 'emulated', sentAtMs, lateMs: 0 });
+        hooks.onProgress?.(rows.length, plan.commands.length, elapsed());
+        continue;
+      }
       if (lateMsMax !== null && sentAtMs - dueMs > lateMsMax) throw new FellBehind(command.index, sentAtMs - dueMs, lateMsMax);
-      const connection = command.connection === null ? control : (clients.get(command.connection) as RealConnection);
+      const server = route(command);
+      const connection = command.connection === null ? server.control : server.clients.get(command.connection);
+      if (connection === null || connection === undefined) throw new LostAt(command.index, new Error(`no connection to ${command.node} (the node is down in the replay but not in the simulation)`));
       wrote = true;
       let real: RealReply;
       try {
@@ -164,6 +283,7 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
       }
       hooks.onProgress?.(rows.length, plan.commands.length, elapsed());
     }
+    await runActions(plan.commands.length);
   } catch (failure) {
     if (failure instanceof LostAt) {
       error = { atCommand: failure.index, message: `command ${failure.index + 1} of ${plan.commands.length}: ${messageOf(failure.cause)}` };
@@ -171,9 +291,25 @@ export async function replayOnServer(plan: ReplayPlan, address: ServerAddress, h
   }
   const unexpectedMessages = inbox?.unread() ?? [];
   if (unexpectedMessages.length > 0 && divergence === null && error === null) divergence = Math.max(0, rows.length - 1);
-  for (const connection of clients.values()) connection.close();
-  const cleanup = wrote ? await removeKeys(plan.realKeys, control, target) : null;
-  control.close();
+  for (const server of servers.values()) for (const connection of server.clients.values()) connection.close();
+  let cleanup: Cleanup | null = null;
+  if (wrote) {
+    const parts: Cleanup[] = [];
+    for (const server of servers.values()) {
+      // A replica's copies go with its primary's DEL; a node that is down holds nothing (its server stops with the replay).
+      if (!server.up || hooks.nodeOps?.isReplica(server.node) === true) continue;
+      // On a cluster lesson about slots each key goes to its own master, one DEL each (one DEL of keys in several slots is CROSSSLOT).
+      const keys = keyServer === null ? plan.realKeys : plan.realKeys.filter((k) => keyServer?.(k) === server);
+      const removed = await removeKeysOneByOne(keys, server.control, server.address, keyServer !== null);
+      parts.push(servers.size > 1 ? { ...removed, left: removed.left.map((k) => `${k} (on ${server.address.display})`) } : removed);
+    }
+    cleanup = {
+      removed: parts.reduce((n, p) => n + p.removed, 0),
+      left: parts.flatMap((p) => p.left),
+      problem: parts.find((p) => p.problem !== null)?.problem ?? null,
+    };
+  }
+  for (const server of servers.values()) server.control?.close();
   return { serverVersion, clusterNode, rows, messages: messageRows, unexpectedMessages, divergence, error, cleanup, elapsedMs: elapsed() };
 }
 
@@ -259,8 +395,15 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+async function removeKeysOneByOne(keys: readonly string[], control: RealConnection | null, address: ServerAddress, oneByOne: boolean): Promise<Cleanup> {
+  if (!oneByOne) return await removeKeys(keys, control, address);
+  const parts: Cleanup[] = [];
+  for (const key of keys) parts.push(await removeKeys([key], control, address));
+  return { removed: parts.reduce((n, p) => n + p.removed, 0), left: parts.flatMap((p) => p.left), problem: parts.find((p) => p.problem !== null)?.problem ?? null };
+}
+
 /** Removes the replay's keys, over a fresh connection if the control connection was lost. */
-async function removeKeys(keys: readonly string[], control: RealConnection, address: ServerAddress): Promise<Cleanup> {
+async function removeKeys(keys: readonly string[], control: RealConnection | null, address: ServerAddress): Promise<Cleanup> {
   if (keys.length === 0) return { removed: 0, left: [], problem: null };
   const attempt = async (connection: RealConnection): Promise<Cleanup> => {
     const reply = await connection.send(['DEL', ...keys]);
@@ -268,6 +411,7 @@ async function removeKeys(keys: readonly string[], control: RealConnection, addr
     return { removed: Number(reply.type === 'integer' ? reply.value : 0), left: [], problem: null };
   };
   try {
+    if (control === null) throw new Error('no control connection');
     return await attempt(control);
   } catch {
     let fresh: RealConnection | null = null;

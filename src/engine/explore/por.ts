@@ -1,4 +1,5 @@
 import { COMMANDS } from '../redis/commands';
+import { lockKeyOf } from '../scenario';
 import type { TraceEvent } from '../trace';
 import type { RunContext, WorldState } from '../world';
 import type { RankedMove } from './moves';
@@ -135,7 +136,7 @@ export function effectOf(move: RankedMove, before: Readonly<WorldState>, after: 
         }
         const keys = event.argv.slice(1);
         if (isWrite(name)) {
-          if (keys.includes(ctx.scenario.lockKey)) global = true;
+          if (keys.includes(lockKeyOf(ctx.scenario, ctx.variant))) global = true;
           keysWritten.push(...keys);
         } else keysRead.push(...keys);
         break;

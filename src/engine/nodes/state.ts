@@ -140,6 +140,7 @@ export function validateNodes(scenario: Scenario, variant: VariantSpec, clientId
   if (nodes.length === 0) throw new Error(`${where}: nodes is empty`);
   if (new Set(ids).size !== ids.length) throw new Error(`${where}: a node id appears twice`);
   if (scenario.scriptTiming !== undefined) throw new Error(`${where}: slow scripts (scriptTiming) are single-node only`);
+  if (scenario.redisCluster === true) throw new Error(`${where}: a Redis Cluster (redisCluster) is single-node only`);
   for (const client of variant.clients) {
     // Pub/Sub, MULTI/EXEC and named connections run on one server; nodes do not route them (yet).
     const step = client.program.find((s) => s.op === 'transaction' || s.op === 'waitMessage' || (s.op === 'command' && s.connection !== undefined));

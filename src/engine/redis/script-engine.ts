@@ -31,6 +31,10 @@ export interface ScriptHost {
    * FLUSHALL, ...) in the script's work budget. Without it, such commands cost what any other does.
    */
   keyCount?(): number;
+  /** The server runs in cluster mode: a script flagged `no-cluster` is refused. */
+  readonly clusterMode?: boolean;
+  /** Cluster mode: why a command a script calls may not run (a key another master serves), or null. */
+  clusterCheck?(argv: readonly string[]): string | null;
 }
 
 /** What one EVAL/EVALSHA did, for the server's virtual-time and SCRIPT KILL model. */

@@ -5,6 +5,7 @@ import { RUN_INSIDE_MULTI } from './commands/transactions';
 import { Keyspace, type KeyEntry, type KeyspaceData, type KeyspaceSnapshot } from './keyspace';
 import './lua-default';
 import { createInstalledLuaEngine } from './lua-runtime';
+import { clusterMasterOf, CROSSSLOT_ERROR, slotOf } from './cluster-slots';
 import { ScriptBusyTracker, type RunningScript, type ScriptTiming } from './lua/busy';
 import { PubSub, type PubSubData } from './pubsub';
 import { reply, type Reply } from './reply';
@@ -40,6 +41,13 @@ export interface ServerOptions {
    * epoch + the virtual time; keys keep their expiry on the virtual clock.
    */
   readonly unixEpochMs?: number;
+  /**
+   * Cluster mode (cluster-enabled yes): the server stands for a cluster of three masters reached
+   * by a cluster client that sends each command to the master of its keys' slot; a command whose
+   * keys hash to several slots answers CROSSSLOT, and a script may reach only keys its master
+   * serves (cluster-slots.ts).
+   */
+  readonly cluster?: boolean;
 }
 
 /** A value written to a connection outside the reply to its own command: a message, a further confirmation. */
@@ -98,12 +106,19 @@ export class SimRedisServer {
     },
     commandInfo: scriptCommandInfo,
     keyCount: (): number => this.keyspace.size(),
+    clusterMode: false,
+    /** The slot of the keys the EVAL (or its EXEC) declared; -1: none. */
+    slot: -1,
+    clusterCheck: (argv: readonly string[]): string | null => this.scriptClusterCheck(argv),
   };
+  /** Cluster mode: the slot of the command being run (-1: no keys). */
+  private commandSlot = -1;
 
   constructor(options: ServerOptions = {}) {
     this.scripts = (options.createScriptEngine ?? createInstalledLuaEngine)();
     this.scriptBusy = new ScriptBusyTracker(options.scriptTiming);
     this.unixEpochMs = options.unixEpochMs ?? DEFAULT_UNIX_EPOCH_MS;
+    this.scriptHost.clusterMode = options.cluster === true;
     this.keyspace.onTouch = (key) => this.clients.touch(key);
   }
 
@@ -163,6 +178,16 @@ export class SimRedisServer {
     if ((spec.arity > 0 && argv.length !== spec.arity) || (spec.arity < 0 && argv.length < -spec.arity)) {
       return this.refuse(client, name, errorText(errors.arity(name)));
     }
+    if (this.scriptHost.clusterMode) {
+      // processCommand's cluster redirection, right after the arity check; EXEC checks what it queued.
+      const slot = slotOf(name === 'exec' ? (client.multi ?? []) : [argv]);
+      if (slot === 'cross') {
+        if (name !== 'exec') return this.refuse(client, name, CROSSSLOT_ERROR);
+        this.clients.discardTransaction(client);
+        return this.send(client.id, reply.error(CROSSSLOT_ERROR));
+      }
+      this.commandSlot = slot ?? -1;
+    }
     if (subscriptionCount(client) > 0 && !ALLOWED_WHILE_SUBSCRIBED.has(name)) {
       return this.refuse(client, name, `ERR Can't execute '${name}': ${SUBSCRIBED_ONLY}`);
     }
@@ -215,6 +240,7 @@ export class SimRedisServer {
       if (!this.scripts) return reply.error('ERR scripting is not available on this server');
       this.scriptHost.nowMs = nowMs;
       this.scriptHost.client = client;
+      this.scriptHost.slot = this.commandSlot;
       const result = this.scripts.execute(argv, this.scriptHost);
       const run = name === 'script' ? null : (this.scripts.lastRun?.() ?? null);
       if (run !== null) this.scriptBusy.record(nowMs, run, result);
@@ -225,6 +251,22 @@ export class SimRedisServer {
     this.session.nowMs = nowMs;
     const ctx: CommandContext = { keyspace: this.keyspace, nowMs, unixEpochMs: this.unixEpochMs, inScript, session: this.session };
     return spec.run(ctx, argv);
+  }
+
+  /**
+   * scriptVerifyClusterState (Redis 7.0 script.c): a command a script calls must reach only keys
+   * its node serves. The script runs on the master serving the slot of the keys it declared (a
+   * cluster client sends it there; with none declared, on the first master), so a key of another
+   * master's slot, or keys spanning slots, are "non local". Keys in other slots of the same master
+   * pass, as in Redis 7.0.
+   */
+  private scriptClusterCheck(argv: readonly string[]): string | null {
+    if (!this.scriptHost.clusterMode) return null;
+    const slot = slotOf([argv]);
+    if (slot === null) return null;
+    const node = this.scriptHost.slot < 0 ? 0 : clusterMasterOf(this.scriptHost.slot);
+    if (slot === 'cross' || clusterMasterOf(slot) !== node) return 'ERR Script attempted to access a non local key in a cluster node';
+    return null;
   }
 
   /** EXEC's body: every queued command runs as the caller, and what it writes to the caller is collected. */

@@ -6,8 +6,13 @@
  */
 export const replayServerUrlExample = 'redis://127.0.0.1:6379';
 
-export function replayCommandText(scenarioId: string, variantId: string, seed: number, scheduleText: string, cursor: number): string {
+/**
+ * With several Redis nodes the command starts one private server per node (--start-server): the
+ * replay causes node faults only on servers it started, and one --redis would not do.
+ */
+export function replayCommandText(scenarioId: string, variantId: string, seed: number, scheduleText: string, cursor: number, severalNodes = false): string {
   const tokens = scheduleText === '' ? [] : scheduleText.split(' ');
   const shown = tokens.slice(0, cursor).join(' ');
-  return `npm run sim -- replay ${scenarioId} --variant ${variantId} --seed ${seed} --schedule "${shown}" --redis ${replayServerUrlExample}`;
+  const server = severalNodes ? '--start-server' : `--redis ${replayServerUrlExample}`;
+  return `npm run sim -- replay ${scenarioId} --variant ${variantId} --seed ${seed} --schedule "${shown}" ${server}`;
 }

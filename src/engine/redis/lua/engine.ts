@@ -240,6 +240,7 @@ export class LuaScriptEngine implements ScriptEngine {
     if (readOnlyCommand && script.flags !== null && !script.flags.has('no-writes')) {
       return reply.error('ERR Can not execute a script with write flag using *_ro command.');
     }
+    if (host.clusterMode === true && script.flags?.has('no-cluster') === true) return reply.error("ERR Can not run script on cluster, 'no-cluster' flag is set.");
     return this.runScript(script, sha, keys, args, host, readOnlyCommand || script.flags?.has('no-writes') === true);
   }
 
@@ -596,7 +597,7 @@ export class LuaScriptEngine implements ScriptEngine {
     run.budget.charge(L, workPrices.redisCall + argumentBytes / workPrices.bytesPerUnitCopied + keyspaceWalk);
     const info = run.host.commandInfo ? run.host.commandInfo(name) : undefined;
     if (info !== undefined) {
-      const refusal = checkScriptCall(info, argv.length, run.readOnly);
+      const refusal = checkScriptCall(info, argv.length, run.readOnly) ?? (info === null ? null : (run.host.clusterCheck?.(argv) ?? null));
       if (refusal !== null) return callFailure(L, raise, refusal);
     }
     const result = run.host.call(argv);
