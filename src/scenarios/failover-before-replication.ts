@@ -106,15 +106,20 @@ export const failoverBeforeReplication: Scenario = {
       'lands after B\'s. Redis documents this: a failover can lose acknowledged writes. WAIT (variant wait) makes A wait until a ' +
       'replica has the lock: it narrows the window but does not close it, because WAIT counts any replica, and the failover may ' +
       'promote another one (here r2, for example because r3 has a lower replica-priority or the Sentinels cannot reach it). ' +
-      'Fencing (variant fencing) keeps the data safe: the storage refuses A\'s older token. That needs a counter that does not ' +
-      'go backwards: here it lives on a node (f) this failover does not touch; an INCR on r1 itself could have been lost with ' +
-      'the lock, and tokens would repeat. The mutual exclusion itself is lost in every variant.',
+      'Fencing (variant fencing) saves the data on this schedule: the storage refuses A\'s older token. That needs a counter ' +
+      'that does not go backwards: here it lives on a node (f) this failover does not touch; an INCR on r1 itself could have ' +
+      'been lost with the lock, and tokens would repeat. It is still not enough: the tokens are taken apart from the lock, so ' +
+      'they are ordered by when a client took one, not by when it got the lock. Find a race shows B taking its token before A ' +
+      'and its lock after A (B A A @r2^ A): A holds the higher token without the lock, and the storage accepts its write. A ' +
+      'fencing token protects only when it is handed out with the lock itself. The mutual exclusion is lost in every variant.',
     'Redis 的复制是异步的：主节点在任何副本拿到写入之前就对 SET NX 返回 OK。这里 A 在 r1 上加锁，而 r1 的副本 r2 要晚 1 秒才应用写入；' +
       '200 毫秒后 r1 崩溃，故障转移（Sentinel）提升了从未见过这把锁的 r2，B 在 A 仍在工作时从 r2 拿到了锁。两者都在临界区内，' +
       'A 迟到的写入落在 B 的之后。Redis 文档写明了这一点：故障转移可能丢失已确认的写入。WAIT（变体 wait）让 A 等到某个副本拿到锁：' +
       '它缩小了窗口，却没有关闭它，因为 WAIT 计算的是任意副本，而故障转移可能提升另一个副本（这里是 r2，例如因为 r3 的 replica-priority 更低，' +
-      '或哨兵连不上它）。防护令牌（变体 fencing）保住了数据：存储拒绝了 A 更旧的令牌。这需要一个不会倒退的计数器：这里它位于这次故障转移不涉及的节点 f 上；' +
-      '若在 r1 上 INCR，它可能和锁一起丢失，令牌就会重复。在每个变体中，互斥本身都失效了。',
+      '或哨兵连不上它）。在这个调度下，防护令牌（变体 fencing）保住了数据：存储拒绝了 A 更旧的令牌。这需要一个不会倒退的计数器：这里它位于这次故障转移不涉及的节点 f 上；' +
+      '若在 r1 上 INCR，它可能和锁一起丢失，令牌就会重复。但这还不够：令牌与锁分开领取，于是令牌的大小取决于客户端领取令牌的先后，而不是拿到锁的先后。' +
+      '“找出竞态”给出了 B 先于 A 领取令牌、却晚于 A 拿到锁的调度（B A A @r2^ A）：A 持有更大的令牌却没有锁，存储接受了它的写入。' +
+      '只有随锁本身一起发放的防护令牌才能起到保护作用。在每个变体中，互斥本身都失效了。',
   ),
   params: { lockKey: 'lock', ttlMs: '10000', fencingKey: 'fence' },
   lockKey: 'lock',
@@ -154,7 +159,7 @@ export const failoverBeforeReplication: Scenario = {
     {
       id: 'fencing',
       title: text('Fencing tokens from a counter that does not fail over', '来自不参与故障转移的计数器的防护令牌'),
-      summary: text('Both are inside, but the storage refuses A\'s older token: B\'s data is safe.', '两者都在临界区内，但存储拒绝了 A 更旧的令牌：B 的数据安全。'),
+      summary: text('On this schedule the storage refuses A\'s older token and B\'s data is safe; tokens taken apart from the lock do not make every schedule safe.', '在这个调度下，存储拒绝了 A 更旧的令牌，B 的数据安全；但与锁分开领取的令牌并不能让每个调度都安全。'),
       clients: clients('fencing'),
       nodes: [...primaryAndReplica, { id: 'f', role: 'primary' }],
       resources: [{ id: 'db', fencing: true }],
