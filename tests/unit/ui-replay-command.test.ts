@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/cli/args';
+import { createSimStore } from '../../src/ui/store/createSimStore';
 import { replayCommandText } from '../../src/ui/store/replay-command';
+import { selectReplayCommand } from '../../src/ui/store/selectors';
 
 // Goal: the command the page shows is one the CLI accepts, for the same run: scenario, variant,
 // seed and the schedule up to the step shown.
@@ -27,7 +29,15 @@ describe('replayCommandText', () => {
   });
 
   it('starts one server per node for a run with several nodes (node faults happen only on servers the replay started)', () => {
-    const text = replayCommandText('failover-before-replication', 'async', 1, 'A +200 !@r1 @r2^ B +5000', 5, true);
+    const text = replayCommandText('failover-before-replication', 'async', 1, 'A +200 !@r1 @r2^ B +5000', 5, 'nodes');
     expect(parseCommandLine(shellWords(text).slice(4))).toMatchObject({ scenario: 'failover-before-replication', schedule: 'A +200 !@r1 @r2^ B', redis: null });
+  });
+
+  it('names a cluster for a scenario whose simulated Redis is a cluster (a plain server is refused by the CLI)', () => {
+    const store = createSimStore({ run: { scenarioId: 'cluster-hash-slots', variantId: 'hash-tags' } });
+    const args = parseCommandLine(shellWords(selectReplayCommand(store.getState())).slice(4));
+    expect(args).toMatchObject({ scenario: 'cluster-hash-slots', variant: 'hash-tags', cluster: true });
+    const plain = createSimStore({ run: { scenarioId: 'get-then-del' } });
+    expect(parseCommandLine(shellWords(selectReplayCommand(plain.getState())).slice(4))).toMatchObject({ cluster: false });
   });
 });

@@ -41,6 +41,7 @@ export function runInfo(scenario: Scenario, variant: VariantSpec): RunInfo {
     variantScriptNames: Object.fromEntries(scenario.variants.map((v) => [v.id, scriptNamesOf(scenario, v)])),
     exploreNote: scenario.explore?.note ?? null,
     nodeIds: nodeIdsOf(scenario, variant),
+    redisCluster: scenario.redisCluster === true,
     quorum: quorumOf({ ...scenario.params, ...(variant.params ?? {}) }),
   };
 }

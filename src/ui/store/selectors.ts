@@ -30,7 +30,7 @@ export const selectAppearance = (s: SimState) => ({ lang: s.lang, theme: s.theme
 export const selectOutcomes = (s: SimState) => ({ outcomes: s.outcomes, pending: s.outcomesPending, variantId: s.variantId, lang: s.lang, predict: s.predict });
 
 /** The CLI command that replays the run shown on a real Redis (docs/REPLAY.md). */
-export const selectReplayCommand = (s: SimState) => replayCommandText(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor, s.nodes.length > 0);
+export const selectReplayCommand = (s: SimState) => replayCommandText(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor, s.nodes.length > 0 ? 'nodes' : s.runInfo.redisCluster ? 'cluster' : 'one');
 /** The run's link; a scenario only this page knows (edited, the user's) carries its definition once encoded. */
 export const selectRunHash = (s: SimState) =>
   formatRunHash(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor, {

@@ -135,6 +135,8 @@ export interface RunInfo {
   readonly exploreNote: LocalizedText | null;
   /** The Redis nodes as the scenario starts (empty with one node); the node rows and controls follow them. */
   readonly nodeIds: readonly string[];
+  /** The simulated Redis is a Redis Cluster (its keys' hash slots matter): the replay needs `--cluster`. */
+  readonly redisCluster: boolean;
   /** Redlock: how many nodes make a majority (the scenario's `quorum` param), else null. */
   readonly quorum: number | null;
 }
