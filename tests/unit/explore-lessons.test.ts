@@ -86,6 +86,8 @@ const TABLE: Record<string, Record<string, Row>> = {
     'wrote-first': { found: [], exhaustive: true },
     'no-rollback': { found: [], exhaustive: true },
   },
+  // Not a race: the unsafe acquire fails with CROSSSLOT for everyone (no holder, no violation).
+  'cluster-hash-slots': { unsafe: { found: [], exhaustive: true }, 'hash-tags': { found: [], exhaustive: true } },
   // Several Redis nodes (node faults within each scenario's declared budget; none of these spaces
   // is exhausted within a test's time, so none claims it). A promotion alone loses the lock; a
   // fencing counter apart from the lock still lets a stale write through (the scenario's note).
