@@ -59,30 +59,12 @@ export async function clusterMasters(control: RealConnection, seed: ServerAddres
  * scheme. Refuses a cluster that is not in state ok, or a slot no master serves.
  */
 export async function clusterNodeFor(control: RealConnection, seed: ServerAddress, keyPrefix: string): Promise<{ address: ServerAddress; slot: number }> {
-  const info = await control.send(['CLUSTER', 'INFO']);
-  if (info.type !== 'string' || !/^cluster_state:ok\s*$/m.test(info.value)) {
-    throw new ClusterRefusal(`the cluster at ${seed.display} is not in state ok (CLUSTER INFO), so a slot may have no master`);
-  }
+  const masters = await clusterMasters(control, seed);
   const slotReply = await control.send(['CLUSTER', 'KEYSLOT', keyPrefix]);
   if (slotReply.type !== 'integer') throw new ClusterRefusal(`CLUSTER KEYSLOT answered ${describe(slotReply)}`);
   const slot = Number(slotReply.value);
-  const slots = await control.send(['CLUSTER', 'SLOTS']);
-  if (slots.type !== 'array') throw new ClusterRefusal(`CLUSTER SLOTS answered ${describe(slots)}`);
-  for (const range of slots.value) {
-    if (range.type !== 'array' || range.value.length < 3) continue;
-    const [from, to, master] = range.value;
-    if (from.type !== 'integer' || to.type !== 'integer' || master.type !== 'array') continue;
-    if (slot < Number(from.value) || slot > Number(to.value)) continue;
-    const [host, port] = master.value;
-    if (host?.type !== 'string' || port?.type !== 'integer') break;
-    const url = new URL(seed.url);
-    url.hostname = host.value === '' ? url.hostname : host.value;
-    url.port = port.value;
-    const shown = new URL(seed.display);
-    shown.hostname = url.hostname;
-    shown.port = port.value;
-    return { address: { url: url.href, display: shown.href.replace(/\/$/, '') }, slot };
-  }
+  const master = masters.find((m) => slot >= m.from && slot <= m.to);
+  if (master) return { address: master.address, slot };
   throw new ClusterRefusal(`no master serves slot ${slot} (the key prefix's hash tag) in the cluster at ${seed.display}`);
 }
 
