@@ -1,6 +1,6 @@
 import type { ClientSpec, Scenario } from '../engine/scenario';
 import type { Step } from '../engine/program';
-import { releaseWithLua, text, writeToDb } from './common';
+import { acquireCommand, releaseWithLua, text, writeToDb } from './common';
 import { ACQUIRE_WITH_FENCING_TOKEN, COMPARE_AND_DELETE } from './scripts';
 
 /*
@@ -13,15 +13,7 @@ import { ACQUIRE_WITH_FENCING_TOKEN, COMPARE_AND_DELETE } from './scripts';
 
 function client(value: string): Step[] {
   return [
-    {
-      op: 'eval',
-      label: 'acquire',
-      script: 'acquireWithFencingToken',
-      keys: ['${lockKey}', '${fencingKey}'],
-      args: ['${token}', '${ttlMs}'],
-      saveAs: 'fencingToken',
-      note: text('take the lock and the next fencing token in one script (two keys)', '用一个脚本加锁并领取下一个防护令牌（两个键）'),
-    },
+    { ...acquireCommand(true), note: text('take the lock and the next fencing token in one script (two keys)', '用一个脚本加锁并领取下一个防护令牌（两个键）') },
     {
       op: 'if',
       when: { test: 'error', reply: 'fencingToken' },
