@@ -1,4 +1,5 @@
 import { traceText } from '../i18n';
+import { activityOwner } from './activity';
 import type { ClusterState } from './nodes/state';
 import type { RunContext, WorldState } from './world';
 import type { TraceEvent, ViolationKind } from './trace';
@@ -25,7 +26,7 @@ export const foreignRelease: Checker = (event, world) => {
   if (world.cluster !== undefined) return foreignReleaseOnNodes(event, world.cluster);
   if (event.kind !== 'command' || event.clientId === null) return [];
   const owner = event.lockBefore.holder;
-  if (owner === null || owner === event.clientId || event.lockAfter.value === event.lockBefore.value) return [];
+  if (owner === null || owner === activityOwner(event.clientId) || event.lockAfter.value === event.lockBefore.value) return [];
   const params = { a: event.clientId, b: owner };
   const message = event.lockAfter.value === null ? traceText('vForeignReleaseDeleted', params) : traceText('vForeignReleaseOverwrote', params);
   return [{ kind: 'foreign-release', message, clients: [event.clientId, owner] }];

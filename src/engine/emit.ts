@@ -1,6 +1,7 @@
 import type { SimRedisServer } from './redis/server';
 import { lockKeyOf } from './scenario';
 import type { LockView, NodeView, TraceEvent } from './trace';
+import { activityOwner } from './activity';
 import type { RunContext, WorldState } from './world';
 
 export type EventBody = DistributiveOmit<TraceEvent, 'seq' | 'step' | 'atMs' | 'lockBefore' | 'lockAfter' | 'clientId' | 'nodes'>;
@@ -70,11 +71,13 @@ export function emitter(world: WorldState, server: SimRedisServer, ctx: RunConte
       lock.holder = null;
       lock.acquiredAtMs = null;
     } else if (body.kind === 'command' && clientId !== null && now.value !== before.value) {
-      if (lock.holder !== clientId) {
-        lock.holder = clientId;
+      // A lock taken by an activity (a timer's callback) is held by the client it belongs to.
+      const owner = activityOwner(clientId);
+      if (lock.holder !== owner) {
+        lock.holder = owner;
         lock.generation += 1;
         lock.acquiredAtMs = world.nowMs;
-        const writer = world.clients.find((c) => c.id === clientId);
+        const writer = world.clients.find((c) => c.id === owner);
         if (writer) writer.leaseGeneration = lock.generation;
       }
     }

@@ -11,7 +11,7 @@ import { connectionsOf, deliverPushes, takeMessage } from './messages';
 import { reply } from './redis/reply';
 import { runClientStep, saveReply, wakeKilledScriptCaller } from './step-rule';
 import { CONSOLE_ID, consoleRefusal } from './console-choice';
-import { isLive, type BlockReason, type ClientState, type RunContext, type WorldState } from './world';
+import { isHosted, isLive, type BlockReason, type ClientState, type RunContext, type WorldState } from './world';
 
 export { readLock } from './emit';
 
@@ -139,10 +139,18 @@ export function refusalOf(world: Readonly<WorldState>, ctx: RunContext, choice: 
     const startedBy = ctx.variant.clients.find((spec) => spec.id === c.id)?.startedBy;
     if (startedBy !== undefined) return `cannot step ${c.id}: it has not started (${startedBy} starts it)`;
   }
+  if (c.status === 'blocked' && c.blockReason === 'await') {
+    return awaitWakers(world, c).length > 0 ? null : `cannot step ${c.id}: its code awaits a promise, and no other activity of its process is left to settle it`;
+  }
   if (c.status === 'blocked' && c.blockedUntilMs === null && !(c.blockReason === 'network' && world.cluster !== undefined && mayAnswer(world.cluster, c.id))) {
     return `cannot step ${c.id}: it waits for a reply that never comes, and nothing in the schedule can end that wait`;
   }
   return null;
+}
+
+/** The clients whose steps may wake `c` from an `await`: the other started, live clients of its process. */
+function awaitWakers(world: Readonly<WorldState>, c: Readonly<ClientState>): ClientState[] {
+  return world.clients.filter((x) => x !== c && x.process === c.process && isLive(x) && x.status !== 'idle');
 }
 
 function clientById(world: WorldState, id: string): ClientState {
@@ -206,6 +214,10 @@ class WorldRun {
   stepChosen(c: ClientState): void {
     for (;;) {
       this.fireDue(c);
+      if (c.status === 'blocked' && c.blockReason === 'await') {
+        this.runUntilAwaitEnds(c);
+        continue;
+      }
       const wakeMs = this.wakeTimeOf(c);
       if (wakeMs === null) throw new ChoiceError(`cannot step ${c.id}: nothing will end its wait`, this.world.stepIndex);
       if (wakeMs <= this.world.nowMs) break;
@@ -220,6 +232,21 @@ class WorldRun {
     if (c.status === 'idle') this.startClient(c, null);
     if (c.status !== 'ready') throw new Error(`client ${c.id} should be ready after its wake-up (status ${c.status})`);
     this.runStep(c);
+  }
+
+  /**
+   * `A` while A's code awaits another activity of its process: the world runs (A's activities
+   * among it) until one of them steps and so wakes A. One round: the ready clients run, or the
+   * clock moves to the next due time.
+   */
+  private runUntilAwaitEnds(c: ClientState): void {
+    if (awaitWakers(this.world, c).length === 0) throw new ChoiceError(`cannot step ${c.id}: its code awaits a promise, and no other activity of its process is left to settle it`, this.world.stepIndex);
+    const stepsBefore = this.stepsRun;
+    this.settle(c);
+    if (c.status !== 'blocked' || this.stepsRun > stepsBefore) return;
+    const next = this.nextDueMs();
+    if (next === null) throw new ChoiceError(`cannot step ${c.id}: nothing will end its wait`, this.world.stepIndex);
+    this.moveClock(next, 'advance');
   }
 
   /**
@@ -314,6 +341,8 @@ class WorldRun {
         emit: this.emit,
         block: (x, reason, ms, pc) => this.block(x, reason, ms, pc),
         start: (helper, by) => this.startClient(helper, by),
+        spawn: (creator, id, delayMs) => this.spawnActivity(creator, id, delayMs),
+        cancel: (target, by) => this.cancelActivity(target, by),
         cluster: this.cluster,
       });
     } catch (error) {
@@ -323,6 +352,19 @@ class WorldRun {
     }
     // Still ready (its next Redis command is pending): it goes to the back of the line.
     if (c.status === 'ready') c.order = this.world.nextOrder++;
+    this.wakeAwaiting(c);
+  }
+
+  /**
+   * Code of `c`'s process ran: clients of the process whose code awaited a promise (an `await`
+   * step) may go on, so they wake; the host asks their code again (a new `await` if it cannot go on).
+   */
+  private wakeAwaiting(c: ClientState): void {
+    for (const x of this.world.clients) {
+      if (x === c || x.process !== c.process || x.status !== 'blocked' || x.blockReason !== 'await') continue;
+      x.blockedUntilMs = this.world.nowMs;
+      this.wake(x);
+    }
   }
 
   private nextRunnable(reserved: ClientState | null): ClientState | null {
@@ -434,7 +476,7 @@ class WorldRun {
     }
     const name = waiting.saveAs;
     saveReply(c, name, script.reply);
-    if (this.ctx.hosted.has(c.id)) this.ctx.host?.reply(c.id, waiting.pc, script.reply, this.world.nowMs);
+    if (isHosted(this.ctx, c)) this.ctx.host?.reply(c.id, waiting.pc, script.reply, this.world.nowMs);
     this.emit.event(c.id, { kind: 'reply', pc: waiting.pc, var: name, reply: script.reply });
   }
 
@@ -444,6 +486,53 @@ class WorldRun {
     c.blockedUntilMs = durationMs === null ? null : this.world.nowMs + durationMs;
     c.order = this.world.nextOrder++;
     this.emit.event(c.id, { kind: 'block', pc, reason, durationMs, untilMs: c.blockedUntilMs });
+  }
+
+  /**
+   * A hosted client's code created an activity (a timer, a run of an interval, a setImmediate):
+   * a client of the creator's process whose program (the host's log) starts with a sleep of
+   * `delayMs`, from now, so the clock fires it at its due time (late only if the process stalls).
+   */
+  private spawnActivity(creator: ClientState, id: string, delayMs: number): void {
+    if (this.world.cluster !== undefined) throw new ProgramError(`${creator.id}'s code started a timer: activities (timers in async clients) do not run with several Redis nodes yet`);
+    if (this.world.clients.some((x) => x.id === id)) throw new Error(`activity ${id} is created twice`);
+    const now = this.world.nowMs;
+    const c: ClientState = {
+      id,
+      process: creator.process,
+      // Step 0 of its program is the sleep of its delay: it is taken here.
+      pc: 1,
+      status: 'ready',
+      blockedUntilMs: null,
+      blockReason: null,
+      order: this.world.nextOrder++,
+      readySinceMs: now,
+      vars: { token: creator.vars.token ?? '', clientId: id },
+      replyTypes: {},
+      lastReply: null,
+      inCriticalSection: false,
+      believesHoldsLock: false,
+      attempts: {},
+      retrySinceMs: {},
+      leaseGeneration: null,
+      awaitingScript: null,
+      inbox: [],
+      awaitingMessage: null,
+      spawnedBy: creator.id,
+    };
+    this.world.clients.push(c);
+    this.emit.event(id, { kind: 'start', by: creator.id });
+    if (delayMs > 0) this.block(c, 'sleep', delayMs, 0);
+  }
+
+  /** A timer cleared before its callback ran: its activity ends with no actions. */
+  private cancelActivity(target: ClientState, by: ClientState): void {
+    if (target.spawnedBy === undefined) throw new Error(`client ${by.id} cancels ${target.id}, which is not an activity`);
+    if (!isLive(target)) return;
+    target.status = 'done';
+    target.blockReason = null;
+    target.blockedUntilMs = null;
+    this.emit.event(target.id, { kind: 'end', pc: null });
   }
 
   private startClient(c: ClientState, by: string | null): void {

@@ -8,6 +8,7 @@
  * appended its next action, and the choice is applied again. Replies reach the code through
  * `ClientHost.reply`, in the order the engine produces them.
  */
+import type { Step } from './program';
 import type { Reply } from './redis/reply';
 
 export interface ClientHost {
@@ -16,6 +17,8 @@ export interface ClientHost {
    * that is applied again after a HostPending produces the same replies again: the host keeps the first.
    */
   reply(clientId: string, pc: number, reply: Reply, atMs: number): void;
+  /** The action log of an activity a hosted client created (a `spawn` step), or undefined when there is none. */
+  program(clientId: string): readonly Step[] | undefined;
 }
 
 /** A hosted client must run past the end of its action log: its code has not reached its next action yet. */

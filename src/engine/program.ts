@@ -206,6 +206,32 @@ export interface EndStep extends StepBase {
   readonly op: 'end';
 }
 
+/**
+ * Hosted clients only (engine/host.ts): the code created an activity of its process (a timer's
+ * callback, a run of an interval, a setImmediate). The activity `client` joins the run now, in the
+ * creator's process, waiting `delayMs` before its first action (its program's step 0 is that sleep).
+ */
+export interface SpawnStep extends StepBase {
+  readonly op: 'spawn';
+  readonly client: string;
+  readonly delayMs: number;
+}
+
+/** Hosted clients only: the code cleared a timer whose callback has not run: activity `client` ends with no actions. */
+export interface CancelStep extends StepBase {
+  readonly op: 'cancel';
+  readonly client: string;
+}
+
+/**
+ * Hosted clients only: the code awaits a promise that only another activity of its process can
+ * settle (its own timer, an extension running beside it). It waits until another client of its
+ * process takes a step; then the host asks its code again.
+ */
+export interface AwaitStep extends StepBase {
+  readonly op: 'await';
+}
+
 export type Step =
   | CommandStep
   | EvalStep
@@ -224,7 +250,10 @@ export type Step =
   | LeaveStep
   | WriteStep
   | MarkStep
-  | EndStep;
+  | EndStep
+  | SpawnStep
+  | CancelStep
+  | AwaitStep;
 
 export type StepOp = Step['op'];
 
@@ -318,6 +347,12 @@ export function renderStep(step: Step, params: Variables, scripts: Readonly<Reco
       return `${step.counter} += 1`;
     case 'end':
       return 'end';
+    case 'spawn':
+      return `start activity ${step.client} in ${step.delayMs} ms`;
+    case 'cancel':
+      return `cancel activity ${step.client}`;
+    case 'await':
+      return 'await another activity of this process';
   }
 }
 

@@ -5,6 +5,7 @@
  *   +6000    advance the virtual clock 6000 ms (also +6000ms, +6s)
  *   !A       crash client A
  *   A~6000   stall client A for 6000 ms (GC pause or network stall, injected from outside)
+ *   A·1      step activity 1 of A (a timer's callback in A's process; async clients only)
  *
  *   $SET|k|v a command typed into the console (its words joined by |, each byte outside
  *            printable ASCII and every % , | written %HH): see console-choice.ts
@@ -18,6 +19,7 @@
  *   @r3+2000 r3's clock jumps 2 s ahead (@r3-2000: back)   A@+2000   A's clock jumps
  *   @r2~5000 r2 now applies its primary's writes 5000 ms after they were made
  */
+import { activityOwner } from './activity';
 import { consoleShapeProblem } from './console-choice';
 import { decodeBytes, encodeString } from './redis/commands/bytes';
 
@@ -69,7 +71,8 @@ export class ScheduleSyntaxError extends Error {
   }
 }
 
-const CLIENT_ID = '[A-Za-z][A-Za-z0-9_]*';
+/** A client, or an activity of one (`A·1`: a timer's callback in A's process; engine/activity.ts). */
+const CLIENT_ID = '[A-Za-z][A-Za-z0-9_]*(?:\u00B7[1-9][0-9]*)?';
 const STEP = new RegExp(`^${CLIENT_ID}$`);
 const CRASH = new RegExp(`^!(${CLIENT_ID})$`);
 const STALL = new RegExp(`^(${CLIENT_ID})~([0-9]+)(ms|s)?$`);
@@ -106,7 +109,8 @@ export function parseSchedule(text: string, clientIds?: readonly string[], nodeI
     const offset = match.index;
     if (choices.length >= scheduleChoiceCountMax) fail(`schedule longer than ${scheduleChoiceCountMax} choices`, token, offset);
     const checkClient = (id: string) => {
-      if (clientIds && !clientIds.includes(id)) {
+      // An activity (`A·2`) exists once A's code creates it: its owner must be a client.
+      if (clientIds && !clientIds.includes(id) && !clientIds.includes(activityOwner(id))) {
         fail(`unknown client "${id}" (clients: ${clientIds.join(', ')})`, token, offset);
       }
     };

@@ -10,7 +10,8 @@ import { nextBelow } from './rng';
 import type { ClusterRun } from './nodes/cluster';
 import { localTimeMs } from './nodes/clock';
 import { resourcesOf } from './scenario';
-import { saveReply, type BlockReason, type ClientState, type RunContext, type WorldState } from './world';
+import { activityOwner } from './activity';
+import { isHosted, programOf, saveReply, type BlockReason, type ClientState, type RunContext, type WorldState } from './world';
 
 /** Bound on program steps one scheduling step may run without reaching a Redis command or a wait. */
 export const localStepCountMax = 1_000;
@@ -25,6 +26,10 @@ export interface StepEnv {
   block(c: ClientState, reason: BlockReason, durationMs: number | null, pc: number | null): void;
   /** Starts an idle helper client (a `start` step). */
   start(helper: ClientState, by: string): void;
+  /** A hosted client's code created activity `id` of its process, due in `delayMs` (a `spawn` step). */
+  spawn(creator: ClientState, id: string, delayMs: number): void;
+  /** Ends activity `target` before its callback ran (a `cancel` step). */
+  cancel(target: ClientState, by: ClientState): void;
   /** Several Redis nodes: commands travel to them (null: the single-node engine). */
   readonly cluster?: ClusterRun | null;
 }
@@ -37,7 +42,7 @@ export interface StepEnv {
  * a protected resource, marks, starting a helper) run as they come.
  */
 export function runClientStep(c: ClientState, env: StepEnv): void {
-  const program = env.ctx.programs[c.id];
+  const program = programOf(env.ctx, c);
   let redisCommandsRun = 0;
   for (let localSteps = 0; ; localSteps++) {
     if (localSteps > localStepCountMax) {
@@ -45,7 +50,7 @@ export function runClientStep(c: ClientState, env: StepEnv): void {
     }
     if (c.pc >= program.length) {
       // A hosted client's code has not written its next action yet: the host runs it, then the choice again.
-      if (env.ctx.hosted.has(c.id)) throw new HostPending(c.id, c.pc, env.world.nowMs);
+      if (isHosted(env.ctx, c)) throw new HostPending(c.id, c.pc, env.world.nowMs);
       end(c, null, env);
       return;
     }
@@ -60,7 +65,7 @@ export function runClientStep(c: ClientState, env: StepEnv): void {
 
 /** `${name}` templates of a program; a hosted client's steps are literal values. */
 function templateResolver(c: ClientState, env: StepEnv): (text: string) => string {
-  if (env.ctx.hosted.has(c.id)) return (text) => text;
+  if (isHosted(env.ctx, c)) return (text) => text;
   return (text) => resolveTemplate(text, c.vars, env.ctx.params);
 }
 
@@ -126,7 +131,8 @@ function execute(c: ClientState, step: Step, env: StepEnv): boolean {
       return false;
     }
     case 'clock': {
-      const clock = world.cluster?.clientClocks[c.id];
+      // An activity reads the clock of the client that owns its process.
+      const clock = world.cluster?.clientClocks[activityOwner(c.id)];
       const value = String(clock === undefined ? world.nowMs : localTimeMs(clock, world.nowMs));
       c.vars[step.saveAs] = value;
       c.pc += 1;
@@ -207,6 +213,21 @@ function execute(c: ClientState, step: Step, env: StepEnv): boolean {
       c.pc += 1;
       end(c, pc, env);
       return true;
+    case 'spawn':
+      c.pc += 1;
+      env.spawn(c, step.client, step.delayMs);
+      return false;
+    case 'cancel': {
+      const target = world.clients.find((x) => x.id === step.client);
+      if (!target) throw new Error(`client ${c.id} cancels unknown activity "${step.client}"`);
+      c.pc += 1;
+      env.cancel(target, c);
+      return false;
+    }
+    case 'await':
+      c.pc += 1;
+      env.block(c, 'await', null, pc);
+      return true;
   }
 }
 
@@ -248,7 +269,7 @@ function runRedisStep(c: ClientState, step: Extract<Step, { op: 'command' | 'eva
     return true;
   }
   saveReply(c, step.saveAs, result);
-  if (ctx.hosted.has(c.id)) ctx.host?.reply(c.id, pc, result, world.nowMs);
+  if (isHosted(ctx, c)) ctx.host?.reply(c.id, pc, result, world.nowMs);
   emit.event(c.id, { kind: 'command', pc, argv, reply: result, releases: step.releases === true }, before);
   deliverPushes(world, server, ctx, emit);
   wakeKilledScriptCaller(env);

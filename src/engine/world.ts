@@ -24,9 +24,10 @@ export type ClientStatus = 'idle' | 'ready' | 'blocked' | 'crashed' | 'done';
  * reply (a slow script's reply arrives when the script ends), busy (Redis is running another
  * client's script; the command waits its turn). Pub/Sub: message (a `waitMessage`: until a
  * message arrives or the timeout, whichever is first). network (several nodes: a command's reply is
- * on its way, or lost; the wait ends with the reply, or at the client's timeout).
+ * on its way, or lost; the wait ends with the reply, or at the client's timeout). await (a hosted
+ * client's code awaits a promise another activity of its process settles: it wakes when one of them steps).
  */
-export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'message' | 'network';
+export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'message' | 'network' | 'await';
 
 /** A Pub/Sub message delivered to one of a client's connections and not read by its program yet. */
 export interface InboxMessage {
@@ -81,6 +82,12 @@ export interface ClientState {
   inbox: InboxMessage[];
   /** While blocked in `waitMessage`: the channel it waits for (null: any), where the payload goes. */
   awaitingMessage: { channel: string | null; saveAs: string | null; pc: number } | null;
+  /**
+   * An activity (a timer's callback, a run of an interval) that a hosted client's code created
+   * while it ran (a `spawn` step): the client that created it. Absent for the scenario's own clients,
+   * so a world without activities keeps its old shape.
+   */
+  spawnedBy?: string;
 }
 
 /** A process hosting one or more clients (an application instance, a JVM). */
@@ -329,6 +336,18 @@ export interface Checkpoint {
   readonly server: ServerSnapshot;
   /** Number of trace events before this point. */
   readonly eventCount: number;
+}
+
+/** Whether the client's program is written while it runs: a hosted client, or an activity one created. */
+export function isHosted(ctx: RunContext, c: Readonly<ClientState>): boolean {
+  return c.spawnedBy !== undefined || ctx.hosted.has(c.id);
+}
+
+/** A client's program: the scenario's, or (an activity) its host's log. */
+export function programOf(ctx: RunContext, c: Readonly<ClientState>): readonly Step[] {
+  const program = ctx.programs[c.id] ?? (c.spawnedBy === undefined ? undefined : ctx.host?.program(c.id));
+  if (program === undefined) throw new Error(`client ${c.id} has no program`);
+  return program;
 }
 
 /** A client that has not finished or crashed (it may not have started yet). */

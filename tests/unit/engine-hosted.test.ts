@@ -29,7 +29,7 @@ describe('hosted clients in the engine', () => {
   it('a choice past the end of the log throws HostPending and leaves the world as it was', () => {
     const log: Step[] = [];
     const replies: [string, number, Reply, number][] = [];
-    const host: ClientHost = { reply: (id, pc, reply, atMs) => void replies.push([id, pc, reply, atMs]) };
+    const host: ClientHost = { reply: (id, pc, reply, atMs) => void replies.push([id, pc, reply, atMs]), program: () => undefined };
     const sim = new Simulation(scenarioWith(log), { host, checkpointEverySteps: 1 });
     const before = sim.stateKey();
     expect(() => sim.apply({ kind: 'step', clientId: 'A' })).toThrow(HostPending);
