@@ -65,14 +65,29 @@ export class ScheduleDoesNotFitError extends LockstepError {
   }
 }
 
-/** An async client's code threw (or rejected) instead of returning: the run stops there. */
+/** Which activity of a client (a timer's callback, `A·1`) was running, and what it is. */
+export interface ActivityInfo {
+  readonly id: string;
+  /** "a setTimeout's callback", "a setInterval's run", … */
+  readonly what: string;
+}
+
+function where(clientId: string, activity: ActivityInfo | undefined): string {
+  return activity === undefined ? `client ${clientId}'s code` : `client ${clientId}'s activity ${activity.id} (${activity.what})`;
+}
+
+/** An async client's code (or one of its activities: a timer's callback) threw or rejected: the run stops there. */
 export class AsyncClientError extends LockstepError {
   override name = 'AsyncClientError';
+  /** The activity that threw (`A·1`), or null when it was the client's main code. */
+  readonly activityId: string | null;
   constructor(
     readonly clientId: string,
     cause: unknown,
+    activity?: ActivityInfo,
   ) {
-    super('client-threw', `clients.${clientId}`, `client ${clientId}'s code threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super('client-threw', `clients.${clientId}`, `${where(clientId, activity)} threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.activityId = activity?.id ?? null;
   }
 }
 
@@ -83,17 +98,26 @@ export class AsyncClientError extends LockstepError {
  */
 export class UncontrolledAwaitError extends LockstepError {
   override name = 'UncontrolledAwaitError';
+  /** The activity that stopped (`A·1`), or null when it was the client's main code. */
+  readonly activityId: string | null;
+  /** The last action it reached, in words. */
+  readonly lastAction: string | null;
   constructor(
     readonly clientId: string,
     hopCountMax: number,
+    details?: Partial<ActivityInfo> & { readonly lastAction?: string },
   ) {
+    const activity = details?.id !== undefined && details.what !== undefined ? { id: details.id, what: details.what } : undefined;
     super(
       'client-not-parked',
       `clients.${clientId}`,
-      `client ${clientId} did not reach a Lockstep action (a redis command, ctx.sleep, ctx.work) or return within ${hopCountMax} microtask turns: ` +
-        'it awaits something Lockstep does not control (real I/O, setTimeout, a promise another client resolves). ' +
-        'Use ctx.sleep for timers and the redis object for Redis; share state between clients through Redis or plain variables.',
+      `${where(clientId, activity)} did not reach a Lockstep action (a redis command, a timer, ctx.sleep, ctx.work) or return within ${hopCountMax} microtask turns: ` +
+        'it awaits something Lockstep does not control (real I/O such as a socket or a file, another process, a promise another client resolves), and no timer of its process is pending. ' +
+        `${details?.lastAction === undefined ? '' : `Its last action: ${details.lastAction}. `}` +
+        'Use the redis object for Redis; share state between clients through Redis or plain variables.',
     );
+    this.activityId = activity?.id ?? null;
+    this.lastAction = details?.lastAction ?? null;
   }
 }
 

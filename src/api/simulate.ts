@@ -9,6 +9,7 @@ import type { Scenario } from '../engine/scenario';
 import { Simulation } from '../engine/simulation';
 import type { Trace, ViolationKind } from '../engine/trace';
 import { AsyncRun, type AsyncClients } from './async/run';
+import { withVirtualGlobals } from './async/virtual-globals';
 import { ArgumentError, ScheduleDoesNotFitError } from './errors';
 import { checkOptions, resolveExpect, resolveScenario, resolveSchedule, resolveSeed, resolveVariant, type ExpectedVerdict, type ScenarioSource } from './source';
 
@@ -110,16 +111,19 @@ async function runVariant(scenario: Scenario, variantId: string, options: Record
     }
     return resultOf(sim, expected);
   }
-  const run = new AsyncRun(scenario, { variantId: variant.id, seed, clients });
-  if (options.schedule === undefined && scenario.defaultSchedule === '') throw new ArgumentError('schedule', 'give the schedule to run your clients under, e.g. "A B +10000" (docs/SCHEDULES.md)');
-  const choices = resolveSchedule(options.schedule, scenario.defaultSchedule, run.sim.ctx.clientIds);
-  try {
-    for (const choice of choices) await run.apply(choice);
-  } catch (error) {
-    throw fitError(error);
-  }
-  await run.finish();
-  return resultOf(run.sim, expected);
+  // The clients' timers, clock and randomness are virtual while they run (async/virtual-globals.ts).
+  return withVirtualGlobals(async () => {
+    const run = new AsyncRun(scenario, { variantId: variant.id, seed, clients });
+    if (options.schedule === undefined && scenario.defaultSchedule === '') throw new ArgumentError('schedule', 'give the schedule to run your clients under, e.g. "A B +10000" (docs/SCHEDULES.md)');
+    const choices = resolveSchedule(options.schedule, scenario.defaultSchedule, run.sim.ctx.clientIds);
+    try {
+      for (const choice of choices) await run.apply(choice);
+    } catch (error) {
+      throw fitError(error);
+    }
+    await run.finish();
+    return resultOf(run.sim, expected);
+  });
 }
 
 /**

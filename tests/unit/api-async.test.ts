@@ -6,6 +6,7 @@
  * the worked example (examples/my-lock-tests/src/lock.ts) and none in the script release.
  */
 import { readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -104,9 +105,12 @@ describe('determinism: same seed and schedule, same trace (fast-check)', () => {
 
 describe('code Lockstep does not control is caught', () => {
   const cases: [string, AsyncClientCode][] = [
-    ['a real timer', async (redis) => {
+    ['a real socket', async (redis) => {
       await redis.get('lock');
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => {
+        const socket = connect(1, '127.0.0.1', () => resolve(null));
+        socket.on('error', () => socket.destroy());
+      });
       await redis.del('lock');
     }],
     ['real I/O', async (redis) => {

@@ -5,6 +5,8 @@
  * and the code only ever runs on microtasks, so the same seed and schedule give the same trace.
  */
 import { HostPending } from '../../engine/host';
+import { localTimeMs } from '../../engine/nodes/clock';
+import { DEFAULT_UNIX_EPOCH_MS } from '../../engine/redis/time';
 import type { Scenario, ClientSpec } from '../../engine/scenario';
 import { findVariant, resourcesOf } from '../../engine/scenario';
 import type { Choice } from '../../engine/schedule';
@@ -77,7 +79,12 @@ export class AsyncRun {
   private readonly host: AsyncHost;
 
   constructor(base: Scenario, options: { readonly variantId: string; readonly seed: number; readonly clients: AsyncClients }) {
-    const host = new AsyncHost();
+    const epochMs = base.unixEpochMs ?? DEFAULT_UNIX_EPOCH_MS;
+    // Date in a client's code: the epoch plus the client's own clock (its drift and jumps, with several nodes).
+    const host = new AsyncHost(options.seed, (owner, nowMs) => {
+      const clock = this.sim.state.cluster?.clientClocks[owner];
+      return epochMs + (clock === undefined ? nowMs : localTimeMs(clock, nowMs));
+    });
     const starters = new Map<string, AsyncClientCode>();
     // The code starts with its redis and ctx, made once the simulation has drawn each client's token.
     const relay = new Map<string, (generation: number) => unknown>();

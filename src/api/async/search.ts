@@ -5,12 +5,14 @@
  * keyspace and every client's history (its actions and the replies it got), so interleavings that
  * end in the same place are expanded once. The first schedule found for a kind is a shortest one.
  */
+import { activityOwner } from '../../engine/activity';
 import { ChoiceError } from '../../engine/engine';
 import type { Scenario } from '../../engine/scenario';
 import { formatSchedule, type Choice } from '../../engine/schedule';
 import { VIOLATION_KINDS, type ViolationKind } from '../../engine/trace';
 import { isLive } from '../../engine/world';
 import { AsyncRun, type AsyncClients } from './run';
+import { withVirtualGlobals } from './virtual-globals';
 
 /** Faults the search may add: stalls of the given lengths and crashes, of any process (or only `clients`'). */
 export interface FaultBudget {
@@ -77,7 +79,8 @@ function movesOf(run: AsyncRun, choices: readonly Choice[], faults: FaultBudget)
   const sim = run.sim;
   const world = sim.state;
   const moves: Choice[] = [];
-  for (const id of sim.ctx.clientIds) {
+  // Every client of the world, with the activities its code created (timers: `A·1`).
+  for (const { id } of world.clients) {
     const step: Choice = { kind: 'step', clientId: id };
     if (sim.refusal(step) === null) moves.push(step);
   }
@@ -92,7 +95,7 @@ function movesOf(run: AsyncRun, choices: readonly Choice[], faults: FaultBudget)
   const used = faultsUsed(choices);
   const seen = new Set<string>();
   for (const c of world.clients) {
-    if (seen.has(c.process) || !isLive(c) || (faults.clients && !faults.clients.includes(c.id))) continue;
+    if (seen.has(c.process) || !isLive(c) || (faults.clients && !faults.clients.includes(activityOwner(c.id)))) continue;
     seen.add(c.process);
     if (used.stalls < faults.stallCountMax) for (const ms of faults.stallLengthsMs) moves.push({ kind: 'stall', clientId: c.id, ms });
     if (used.crashes < faults.crashCountMax) moves.push({ kind: 'crash', clientId: c.id });
@@ -100,10 +103,14 @@ function movesOf(run: AsyncRun, choices: readonly Choice[], faults: FaultBudget)
   return moves;
 }
 
-export async function searchAsync(
-  scenario: Scenario,
-  options: { readonly variantId: string; readonly seed: number; readonly clients: AsyncClients; readonly bounds: AsyncSearchBounds; readonly invariants?: readonly ViolationKind[]; readonly stopAt?: 'first' | 'all' },
-): Promise<AsyncSearchResult> {
+type SearchOptions = { readonly variantId: string; readonly seed: number; readonly clients: AsyncClients; readonly bounds: AsyncSearchBounds; readonly invariants?: readonly ViolationKind[]; readonly stopAt?: 'first' | 'all' };
+
+/** Searches with the clients' timers, clock and randomness virtual (virtual-globals.ts) for the whole search. */
+export async function searchAsync(scenario: Scenario, options: SearchOptions): Promise<AsyncSearchResult> {
+  return withVirtualGlobals(() => search(scenario, options));
+}
+
+async function search(scenario: Scenario, options: SearchOptions): Promise<AsyncSearchResult> {
   const { bounds } = options;
   const invariants = options.invariants ? VIOLATION_KINDS.filter((k) => options.invariants?.includes(k)) : VIOLATION_KINDS;
   const run = new AsyncRun(scenario, { variantId: options.variantId, seed: options.seed, clients: options.clients });
