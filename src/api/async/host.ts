@@ -61,8 +61,6 @@ interface HostedClient {
   readonly start: (generation: number) => unknown;
   state: 'waiting' | 'running' | 'returned' | 'threw';
   error: unknown;
-  /** The virtual time its code runs at: when its last reply arrived or its last wait ended. */
-  atMs: number;
   /** Its seeded random stream (Math.random, crypto): from the run's seed and its id, whatever the interleaving. */
   rng: RngState;
   /** An activity whose timer was cleared before its callback ran: it ends with no actions. */
@@ -102,7 +100,7 @@ class Actor implements VirtualActor {
   }
   monotonicMs(): number {
     this.host.checkRun(this.generation, this.client.id);
-    return this.client.atMs;
+    return this.host.atMsOf(this.client);
   }
   nextUint32(): number {
     this.host.checkRun(this.generation, this.client.id);
@@ -127,6 +125,12 @@ export class AsyncHost implements ClientHost {
   private activityCounts = new Map<string, number>();
   private timers = new Map<number, TimerRecord>();
   private nextTimerId = 1;
+  /**
+   * The virtual time each client's process runs its code at (by owner): when the last reply reached
+   * any of its code, or the engine last asked it for an action. Code woken by a timer's callback runs
+   * at the callback's time.
+   */
+  private processAtMs = new Map<string, number>();
   /** Which run the code belongs to: bumped by reset(), so code left over from an earlier run is refused. */
   private generation = 0;
 
@@ -153,9 +157,9 @@ export class AsyncHost implements ClientHost {
       c.records = [];
       c.state = 'waiting';
       c.error = null;
-      c.atMs = 0;
       c.rng = this.rngOf(c.id);
     }
+    this.processAtMs = new Map();
     this.activities = new Map();
     this.activityCounts = new Map();
     this.timers = new Map();
@@ -169,7 +173,11 @@ export class AsyncHost implements ClientHost {
 
   /** The virtual time the code running now (client `id`'s, or one of its activities') runs at. */
   nowMs(id: string): number {
-    return this.actorOf(id).atMs;
+    return this.atMsOf(this.actorOf(id));
+  }
+
+  atMsOf(c: HostedClient): number {
+    return this.processAtMs.get(c.owner) ?? 0;
   }
 
   program(clientId: string): readonly Step[] | undefined {
@@ -201,7 +209,7 @@ export class AsyncHost implements ClientHost {
       return;
     }
     record.reply = reply;
-    c.atMs = atMs;
+    this.processAtMs.set(c.owner, atMs);
     if (record.awaiting?.kind === 'reply') record.awaiting.settle(reply);
     record.awaiting = null;
   }
@@ -214,7 +222,7 @@ export class AsyncHost implements ClientHost {
    */
   async park(id: string, pc: number, nowMs: number): Promise<void> {
     const c = this.client(id);
-    c.atMs = nowMs;
+    this.processAtMs.set(c.owner, nowMs);
     for (let i = 0; i < pc && i < c.records.length; i++) {
       const record = c.records[i];
       if (record.awaiting?.kind === 'wake') record.awaiting.settle();
@@ -263,7 +271,7 @@ export class AsyncHost implements ClientHost {
 
   wallMs(actor: Actor): number {
     this.checkRun(actor.generation, actor.client.id);
-    return this.wallClock(actor.client.owner, actor.client.atMs);
+    return this.wallClock(actor.client.owner, this.atMsOf(actor.client));
   }
 
   /** A timer created by the code running as `actor`: its first run is an activity due in `delayMs`. */
@@ -353,7 +361,7 @@ export class AsyncHost implements ClientHost {
   }
 
   private newClient(id: string, owner: string, kind: CodeKind, start: (generation: number) => unknown): HostedClient {
-    return { id, owner, kind, log: [], records: [], start, state: 'waiting', error: null, atMs: 0, rng: this.rngOf(id), cancelled: false };
+    return { id, owner, kind, log: [], records: [], start, state: 'waiting', error: null, rng: this.rngOf(id), cancelled: false };
   }
 
   private rngOf(id: string): RngState {
