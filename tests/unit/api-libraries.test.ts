@@ -148,9 +148,18 @@ describe('redlock 5.0.0-beta.2 on one node, unmodified', () => {
     expect(result.violations).toEqual([]);
     const enters = result.trace.events.filter((e) => e.kind === 'enter').map((e) => e.clientId);
     expect(enters).toEqual(['A', 'B']);
-    // Its value is crypto.randomBytes(16) through the ES module's named import: 32 hex digits, from the seed.
-    const value = result.trace.events.find((e) => e.kind === 'command' && e.clientId === 'A' && e.argv[0] === 'eval');
-    expect(value?.kind === 'command' && value.argv[4]).toMatch(/^[0-9a-f]{32}$/);
+    // Its value is crypto.randomBytes(16) through the ES module's named import (a live binding,
+    // patched with syncBuiltinESMExports): 32 hex digits, the same for the same seed, other for another.
+    const valueOf = (r: typeof result) => {
+      const sent = r.trace.events.find((e) => e.kind === 'command' && e.clientId === 'A' && e.argv[0] === 'evalsha');
+      return sent?.kind === 'command' ? sent.argv[4] : null;
+    };
+    expect(valueOf(result)).toMatch(/^[0-9a-f]{32}$/);
+    const again = await simulate({ clients: { A: redlockAcquireJob(300), B: redlockAcquireJob(300) }, lockKey: 'orders', schedule: 'A B +5000' });
+    const otherSeed = await simulate({ clients: { A: redlockAcquireJob(300), B: redlockAcquireJob(300) }, lockKey: 'orders', schedule: 'A B +5000', seed: 2 });
+    expect(valueOf(again)).toBe(valueOf(result));
+    expect(valueOf(otherSeed)).not.toBe(valueOf(result));
+    expect(JSON.stringify(again.trace)).toBe(JSON.stringify(result.trace));
   });
 
   it('the explorer finds the GC-pause race in acquire/release (Redlock has no fencing)', async () => {

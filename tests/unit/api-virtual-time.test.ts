@@ -10,7 +10,7 @@ import nodeCrypto from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AsyncClientError, simulate, UncontrolledAwaitError, type AsyncClientCode } from '../../src/api';
-import { virtualGlobalsInstalled } from '../../src/api/async/virtual-globals';
+import { actorStorage, VirtualTimer, virtualGlobalsInstalled } from '../../src/api/async/virtual-globals';
 import { DEFAULT_UNIX_EPOCH_MS } from '../../src/engine/redis/time';
 import type { Choice } from '../../src/engine/schedule';
 import { formatSchedule } from '../../src/engine/schedule';
@@ -43,6 +43,28 @@ describe('virtual time in clients’ code', () => {
     // Restored after the run: the test's own globals are the real ones.
     expect(virtualGlobalsInstalled()).toBe(false);
     expect([globalThis.setTimeout, globalThis.Date, Math.random, nodeCrypto.randomBytes]).toEqual([realSetTimeout, RealDate, realRandom, realRandomBytes]);
+  });
+
+  it('while a run is going, code that is not a client’s (outside its AsyncLocalStorage context) gets the real globals', async () => {
+    let outside: { now: number; timer: unknown } | null = null;
+    await simulate({
+      clients: {
+        A: async (redis) => {
+          // What the test runner's own code sees meanwhile: real time, a real timer.
+          outside = actorStorage.exit(() => {
+            const timer = setTimeout(() => undefined, 1);
+            clearTimeout(timer);
+            return { now: Date.now(), timer };
+          });
+          await redis.get('k');
+        },
+      },
+      schedule: 'A',
+    });
+    expect(outside).not.toBeNull();
+    const seen = outside as unknown as { now: number; timer: unknown };
+    expect(Math.abs(seen.now - RealDate.now())).toBeLessThan(60_000);
+    expect(seen.timer).not.toBeInstanceOf(VirtualTimer);
   });
 
   it('clearTimeout cancels a pending timer; setInterval runs are activities of their own; setImmediate and nextTick run in order', async () => {
