@@ -4,7 +4,7 @@
  * creator's process, named `A·1`, `A·2`, … (U+00B7 MIDDLE DOT) in the order the code of A's
  * process creates them. The client before the dot owns the process, its clock and its locks.
  */
-export const ACTIVITY_SEPARATOR = '·';
+const ACTIVITY_SEPARATOR = '·';
 
 /** The client an activity belongs to (`A` for `A·3`); a client's own id for itself. */
 export function activityOwner(clientId: string): string {

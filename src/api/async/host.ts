@@ -33,7 +33,7 @@ export const parkHopCountMax = 10_000;
  * (or other activities running) is taken to await them: it gets an `await` step. Lower than
  * parkHopCountMax because every wait on a timer pays it; library promise chains take tens.
  */
-export const quietHopCount = 1_000;
+const quietHopCount = 1_000;
 
 type Awaiting = { readonly kind: 'reply'; readonly settle: (reply: Reply) => void } | { readonly kind: 'wake'; readonly settle: () => void } | null;
 
