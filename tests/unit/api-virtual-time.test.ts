@@ -125,6 +125,20 @@ describe('virtual time in clients’ code', () => {
     expect((error as UncontrolledAwaitError).lastAction).toBe('get k (action 1)');
   });
 
+  it('a schedule names an activity: `A·1` runs the world until A’s timer fires, then steps it', async () => {
+    const code: AsyncClientCode = async (redis) => {
+      setTimeout(() => void redis.set('by-timer', 'yes'), 700);
+      await redis.get('k');
+      await redis.set('main', 'done');
+    };
+    const result = await simulate({ clients: { A: code }, schedule: 'A A·1' });
+    expect(result.schedule).toBe('A A·1');
+    const set = result.trace.events.find((e) => e.kind === 'command' && e.clientId === 'A·1');
+    expect(set?.atMs).toBe(700);
+    // Before A's code creates it, A·1 does not exist: the schedule does not fit.
+    await expect(simulate({ clients: { A: code }, schedule: 'A·1' })).rejects.toThrow(/no client "A·1"/);
+  });
+
   it('a stalled process fires its timer late; a crash means it never fires', async () => {
     const code: AsyncClientCode = async (redis) => {
       await new Promise((resolve) => setTimeout(resolve, 500));
