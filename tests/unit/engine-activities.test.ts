@@ -11,6 +11,7 @@ import type { Step } from '../../src/engine/program';
 import type { Scenario } from '../../src/engine/scenario';
 import { formatSchedule, parseSchedule } from '../../src/engine/schedule';
 import { Simulation } from '../../src/engine/simulation';
+import { cloneWorld } from '../../src/engine/world';
 
 const text = { en: 't', zh: 't' };
 
@@ -120,5 +121,7 @@ describe('activities of hosted clients', () => {
     expect(sim.refusal({ kind: 'step', clientId: 'A·1' })).toMatch(/no client "A·1"/);
     sim.seek(2);
     expect(sim.stateKey()).toBe(key);
+    // Checkpoints copy activities as they copy any client.
+    expect(cloneWorld(sim.state)).toEqual(structuredClone(sim.state));
   });
 });
