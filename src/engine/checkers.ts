@@ -46,12 +46,12 @@ function foreignReleaseOnNodes(event: TraceEvent, cluster: ClusterState): Findin
     const before = cluster.nodeLocks[node] ?? null;
     if (view !== undefined && view.lock !== before) {
       const owner = before === null || !Object.hasOwn(cluster.lockWriters, before) ? null : cluster.lockWriters[before];
-      if (owner !== null && owner !== event.clientId) {
+      if (owner !== null && owner !== activityOwner(event.clientId)) {
         const params = { a: event.clientId, b: owner, node };
         const message = view.lock === null ? traceText('vForeignReleaseDeletedOn', params) : traceText('vForeignReleaseOverwroteOn', params);
         findings.push({ kind: 'foreign-release', message, clients: [event.clientId, owner] });
       }
-      if (view.lock !== null && !Object.hasOwn(cluster.lockWriters, view.lock)) cluster.lockWriters[view.lock] = event.clientId;
+      if (view.lock !== null && !Object.hasOwn(cluster.lockWriters, view.lock)) cluster.lockWriters[view.lock] = activityOwner(event.clientId);
     }
   }
   for (const view of event.nodes ?? []) cluster.nodeLocks[view.node] = view.lock;

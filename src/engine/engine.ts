@@ -494,7 +494,6 @@ class WorldRun {
    * `delayMs`, from now, so the clock fires it at its due time (late only if the process stalls).
    */
   private spawnActivity(creator: ClientState, id: string, delayMs: number): void {
-    if (this.world.cluster !== undefined) throw new ProgramError(`${creator.id}'s code started a timer: activities (timers in async clients) do not run with several Redis nodes yet`);
     if (this.world.clients.some((x) => x.id === id)) throw new Error(`activity ${id} is created twice`);
     const now = this.world.nowMs;
     const c: ClientState = {

@@ -291,6 +291,7 @@ function sendToNode(c: ClientState, step: Extract<Step, { op: 'command' | 'eval'
   const result = cluster.send(c, nodeId, argv, pc, step.saveAs ?? null, step.releases === true);
   if (result !== null) {
     saveReply(c, step.saveAs, result);
+    cluster.replyToHost(c, pc, result);
     return false;
   }
   env.block(c, 'network', step.timeoutMs ?? null, pc);

@@ -139,6 +139,21 @@ describe('virtual time in clients’ code', () => {
     await expect(simulate({ clients: { A: code }, schedule: 'A·1' })).rejects.toThrow(/no client "A·1"/);
   });
 
+  it('with several Redis nodes, a timer’s commands travel over its client’s link and read its client’s clock', async () => {
+    const code: AsyncClientCode = async (redis) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await redis.set('seen', String(Date.now() - DEFAULT_UNIX_EPOCH_MS));
+    };
+    const result = await simulate({ scenario: 'failover-before-replication', variant: 'async', clients: { A: code, B: async () => undefined }, schedule: 'A A@+2000 +1000' });
+    const sent = result.trace.events.find((e) => e.kind === 'command' && e.clientId === 'A');
+    expect(sent?.kind === 'command' && [sent.node, sent.atMs]).toEqual(['r1', 500]);
+    // A's clock jumped 2 s ahead at t=0: the code woken by its timer at t=500 reads 2500.
+    expect(result.keys.find((k) => k.key === 'seen')?.value).toBe('2500');
+    // Partitioning A from the primary cuts its timers off too.
+    const cut = await simulate({ scenario: 'failover-before-replication', variant: 'async', clients: { A: code, B: async () => undefined }, schedule: 'A A·1/@r1 +1000' });
+    expect(cut.trace.events.some((e) => e.kind === 'drop' && e.clientId === 'A')).toBe(true);
+  });
+
   it('a stalled process fires its timer late; a crash means it never fires', async () => {
     const code: AsyncClientCode = async (redis) => {
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -1,3 +1,4 @@
+import { activityOwner } from '../activity';
 import { ProgramError } from '../choice-error';
 import { readLock, type Emitter } from '../emit';
 import { COMMANDS } from '../redis/commands';
@@ -5,7 +6,7 @@ import { KeyspaceSnapshot } from '../redis/keyspace';
 import { reply, type Reply } from '../redis/reply';
 import type { SimRedisServer } from '../redis/server';
 import type { NodeView, TraceEvent } from '../trace';
-import { isLive, saveReply, type ClientState, type RunContext, type WorldState } from '../world';
+import { isHosted, isLive, saveReply, type ClientState, type RunContext, type WorldState } from '../world';
 import { localTimeMs, virtualTimeWhen } from './clock';
 import type { NodeServers } from './servers';
 import { linkKey, tidyLinks, type Awaiting, type ClusterState, type Effect, type Message, type NodeState, type ReplicationEntry } from './state';
@@ -105,6 +106,11 @@ export class ClusterRun {
     return awaiting.reply;
   }
 
+  /** A hosted client's code (engine/host.ts) gets the reply its command's promise waits for. */
+  replyToHost(c: ClientState, pc: number, result: Reply): void {
+    if (isHosted(this.env.ctx, c)) this.env.ctx.host?.reply(c.id, pc, result, this.env.world.nowMs);
+  }
+
   /** The reply a waiting client takes when it wakes: the one that arrived, or its own timeout. */
   takeReply(c: ClientState): void {
     const awaiting = this.state.awaiting[c.id];
@@ -112,17 +118,20 @@ export class ClusterRun {
     delete this.state.awaiting[c.id];
     if (awaiting.reply !== null) {
       saveReply(c, awaiting.saveAs, awaiting.reply);
+      this.replyToHost(c, awaiting.pc, awaiting.reply);
       this.env.emit.event(c.id, { kind: 'reply', pc: awaiting.pc, var: awaiting.saveAs, reply: awaiting.reply, node: awaiting.nodeId });
       return;
     }
     const timeout = reply.error(`${clientTimeoutPrefix}: no reply from ${awaiting.nodeId} in time`);
     saveReply(c, awaiting.saveAs, timeout);
+    this.replyToHost(c, awaiting.pc, timeout);
     this.env.emit.event(c.id, { kind: 'reply', pc: awaiting.pc, var: awaiting.saveAs, reply: timeout, node: awaiting.nodeId, timeout: true });
   }
 
   private linkDelayMs(clientId: string, nodeId: string): number {
     const links = this.env.ctx.scenario.links;
-    const override = links?.overrides?.find((o) => o.client === clientId && o.node === nodeId);
+    const owner = activityOwner(clientId);
+    const override = links?.overrides?.find((o) => o.client === owner && o.node === nodeId);
     return override?.delayMs ?? links?.delayMs ?? 0;
   }
 

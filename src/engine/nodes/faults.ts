@@ -1,3 +1,4 @@
+import { activityOwner } from '../activity';
 import type { NodeChoice } from '../schedule';
 import type { WorldState } from '../world';
 import type { ClusterRun } from './cluster';
@@ -127,7 +128,8 @@ export function applyNodeFault(run: ClusterRun, choice: NodeChoice): void {
       return;
     }
     case 'client-clock':
-      cluster.clientClocks[choice.clientId].offsetMs += choice.ms;
+      // An activity's clock is its client's.
+      cluster.clientClocks[activityOwner(choice.clientId)].offsetMs += choice.ms;
       emit.event(choice.clientId, { kind: 'fault', fault: 'clock-jump', node: null, ms: choice.ms });
       return;
     case 'replication-delay':

@@ -1,3 +1,4 @@
+import { activityOwner } from '../activity';
 import type { KeyEntry } from '../redis/keyspace';
 import type { Reply } from '../redis/reply';
 import type { NodeSpec, Scenario, VariantSpec } from '../scenario';
@@ -114,7 +115,8 @@ export interface Awaiting {
   reply: Reply | null;
 }
 
-export const linkKey = (clientId: string, nodeId: string) => `${clientId}|${nodeId}`;
+/** A client's link to a node; an activity (`A·1`, a timer of async client A) uses its client's. */
+export const linkKey = (clientId: string, nodeId: string) => `${activityOwner(clientId)}|${nodeId}`;
 
 /**
  * Keeps `links` canonical: only faulty links, in key order. Two worlds whose links are in the same
