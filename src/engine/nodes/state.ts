@@ -90,6 +90,8 @@ export interface Message {
   /** The program step that sent it, and whether it gives the lock up (for the command's event). */
   readonly pc: number;
   readonly releases: boolean;
+  /** The client's named connection it goes on (CommandStep.connection); absent: the client's own. */
+  readonly connection?: string;
 }
 
 export interface PendingWait {
