@@ -54,6 +54,23 @@ describe('several nodes from user code', () => {
     expect(seen).toEqual([true, 3, null, 'on-r2']);
   });
 
+  it('a command to a crashed node waits; with ioredis\'s commandTimeout it rejects after that many virtual ms', async () => {
+    const seen: unknown[] = [];
+    const result = await simulate({
+      nodes,
+      clients: {
+        A: async (_redis, ctx) => {
+          const r2 = ctx.nodes[1].duplicate({ commandTimeout: 50 });
+          seen.push(await r2.set('lock', ctx.token).catch((e: Error) => [e.name, e.message]));
+          seen.push(ctx.now());
+        },
+      },
+      schedule: '!@r2 A +50',
+    });
+    expect(seen).toEqual([['Error', 'Command timed out'], 50]);
+    expect(result.trace.events.some((e) => e.kind === 'drop' && e.cause === 'node-down')).toBe(true);
+  });
+
   it('the explorer finds the violation within a node-crash budget, and none without node faults', async () => {
     const found = await explore({ nodes, clients, faults: { nodeCrashes: 1, nodes: ['r2'] }, invariants: ['mutual-exclusion'], depthMax: 6 });
     expect(found.violations.map((v) => v.kind)).toEqual(['mutual-exclusion']);
