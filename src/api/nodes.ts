@@ -68,7 +68,7 @@ function nodeOf(option: unknown, path: string): NodeSpec {
 }
 
 /** The `nodes` option checked, each problem an ArgumentError naming its path (`nodes[1]`). */
-export function resolveNodes(option: unknown, clientIds: readonly string[]): NodeSpec[] {
+function resolveNodes(option: unknown, clientIds: readonly string[]): NodeSpec[] {
   if (!Array.isArray(option) || option.length === 0 || option.length > nodeCountMax) throw new ArgumentError('nodes', `a list of 1 to ${nodeCountMax} nodes, e.g. ['r1', 'r2', 'r3']`);
   const nodes = option.map((o, i) => nodeOf(o, `nodes[${i}]`));
   nodes.forEach((n, i) => {

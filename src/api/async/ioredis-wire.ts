@@ -42,7 +42,8 @@ const ARGUMENT_TRANSFORMERS: Readonly<Record<string, (args: unknown[]) => unknow
 /** utils.toArg, with Buffers read through the simulator's byte convention (commands/bytes.ts). */
 function toArg(arg: unknown): string {
   if (typeof arg === 'string') return arg;
-  if (arg instanceof Uint8Array) return decodeBytes(arg);
+  // Only a Buffer goes as bytes (Command.js tests `instanceof Buffer`); any other object as String(arg).
+  if (Buffer.isBuffer(arg)) return decodeBytes(arg);
   if (arg === null || arg === undefined) return '';
   return String(arg);
 }

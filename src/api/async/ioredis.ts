@@ -7,6 +7,7 @@
  * connection's (scripts sent, subscriber mode) in ioredis-connection.ts, pipelines and multi() in
  * ioredis-pipeline.ts.
  */
+import type { Buffer } from 'node:buffer';
 import { EventEmitter } from 'node:events';
 import { Connection, Script, type ClientLink } from './ioredis-connection';
 import { createPipeline } from './ioredis-pipeline';
@@ -15,7 +16,7 @@ import { asCallback, splitCallback, wireArgs, wrapMultiResult, type ReplyEncodin
 export { ReplyError } from './ioredis-wire';
 export type { ClientLink } from './ioredis-connection';
 
-export type Arg = string | number | Uint8Array;
+type Arg = string | number | Buffer;
 
 /** Commands offered as methods (ioredis names them in lower case). Anything else: `call(name, ...args)`. */
 const COMMANDS = [

@@ -12,10 +12,8 @@ import { VIOLATION_KINDS, type ViolationKind } from '../../engine/trace';
 import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed } from '../../engine/explore/moves';
 import { AsyncRun, type AsyncClients } from './run';
 
-/** Faults the search may add: the engine explorer's budget (stalls, crashes, and with several nodes node crashes, promotions, clock jumps, partitions). */
-export type { FaultBudget };
-
 export interface AsyncSearchBounds {
+  /** Faults the search may add: the engine explorer's budget (stalls, crashes, and with several nodes node crashes, promotions, clock jumps, partitions). */
   readonly faults: FaultBudget;
   /** Longest schedule searched, in choices. */
   readonly depthMax: number;
