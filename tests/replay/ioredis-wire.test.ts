@@ -153,7 +153,7 @@ function monitorLine(line: string): { source: string; args: string[] } {
   return { source, args };
 }
 
-async function realRun(): Promise<{ wire: WireCommand[]; seen: unknown[] }> {
+async function realRun(): Promise<{ wire: WireCommand[]; handshake: WireCommand[]; seen: unknown[] }> {
   const redis = new Redis({ port: server.port, host: '127.0.0.1' });
   await new Promise((resolve) => redis.once('ready', resolve));
   const monitor = await RespClient.connect(server.port);
@@ -177,12 +177,14 @@ async function realRun(): Promise<{ wire: WireCommand[]; seen: unknown[] }> {
   }
   const labels = new Map<string, string>();
   const wire: WireCommand[] = [];
+  const handshake: WireCommand[] = [];
   for (const { source, args } of lines) {
-    if (source === 'lua' || HANDSHAKE.has(args[0].toLowerCase())) continue;
+    if (source === 'lua') continue;
     if (!labels.has(source)) labels.set(source, labels.size === 0 ? 'own' : `dup${labels.size}`);
-    wire.push({ connection: labels.get(source) as string, argv: args });
+    const command = { connection: labels.get(source) as string, argv: args };
+    (HANDSHAKE.has(args[0].toLowerCase()) ? handshake : wire).push(command);
   }
-  return { wire, seen };
+  return { wire, handshake, seen };
 }
 
 /** Steps the client to its end (each step: one command), and reads each command's connection from its action log. */
@@ -212,6 +214,8 @@ describe('the wire: Lockstep\'s client against ioredis 5.11.1 on a real redis-se
     const sim = await lockstepRun();
     expect(sim.wire.map((c) => `${c.connection}: ${c.argv.join(' ')}`)).toEqual(real.wire.map((c) => `${c.connection}: ${c.argv.join(' ')}`));
     expect(plain(sim.seen)).toEqual(plain(real.seen));
+    // The filter hides only duplicate()'s connect handshake: one INFO (the ready check) on the new connection.
+    expect(real.handshake).toEqual([{ connection: 'dup1', argv: ['info'] }]);
     // What the stream must contain for the comparison to mean something.
     const names = real.wire.map((c) => `${c.connection} ${c.argv[0]}`);
     expect(names.filter((n) => n === 'own eval').length).toBeGreaterThanOrEqual(3);

@@ -220,6 +220,8 @@ describe('the ioredis-compatible client', () => {
 
   it('multi() rejects with EXECABORT and the queueing errors (previousErrors), as ioredis does; a closed connection refuses before the wire', async () => {
     const seen = await observe(async (redis, _ctx, out) => {
+      // Code that waits for ioredis's 'ready' gets it, as from a real client that has just connected.
+      await new Promise((resolve) => redis.once('ready', resolve));
       out.push(await redis.multi([['set', 'k'], ['get', 'k']]).exec().catch((e: Error & { previousErrors?: Error[] }) => [e.message, e.previousErrors?.map((p) => p.message)]));
       out.push(await redis.connect().catch((e: Error) => e.message));
       let events = '';
