@@ -109,7 +109,7 @@ async function runVariant(scenario: Scenario, variantId: string, options: Record
   if (clients !== undefined && (typeof clients !== 'object' || clients === null || Array.isArray(clients))) throw new ArgumentError('clients', 'an object of async clients: { A: async (redis, ctx) => { ... } }');
   if (clients === undefined || Object.keys(clients).length === 0) {
     const sim = new Simulation(scenario, { variantId: variant.id, seed });
-    const choices = resolveSchedule(options.schedule, scenario.defaultSchedule, sim.ctx.clientIds);
+    const choices = resolveSchedule(options.schedule, scenario.defaultSchedule, sim.ctx.clientIds, sim.ctx.nodeIds);
     try {
       for (const choice of choices) sim.apply(choice);
     } catch (error) {
@@ -119,7 +119,7 @@ async function runVariant(scenario: Scenario, variantId: string, options: Record
   }
   const run = new AsyncRun(scenario, { variantId: variant.id, seed, clients });
   if (options.schedule === undefined && scenario.defaultSchedule === '') throw new ArgumentError('schedule', 'give the schedule to run your clients under, e.g. "A B +10000" (docs/SCHEDULES.md)');
-  const choices = resolveSchedule(options.schedule, scenario.defaultSchedule, run.sim.ctx.clientIds);
+  const choices = resolveSchedule(options.schedule, scenario.defaultSchedule, run.sim.ctx.clientIds, run.sim.ctx.nodeIds);
   try {
     for (const choice of choices) await run.apply(choice);
   } catch (error) {

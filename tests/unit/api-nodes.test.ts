@@ -71,6 +71,24 @@ describe('several nodes from user code', () => {
     expect(result.trace.events.some((e) => e.kind === 'drop' && e.cause === 'node-down')).toBe(true);
   });
 
+  it('partitions, heals, node clock jumps and promotions from the schedule reach user clients; an unknown node is a schedule error', async () => {
+    const seen: unknown[] = [];
+    const writer: AsyncClientCode = async (_redis, ctx) => {
+      seen.push(await ctx.nodes[0].set('k', 'v', 'PX', 10_000));
+      seen.push(await ctx.nodes[1].get('k'));
+      seen.push(await ctx.nodes[1].set('k', 'w').catch((e: Error) => e.message));
+    };
+    const result = await simulate({ nodes: ['r1', { id: 'r2', replicaOf: 'r1' }], clients: { A: writer }, schedule: 'A/@r1 A|@r1 A @r1+11000 A @r2^ A' });
+    expect(seen).toEqual(['OK', null, 'OK']);
+    const faults = result.trace.events.flatMap((e) => (e.kind === 'fault' ? [e.fault] : []));
+    expect(faults.length).toBe(4);
+    // Without the promotion r2 is still a replica: the write is refused.
+    seen.length = 0;
+    await simulate({ nodes: ['r1', { id: 'r2', replicaOf: 'r1' }], clients: { A: writer }, schedule: 'A/@r1 A|@r1 A @r1+11000 A A' });
+    expect(seen).toEqual(['OK', null, "READONLY You can't write against a read only replica."]);
+    await expect(simulate({ nodes, clients, schedule: 'A !@r9' })).rejects.toMatchObject({ name: 'ScheduleError' });
+  });
+
   it('the explorer finds the violation within a node-crash budget, and none without node faults', async () => {
     const found = await explore({ nodes, clients, faults: { nodeCrashes: 1, nodes: ['r2'] }, invariants: ['mutual-exclusion'], depthMax: 6 });
     expect(found.violations.map((v) => v.kind)).toEqual(['mutual-exclusion']);
