@@ -59,8 +59,10 @@ async function workout(redis: LockstepRedis, out: unknown[]): Promise<void> {
   out.push(await lock.extend('t1', 8000));
   out.push(await lock.extend('t1', 9000));
   out.push(await lock.extend('t2', 9000));
-  out.push(await redis.pipeline().get('lock').incr('lock').hset('h', { a: 1, b: 'two' }).mset({ m1: 'x', m2: 2 }).del(['m1', 'm2']).wireExtend(1, 'lock', 't1', 9500).exec());
-  out.push(await redis.multi().get('lock').hgetall('h').incr('lock').exists('lock', 'h').exec());
+  const pipeline = redis.pipeline().get('lock').incr('lock').hset('h', { a: 1, b: 'two' }).mset({ m1: 'x', m2: 2 }).del(['m1', 'm2']).wireExtend(1, 'lock', 't1', 9500);
+  out.push(pipeline.length, await pipeline.exec());
+  const multi = redis.multi().get('lock').hgetall('h').incr('lock').exists('lock', 'h');
+  out.push(multi.length, await multi.exec());
   out.push(await redis.multi([['set', 'n', 1.5], ['incrbyfloat', 'n', '0.25'], ['hmset', 'h2', new Map([['k', 'v']])]]).exec());
   out.push(await new Promise((resolve) => void redis.get('lock', (error: Error | null, value?: unknown) => resolve([error, value]))));
   out.push(await new Promise((resolve) => void redis.incr('lock', (error: Error | null) => resolve(error))));

@@ -63,7 +63,8 @@ export function createPipeline(parts: PipelineParts, transaction: boolean, initi
   if (Array.isArray(initial)) {
     for (const command of initial as unknown[][]) (pipeline[String(command[0])] as (...a: unknown[]) => unknown)(...command.slice(1));
   }
-  Object.defineProperty(pipeline, 'length', { get: () => queue.length + (transaction ? 2 : 0) });
+  // As ioredis counts its queue: multi() has queued MULTI already; EXEC joins at exec().
+  Object.defineProperty(pipeline, 'length', { get: () => queue.length + (transaction ? 1 : 0) });
   let sent: Promise<unknown> | null = null;
   pipeline.exec = (callback?: unknown) => {
     sent ??= transaction ? execTransaction(conn, queue) : execPipeline(queue);
