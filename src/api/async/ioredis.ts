@@ -95,7 +95,10 @@ export type LockstepRedis = CommandMethods & EventEmitter & {
    */
   defineCommand(name: string, definition: { readonly numberOfKeys?: number | null; readonly lua: string }): void;
   /** multi() / multi(commands): a pipeline wrapped in MULTI/EXEC; multi({ pipeline: false }) sends MULTI now (then `exec()`). */
-  multi(commands?: readonly (readonly unknown[])[] | { readonly pipeline: false }, options?: { readonly pipeline?: boolean }): LockstepPipeline;
+  multi: {
+    (options: { readonly pipeline: false }): Promise<'OK'>;
+    (commands?: readonly (readonly unknown[])[], options?: { readonly pipeline?: boolean }): LockstepPipeline;
+  };
   pipeline(commands?: readonly (readonly unknown[])[]): LockstepPipeline;
   /** EXEC after multi({ pipeline: false }): `[null, result]` or `[error]` per command, null when aborted. */
   exec(callback?: Callback): Promise<([Error] | [null, unknown])[] | null>;
