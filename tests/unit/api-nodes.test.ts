@@ -115,6 +115,21 @@ describe('several nodes from user code', () => {
     expect(a.trace.events.some((e) => 'node' in e)).toBe(false);
   });
 
+  it('in a built-in Redlock lesson, your clients get the lesson\'s nodes as ctx.nodes', async () => {
+    const seen: unknown[] = [];
+    await simulate({
+      scenario: 'redlock-restart-without-fsync',
+      clients: {
+        A: async (redis, ctx) => {
+          seen.push(ctx.nodes.length, redis === ctx.nodes[0]);
+          seen.push(await ctx.nodes[4].set('lock', ctx.token, 'NX', 'PX', 1000));
+        },
+      },
+      schedule: 'A',
+    });
+    expect(seen).toEqual([5, true, 'OK']);
+  });
+
   it('validates nodes and node faults with the path of the problem', async () => {
     const bad = async (options: Parameters<typeof simulate>[0]) => simulate(options).then(() => null, (e: ArgumentError) => [e.name, e.path]);
     expect(await bad({ nodes: [], clients, schedule: 'A' })).toEqual(['ArgumentError', 'nodes']);
