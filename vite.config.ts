@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { cspHeader, cspMeta } from './scripts/content-security-policy';
 
 /**
  * fengari reads `process.env.FENGARICONF` when it loads (src/luaconf.js). The production build
@@ -105,11 +106,28 @@ const offline = VitePWA({
   },
 });
 
+/**
+ * The Content Security Policy (scripts/content-security-policy.ts) in the built page: a `<meta>`
+ * first in its head, and Netlify's `_headers` beside it. Build only: the dev server's React
+ * refresh needs an inline script.
+ */
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'lockstep:content-security-policy',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: cspMeta }, injectTo: 'head-prepend' }],
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: '_headers', source: `/*\n  Content-Security-Policy: ${cspHeader}\n` });
+    },
+  };
+}
+
 export default defineConfig({
   base: './',
-  plugins: [react(), pageLoadsLuaOnDemand(), fengariBrowserTrim(), offline],
+  plugins: [react(), pageLoadsLuaOnDemand(), fengariBrowserTrim(), contentSecurityPolicy(), offline],
   worker: { format: 'es', plugins: () => [fengariBrowserTrim()] },
   optimizeDeps: { rolldownOptions: { plugins: [fengariDevPatch()] } },
   build: { chunkSizeWarningLimit: 3000, sourcemap: true },
   server: { port: 5173, strictPort: false },
+  preview: { headers: { 'Content-Security-Policy': cspHeader } },
 });

@@ -9,9 +9,13 @@ import type { ViolationKind } from '../engine/trace';
 import { VIOLATION_KINDS } from '../engine/trace';
 import { advanceMsMax } from '../engine/schedule';
 import type { AsyncClients } from './async/run';
-import { searchAsync, type AsyncSearchResult, type FaultBudget } from './async/search';
+import { searchAsync, type AsyncSearchResult } from './async/search';
+import { hasNodeFaults, noFaults } from '../engine/explore/bounds';
+import { nodeIdsOf, type FaultBudget } from '../engine/scenario';
+import type { NodeOption } from './nodes';
+import { scenarioOf } from './simulate';
 import { ArgumentError, ExplorerUnavailableError } from './errors';
-import { checkOptions, resolveScenario, resolveSeed, resolveVariant, type ScenarioSource } from './source';
+import { checkOptions, resolveSeed, resolveVariant, type ScenarioSource } from './source';
 
 export type { FoundViolation } from './async/search';
 
@@ -22,8 +26,21 @@ export interface ExploreFaults {
   readonly stallLengthsMs?: readonly number[];
   /** Crashes (`!A`) one schedule may contain (default 0). */
   readonly crashes?: number;
-  /** Only these clients' processes are faulted (default: every client's). */
+  /** Only these clients' processes are faulted, and only their links partitioned (default: every client's). */
   readonly clients?: readonly string[];
+  // With several nodes (the `nodes` option, or a scenario's): the engine explorer's node faults.
+  /** Node crashes (`!@r1`) one schedule may contain; a crashed node may be restarted (`^@r1`) at any later point, free. */
+  readonly nodeCrashes?: number;
+  /** Promotions of a replica (`@r2^`) one schedule may contain. */
+  readonly promotions?: number;
+  /** Node clock jumps (`@r3+11000`) one schedule may contain, of the lengths in `clockJumpsMs`. */
+  readonly clockJumps?: number;
+  /** The clock jumps tried at every point (ms; negative: the clock steps back). */
+  readonly clockJumpsMs?: readonly number[];
+  /** Client-node partitions (`A/@r1`) one schedule may contain; a partitioned link may be healed (`A|@r1`) later, free. */
+  readonly partitions?: number;
+  /** Only these nodes are faulted (default: every node). */
+  readonly nodes?: readonly string[];
 }
 
 export interface ExploreOptions {
@@ -32,6 +49,8 @@ export interface ExploreOptions {
   readonly seed?: number;
   readonly clients?: AsyncClients;
   readonly lockKey?: string;
+  /** Redis nodes for your clients, as in simulate (`['r1', 'r2', 'r3']`). */
+  readonly nodes?: readonly NodeOption[];
   readonly faults?: ExploreFaults;
   /** Longest schedule searched, in choices (default 12). */
   readonly depthMax?: number;
@@ -54,7 +73,7 @@ export const exploreBounds = {
   stallLengthCountMaxLimit: 8,
 } as const;
 
-const OPTIONS = ['scenario', 'variant', 'seed', 'clients', 'lockKey', 'faults', 'depthMax', 'runCountMax', 'invariants', 'stopAt'] as const;
+const OPTIONS = ['scenario', 'variant', 'seed', 'clients', 'lockKey', 'nodes', 'faults', 'depthMax', 'runCountMax', 'invariants', 'stopAt'] as const;
 
 function integerIn(path: string, value: unknown, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -62,25 +81,47 @@ function integerIn(path: string, value: unknown, fallback: number, min: number, 
   return value;
 }
 
-function faultBudgetOf(faults: unknown, clientIds: readonly string[]): FaultBudget {
-  if (faults === undefined) return { stallCountMax: 0, stallLengthsMs: [], crashCountMax: 0 };
-  if (typeof faults !== 'object' || faults === null) throw new ArgumentError('faults', '{ stalls?, stallLengthsMs?, crashes?, clients? }');
-  const f = checkOptions(faults, ['stalls', 'stallLengthsMs', 'crashes', 'clients']);
-  const stallCountMax = integerIn('faults.stalls', f.stalls, 0, 0, exploreBounds.faultCountMaxLimit);
-  const crashCountMax = integerIn('faults.crashes', f.crashes, 0, 0, exploreBounds.faultCountMaxLimit);
-  const lengths = f.stallLengthsMs ?? [];
-  if (!Array.isArray(lengths) || lengths.length > exploreBounds.stallLengthCountMaxLimit) throw new ArgumentError('faults.stallLengthsMs', `a list of at most ${exploreBounds.stallLengthCountMaxLimit} durations (ms)`);
-  const stallLengthsMs = [...new Set(lengths.map((ms, i) => integerIn(`faults.stallLengthsMs[${i}]`, ms, 0, 1, advanceMsMax)))].sort((a, b) => a - b);
+function names(path: string, value: unknown, known: readonly string[], what: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) throw new ArgumentError(path, `a list of ${what} ids`);
+  value.forEach((id, i) => {
+    if (!known.includes(id as string)) throw new ArgumentError(`${path}[${i}]`, `no ${what} ${JSON.stringify(id)} (${known.join(', ') || 'none'})`);
+  });
+  return value as string[];
+}
+
+function lengths(path: string, value: unknown, min: number, what: string): number[] {
+  const list = value ?? [];
+  if (!Array.isArray(list) || list.length > exploreBounds.stallLengthCountMaxLimit) throw new ArgumentError(path, `a list of at most ${exploreBounds.stallLengthCountMaxLimit} ${what} (ms)`);
+  return [...new Set(list.map((ms, i) => integerIn(`${path}[${i}]`, ms, 0, min, advanceMsMax)))].sort((a, b) => a - b);
+}
+
+const FAULT_OPTIONS = ['stalls', 'stallLengthsMs', 'crashes', 'clients', 'nodeCrashes', 'promotions', 'clockJumps', 'clockJumpsMs', 'partitions', 'nodes'];
+
+/** The `faults` option as the engine explorer's fault budget (explore/bounds.ts), each problem named by its path. */
+function faultBudgetOf(faults: unknown, clientIds: readonly string[], nodeIds: readonly string[]): FaultBudget {
+  if (faults === undefined) return noFaults;
+  if (typeof faults !== 'object' || faults === null) throw new ArgumentError('faults', `{ ${FAULT_OPTIONS.map((k) => `${k}?`).join(', ')} }`);
+  const f = checkOptions(faults, FAULT_OPTIONS);
+  const count = (key: string) => integerIn(`faults.${key}`, f[key], 0, 0, exploreBounds.faultCountMaxLimit);
+  const stallCountMax = count('stalls');
+  const stallLengthsMs = lengths('faults.stallLengthsMs', f.stallLengthsMs, 1, 'durations');
   if (stallCountMax > 0 && stallLengthsMs.length === 0) throw new ArgumentError('faults.stallLengthsMs', 'stalls need at least one length, e.g. [5000]');
-  let clients: string[] | undefined;
-  if (f.clients !== undefined) {
-    if (!Array.isArray(f.clients)) throw new ArgumentError('faults.clients', 'a list of client ids');
-    f.clients.forEach((id, i) => {
-      if (!clientIds.includes(id as string)) throw new ArgumentError(`faults.clients[${i}]`, `no client ${JSON.stringify(id)} (${clientIds.join(', ')})`);
-    });
-    clients = f.clients as string[];
-  }
-  return { stallCountMax, stallLengthsMs, crashCountMax, ...(clients ? { clients } : {}) };
+  const node = { nodeCrashCountMax: count('nodeCrashes'), promoteCountMax: count('promotions'), clockJumpCountMax: count('clockJumps'), partitionCountMax: count('partitions') };
+  const clockJumpsMs = lengths('faults.clockJumpsMs', f.clockJumpsMs, -advanceMsMax, 'clock jumps');
+  if (clockJumpsMs.includes(0)) throw new ArgumentError('faults.clockJumpsMs', 'a clock jump of 0 ms changes nothing');
+  if (node.clockJumpCountMax > 0 && clockJumpsMs.length === 0) throw new ArgumentError('faults.clockJumpsMs', 'clock jumps need at least one length, e.g. [11000]');
+  const clients = names('faults.clients', f.clients, clientIds, 'client');
+  const nodes = names('faults.nodes', f.nodes, nodeIds, 'node');
+  const budget: FaultBudget = {
+    stallCountMax,
+    stallLengthsMs,
+    crashCountMax: count('crashes'),
+    ...(clients ? { clients } : {}),
+    ...(hasNodeFaults({ ...noFaults, ...node }) ? { ...node, ...(clockJumpsMs.length > 0 ? { clockJumpsMs } : {}), ...(nodes ? { nodes } : {}) } : {}),
+  };
+  if (hasNodeFaults(budget) && nodeIds.length === 0) throw new ArgumentError('faults', "node faults need several nodes: give the `nodes` option (e.g. ['r1', 'r2', 'r3'])");
+  return budget;
 }
 
 /**
@@ -91,12 +132,12 @@ function faultBudgetOf(faults: unknown, clientIds: readonly string[]): FaultBudg
 export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const o = checkOptions(options, OPTIONS);
   const clients = o.clients as AsyncClients | undefined;
-  const scenario = resolveScenario(o.scenario as ScenarioSource | undefined, o.lockKey, clients !== undefined);
+  const scenario = scenarioOf(o);
   const variant = resolveVariant(scenario, o.variant);
   const seed = resolveSeed(o.seed);
   const clientIds = [...new Set([...variant.clients.map((c) => c.id), ...Object.keys(clients ?? {})])];
   const bounds = {
-    faults: faultBudgetOf(o.faults, clientIds),
+    faults: faultBudgetOf(o.faults, clientIds, nodeIdsOf(scenario, variant)),
     depthMax: integerIn('depthMax', o.depthMax, exploreBounds.depthMaxDefault, 1, exploreBounds.depthMaxLimit),
     runCountMax: integerIn('runCountMax', o.runCountMax, exploreBounds.runCountMaxDefault, 1, exploreBounds.runCountMaxLimit),
   };

@@ -6,13 +6,16 @@
  */
 export { simulate, simulateAll, verdictOf } from './simulate';
 export type { SimulateOptions, SimulateResult, Verdict, ViolationSummary } from './simulate';
+export { nodeCountMax } from './nodes';
+export type { NodeOption } from './nodes';
 export { explore, exploreBounds } from './explore';
 export type { ExploreFaults, ExploreOptions, ExploreResult, FoundViolation } from './explore';
 export type { ExpectedVerdict, ScenarioSource } from './source';
 export type { AsyncClientCode, AsyncClients, AsyncClientSpec } from './async/run';
 export type { ClientContext } from './async/context';
 export { ReplyError } from './async/ioredis';
-export type { LockstepPipeline, LockstepRedis } from './async/ioredis';
+export type { LockstepPipeline, LockstepRedis, LockstepRedisOptions } from './async/ioredis';
+export type { ErrorCommand } from './async/ioredis-wire';
 export { parkHopCountMax } from './async/host';
 export {
   ArgumentError,

@@ -11,6 +11,7 @@ import type { Trace, ViolationKind } from '../engine/trace';
 import { AsyncRun, type AsyncClients } from './async/run';
 import { withVirtualGlobals } from './async/virtual-globals';
 import { ArgumentError, ScheduleDoesNotFitError } from './errors';
+import { withNodes, type NodeOption } from './nodes';
 import { checkOptions, resolveExpect, resolveScenario, resolveSchedule, resolveSeed, resolveVariant, type ExpectedVerdict, type ScenarioSource } from './source';
 
 export interface SimulateOptions {
@@ -28,6 +29,12 @@ export interface SimulateOptions {
   readonly expect?: ExpectedVerdict;
   /** The lock's key when no scenario is given (default `lock`). */
   readonly lockKey?: string;
+  /**
+   * Redis nodes for your clients (`['r1', 'r2', 'r3']`: independent primaries, as Redlock
+   * assumes): each client gets one connection per node as `ctx.nodes`, and the schedule may
+   * crash, restart, partition and jump the clocks of nodes (docs/SCHEDULES.md, "Many nodes").
+   */
+  readonly nodes?: readonly NodeOption[];
 }
 
 export interface ViolationSummary {
@@ -66,7 +73,7 @@ export interface SimulateResult {
   readonly keys: readonly KeyEntry[];
 }
 
-const OPTIONS = ['scenario', 'variant', 'seed', 'schedule', 'clients', 'expect', 'lockKey'] as const;
+const OPTIONS = ['scenario', 'variant', 'seed', 'schedule', 'clients', 'expect', 'lockKey', 'nodes'] as const;
 
 export function verdictOf(expected: Verdict['expected'], kinds: readonly ViolationKind[]): Verdict {
   const got = [...new Set(kinds)];
@@ -103,7 +110,7 @@ async function runVariant(scenario: Scenario, variantId: string, options: Record
   if (clients !== undefined && (typeof clients !== 'object' || clients === null || Array.isArray(clients))) throw new ArgumentError('clients', 'an object of async clients: { A: async (redis, ctx) => { ... } }');
   if (clients === undefined || Object.keys(clients).length === 0) {
     const sim = new Simulation(scenario, { variantId: variant.id, seed });
-    const choices = resolveSchedule(options.schedule, scenario.defaultSchedule, sim.ctx.clientIds);
+    const choices = resolveSchedule(options.schedule, scenario.defaultSchedule, sim.ctx.clientIds, sim.ctx.nodeIds);
     try {
       for (const choice of choices) sim.apply(choice);
     } catch (error) {
@@ -115,7 +122,7 @@ async function runVariant(scenario: Scenario, variantId: string, options: Record
   return withVirtualGlobals(async () => {
     const run = new AsyncRun(scenario, { variantId: variant.id, seed, clients });
     if (options.schedule === undefined && scenario.defaultSchedule === '') throw new ArgumentError('schedule', 'give the schedule to run your clients under, e.g. "A B +10000" (docs/SCHEDULES.md)');
-    const choices = resolveSchedule(options.schedule, scenario.defaultSchedule, run.sim.ctx.clientIds);
+    const choices = resolveSchedule(options.schedule, scenario.defaultSchedule, run.sim.ctx.clientIds, run.sim.ctx.nodeIds);
     try {
       for (const choice of choices) await run.apply(choice);
     } catch (error) {
@@ -126,20 +133,27 @@ async function runVariant(scenario: Scenario, variantId: string, options: Record
   });
 }
 
+/** The scenario the options name, with the `nodes` option as its nodes. */
+export function scenarioOf(o: Record<string, unknown>): Scenario {
+  const scenario = resolveScenario(o.scenario as ScenarioSource | undefined, o.lockKey, o.clients !== undefined);
+  const clients = typeof o.clients === 'object' && o.clients !== null ? Object.keys(o.clients) : [];
+  return withNodes(scenario, o.nodes, [...scenario.variants.flatMap((v) => v.clients.map((c) => c.id)), ...clients]);
+}
+
 /**
  * Runs one variant of a scenario under a schedule. Rejects with a LockstepError naming the path of
  * a bad option, definition or schedule; a violation is a result, not an error.
  */
 export async function simulate(options: SimulateOptions): Promise<SimulateResult> {
   const o = checkOptions(options, OPTIONS);
-  const scenario = resolveScenario(o.scenario as ScenarioSource | undefined, o.lockKey, o.clients !== undefined);
+  const scenario = scenarioOf(o);
   return runVariant(scenario, resolveVariant(scenario, o.variant).id, o);
 }
 
 /** Runs every variant of a scenario under the same schedule (each with its own verdict). */
 export async function simulateAll(options: Omit<SimulateOptions, 'variant'>): Promise<SimulateResult[]> {
   const o = checkOptions(options, OPTIONS.filter((k) => k !== 'variant'));
-  const scenario = resolveScenario(o.scenario as ScenarioSource | undefined, o.lockKey, o.clients !== undefined);
+  const scenario = scenarioOf(o);
   const results: SimulateResult[] = [];
   for (const variant of scenario.variants) results.push(await runVariant(scenario, variant.id, o));
   return results;

@@ -67,10 +67,10 @@ export function resolveSeed(seed: unknown): number {
   return seed;
 }
 
-export function resolveSchedule(schedule: unknown, fallback: string, clientIds: readonly string[]): Choice[] {
+export function resolveSchedule(schedule: unknown, fallback: string, clientIds: readonly string[], nodeIds?: readonly string[]): Choice[] {
   if (schedule !== undefined && typeof schedule !== 'string') throw new ArgumentError('schedule', 'schedule text such as "A A A~5000 +4000 B +1000" (docs/SCHEDULES.md)');
   try {
-    return parseSchedule(schedule ?? fallback, clientIds);
+    return parseSchedule(schedule ?? fallback, clientIds, nodeIds);
   } catch (error) {
     if (error instanceof ScheduleSyntaxError) throw new ScheduleError(error.message, error.offset + 1);
     throw error;

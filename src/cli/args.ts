@@ -58,6 +58,8 @@ export interface ExploreCommand {
   readonly walks: number | undefined;
   readonly walkSeed: number | undefined;
   readonly reduce: boolean;
+  /** Replay each violation's schedule on every variant of the scenario (the page's side-by-side). */
+  readonly compareVariants: boolean;
   readonly json: boolean;
 }
 
@@ -130,7 +132,7 @@ Input lines longer than 64 MiB are refused (with an error reply) and skipped.`,
   explore: `Usage: npm run sim -- explore <scenario>|--file <definition.json> [--variant <id>|all] [--depth <n>] [--stalls <n>]
          [--stall-ms <ms>[,<ms>...]] [--crashes <n>] [--fault-clients A,B] [--faults <budget>] [--states <n>]
          [--horizon-ms <ms>] [--invariant <kind>[,<kind>...]] [--random [--walks <n>] [--walk-seed <n>]]
-         [--no-reduce] [--seed <n>] [--json]
+         [--no-reduce] [--compare-variants] [--seed <n>] [--json]
 
 Searches the schedules of a scenario variant, breadth-first, for the shortest one (fewest choices)
 that breaks an invariant: client steps, the clock moved to the next due time, and faults within the
@@ -158,6 +160,8 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   --walks <n>               random walks to take (default ${WALKS_DEFAULT})
   --walk-seed <n>           the walks' seed (default 1)
   --no-reduce               turn off the partial-order reduction (same states, more transitions)
+  --compare-variants        replay each violation's schedule on every variant: which it breaks, which
+                            refuse one of its choices, and the first step where each run differs
   --seed <n>                the run's seed (tokens, jitter), 0 to ${SEED_MAX} (default 1)
   --json                    one JSON document (an array with --variant all)
   -h, --help                this text
@@ -233,6 +237,7 @@ const OPTIONS = {
     walks: { type: 'string' },
     'walk-seed': { type: 'string' },
     'no-reduce': { type: 'boolean' },
+    'compare-variants': { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -350,6 +355,7 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
     walks: whole('walks', 1, WALKS_MAX),
     walkSeed: whole('walk-seed', 0, SEED_MAX),
     reduce: values['no-reduce'] !== true,
+    compareVariants: values['compare-variants'] === true,
     json,
   };
 }

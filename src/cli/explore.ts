@@ -8,6 +8,7 @@ import { BoundsError, explore, parseFaultBudget, resolveBounds, verdictLines, ty
 import { validateBounds } from '../engine/explore/bounds';
 import { findVariant, nodeIdsOf, type FaultBudget, type Scenario } from '../engine/scenario';
 import { VIOLATION_KINDS, type ViolationKind } from '../engine/trace';
+import { VariantRuns, type VariantOutcome } from '../engine/variant-outcomes';
 import { findScenario } from '../scenarios';
 import { UsageError, type ExploreCommand } from './args';
 import { readDefinitionFile } from './definition-file';
@@ -37,6 +38,36 @@ function exploreJson(result: ExploreResult, elapsedMs: number): Record<string, u
     violations: result.violations.map((v) => ({ kind: v.kind, schedule: v.schedule, steps: v.steps, atMs: v.atMs, clients: v.clients, message: v.message })),
     verdict: verdictLines(result),
   };
+}
+
+/** One found schedule replayed on every variant (the page's side-by-side, engine/variant-outcomes.ts). */
+function compareVariants(scenario: Scenario, seed: number, variantId: string, schedule: string): readonly VariantOutcome[] {
+  return new VariantRuns(scenario, seed).update(schedule, variantId).outcomes;
+}
+
+function comparisonJson(outcomes: readonly VariantOutcome[]): Record<string, unknown>[] {
+  return outcomes.map((o) => ({
+    variant: o.variantId,
+    stepsApplied: o.stepsApplied,
+    stepCount: o.stepCount,
+    refused: o.stopDetail,
+    violations: o.violations.map((v) => ({ kind: v.kind, step: v.step, message: v.message })),
+    firstDivergentStep: o.firstDivergentStep,
+  }));
+}
+
+function comparisonLines(outcomes: readonly VariantOutcome[], baseVariantId: string, t: ReturnType<typeof translator>): string[] {
+  const width = Math.max(...outcomes.map((o) => o.variantId.length));
+  return outcomes.map((o) => {
+    const what =
+      o.stopDetail !== null
+        ? t('cliCompareRefused', { step: o.stepsApplied + 1, reason: o.stopDetail })
+        : o.violations.length === 0
+          ? t('cliCompareClean')
+          : o.violations.map((v) => t('cliCompareViolation', { step: v.step + 1, message: v.message })).join('; ');
+    const where = o.variantId === baseVariantId ? t('cliCompareBase') : o.firstDivergentStep === null ? t('cliCompareSame') : t('cliCompareDiverges', { step: o.firstDivergentStep + 1 });
+    return `${o.variantId.padEnd(width)}  ${what} (${where})`;
+  });
 }
 
 function boundsOf(command: ExploreCommand, scenario: Scenario): BoundsOverrides {
@@ -104,7 +135,8 @@ export function exploreCommand(command: ExploreCommand): number {
     });
     const elapsedMs = performance.now() - startedMs;
     found ||= result.violations.length > 0;
-    outputs.push(exploreJson(result, elapsedMs));
+    const compared = command.compareVariants ? result.violations.map((v) => ({ schedule: v.schedule, outcomes: compareVariants(scenario, result.seed, variantId, v.schedule) })) : [];
+    outputs.push({ ...exploreJson(result, elapsedMs), ...(command.compareVariants ? { compared: compared.map((c) => ({ schedule: c.schedule, variants: comparisonJson(c.outcomes) })) } : {}) });
     if (text.length > 0) text.push('');
     text.push(`${scenario.id} / ${variantId}   seed ${result.seed}`);
     if (scenario.explore?.note) text.push(`  ${scenario.explore.note.en}`);
@@ -121,6 +153,10 @@ export function exploreCommand(command: ExploreCommand): number {
       })}`,
     );
     for (const v of result.violations) text.push(`  ${t('cliExploreReplay', { command: `npm run sim -- run ${scenario.id} --variant ${variantId} --seed ${result.seed} --schedule "${v.schedule}"` })}`);
+    for (const c of compared) {
+      text.push(`  ${t('cliCompareHeading', { schedule: c.schedule })}`);
+      for (const line of comparisonLines(c.outcomes, variantId, t)) text.push(`    ${line}`);
+    }
   }
   if (command.json) process.stdout.write(`${JSON.stringify(command.variant === 'all' ? outputs : outputs[0])}\n`);
   else process.stdout.write(`${text.join('\n')}\n`);

@@ -1,4 +1,4 @@
-import { applyChoice, ChoiceError, readLock, refusalOf } from './engine';
+import { applyChoice, ChoiceError, nextDueMs, readLock, refusalOf } from './engine';
 import { hash53 } from './hash';
 import type { ClientHost } from './host';
 import type { KeyEntry } from './redis/keyspace';
@@ -268,6 +268,11 @@ export class Simulation {
     const key: Record<string, unknown> = { world: { ...rest, clients: ranked }, server: this.server.snapshot() };
     if (this.nodes !== null) key.nodes = this.nodes.snapshot();
     return JSON.stringify(key);
+  }
+
+  /** The next virtual time anything is due after now (engine.nextDueMs), or null: where an advance to the next event stops. */
+  nextDueMs(): number | null {
+    return nextDueMs(this.world, this.server, this.ctx, this.nodes);
   }
 
   /** hash53 of stateKey(): equal states hash equal; compare keys to rule out a collision. */

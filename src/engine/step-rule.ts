@@ -288,7 +288,7 @@ function sendToNode(c: ClientState, step: Extract<Step, { op: 'command' | 'eval'
   const nodeId = step.node === undefined ? cluster.state.primary : resolve(step.node);
   c.pc += 1;
   if (step.releases) c.believesHoldsLock = false;
-  const result = cluster.send(c, nodeId, argv, pc, step.saveAs ?? null, step.releases === true);
+  const result = cluster.send(c, nodeId, argv, pc, step.saveAs ?? null, step.releases === true, step.op === 'command' ? step.connection : undefined);
   if (result !== null) {
     saveReply(c, step.saveAs, result);
     cluster.replyToHost(c, pc, result);

@@ -567,6 +567,13 @@ export const en = {
   cliViolationLine: 'step {step}  {kind}: {message}',
   cliExploreFigures: '{states} states, {transitions} transitions ({skipped} skipped by the partial-order reduction), depth {depth}, {ms} ms ({rate} states/s)',
   cliExploreReplay: 'replay: {command}',
+  cliCompareHeading: 'the same schedule on every variant ({schedule}):',
+  cliCompareRefused: 'refuses step {step}: {reason}',
+  cliCompareClean: 'no violation',
+  cliCompareViolation: 'step {step}: {message}',
+  cliCompareBase: 'the variant searched',
+  cliCompareSame: 'the same run',
+  cliCompareDiverges: 'differs from step {step}',
 
   // The workbench (edit the scenario on screen: its Lua, programs, parameters and schedule)
   workbenchOpen: 'Edit',

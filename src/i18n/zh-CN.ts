@@ -559,6 +559,13 @@ export const zhCN: Catalog = {
   cliViolationLine: '第 {step} 步  {kind}：{message}',
   cliExploreFigures: '{states} 个状态，{transitions} 次转移（偏序归约跳过 {skipped} 次），深度 {depth}，{ms} 毫秒（每秒 {rate} 个状态）',
   cliExploreReplay: '重放：{command}',
+  cliCompareHeading: '同一调度在每个变体上（{schedule}）：',
+  cliCompareRefused: '拒绝第 {step} 步：{reason}',
+  cliCompareClean: '没有违规',
+  cliCompareViolation: '第 {step} 步：{message}',
+  cliCompareBase: '被搜索的变体',
+  cliCompareSame: '运行相同',
+  cliCompareDiverges: '从第 {step} 步起不同',
 
   // 工作台（编辑当前场景：Lua、程序、参数和调度）
   workbenchOpen: '编辑',

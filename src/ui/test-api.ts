@@ -66,6 +66,8 @@ export interface StateSummary {
     readonly pc: number;
     readonly blockReason: string | null;
     readonly blockedUntilMs: number | null;
+    /** Its process is frozen by a stall (`A~N`, a GC pause) until this time; null while it runs. */
+    readonly stalledUntilMs: number | null;
     readonly inCriticalSection: boolean;
     readonly believesHoldsLock: boolean;
   }[];
@@ -220,6 +222,7 @@ export function installTestApi(store: SimStore, win: Window): { markReady: () =>
           pc: c.pc,
           blockReason: c.blockReason,
           blockedUntilMs: c.status === 'blocked' ? c.blockedUntilMs : null,
+          stalledUntilMs: c.stalledUntilMs,
           inCriticalSection: c.inCriticalSection,
           believesHoldsLock: c.believesHoldsLock,
         })),

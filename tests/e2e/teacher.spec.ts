@@ -34,6 +34,8 @@ test('GET then DEL: A deletes B’s lock; with Lua, the same schedule is safe', 
   await test.step('4. Pause A for 5000 ms: its process freezes until t=7000', async () => {
     await app.pauseClient('A', 5000);
     await expect(app.laneStatus('A')).toHaveText(/process paused until t=7000/);
+    const [a, b] = (await app.state()).clients;
+    expect([a.stalledUntilMs, b.stalledUntilMs]).toEqual([7000, null]);
   });
 
   await test.step('5. Advance 4000 ms: Redis drops A’s lock after t=5000', async () => {

@@ -199,7 +199,7 @@ describe('the ioredis-compatible client', () => {
     expect(seen).toEqual([0, 1000, 500, 2000, null]);
   });
 
-  it('EVAL, EVALSHA and defineCommand (EVALSHA first, EVAL on NOSCRIPT), as ioredis sends them', async () => {
+  it('EVAL, EVALSHA and defineCommand as ioredis sends them: EVAL on a connection\'s first use, EVALSHA after, EVAL again after NOSCRIPT', async () => {
     const lua = 'return redis.call("incrby", KEYS[1], ARGV[1])';
     const result = await simulate({
       clients: {
@@ -209,12 +209,42 @@ describe('the ioredis-compatible client', () => {
           expect(await redis.bump('n', 3)).toBe(50);
           expect(await redis.bump('n', 1)).toBe(60);
           await expect(redis.evalsha('0000000000000000000000000000000000000000', 0)).rejects.toThrow(ReplyError);
+          expect(await redis.script('FLUSH')).toBe('OK');
+          expect(await redis.bump('n', 1)).toBe(70);
+          // Without numberOfKeys the caller passes the key count first (as @sesamecare-oss/redlock does).
+          redis.defineCommand('bumpAny', { lua: 'return redis.call("incrby", KEYS[1], ARGV[1])' });
+          expect(await redis.bumpAny(1, 'n', 1)).toBe(8);
         },
       },
       schedule: '+100000 A +100000',
     });
-    const argv = result.trace.events.flatMap((e) => (e.kind === 'command' ? [e.argv[0]] : []));
-    expect(argv).toEqual(['eval', 'evalsha', 'eval', 'evalsha', 'evalsha']);
+    const argv = result.trace.events.flatMap((e) => (e.kind === 'command' ? [e.argv.slice(0, 1).concat(e.argv.slice(2)).join(' ')] : []));
+    expect(argv).toEqual(['eval 1 n 2', 'eval 1 n 3', 'evalsha 1 n 1', 'evalsha 0', 'script', 'evalsha 1 n 1', 'eval 1 n 1', 'eval 1 n 1']);
+  });
+
+  it('multi() rejects with EXECABORT and the queueing errors (previousErrors), as ioredis does; a closed connection refuses before the wire', async () => {
+    const seen = await observe(async (redis, _ctx, out) => {
+      // Code that waits for ioredis's 'ready' gets it, as from a real client that has just connected.
+      await new Promise((resolve) => redis.once('ready', resolve));
+      out.push(await redis.multi([['set', 'k'], ['get', 'k']]).exec().catch((e: Error & { previousErrors?: Error[] }) => [e.message, e.previousErrors?.map((p) => p.message)]));
+      out.push(await redis.connect().catch((e: Error) => e.message));
+      let events = '';
+      redis.on('end', () => (events += 'end'));
+      out.push(await redis.quit(), redis.status);
+      out.push(await redis.get('k').catch((e: Error) => e.message));
+      await redis.connect();
+      out.push(redis.status, events, await redis.get('k'));
+    });
+    expect(seen).toEqual([
+      ['EXECABORT Transaction discarded because of previous errors.', ["ERR wrong number of arguments for 'set' command"]],
+      'Redis is already connecting/connected',
+      'OK',
+      'end',
+      'Connection is closed.',
+      'ready',
+      'end',
+      null,
+    ]);
   });
 
   it('an error reply rejects with a ReplyError carrying Redis\'s text', async () => {
@@ -261,17 +291,19 @@ describe('the ioredis-compatible client', () => {
     expect(alone.keys.find((k) => k.key === 'n')).toMatchObject({ value: '10' });
   });
 
-  it('SUBSCRIBE and PUBLISH: the subscriber counts its channels, the publisher its receivers, a subscribed connection refuses GET', async () => {
+  it('SUBSCRIBE and PUBLISH: one SUBSCRIBE for two channels resolves with the count, the publisher counts its receivers, and ioredis refuses GET in subscriber mode before the wire', async () => {
     const seen: unknown[] = [];
     const subscriber: AsyncClientCode = async (redis) => {
       seen.push(await redis.subscribe('jobs', 'done'));
+      seen.push(redis.mode);
       seen.push(await redis.get('x').catch((error: Error) => `${error.name}: ${error.message}`));
     };
     const publisher: AsyncClientCode = async (redis) => {
       seen.push(await redis.publish('jobs', 'go'));
     };
-    await simulate({ clients: { A: subscriber, B: publisher }, schedule: 'A A B A' });
-    expect(seen).toEqual([2, 1, expect.stringMatching(/^ReplyError: ERR Can't execute 'get': only \(P\|S\)SUBSCRIBE/)]);
+    const result = await simulate({ clients: { A: subscriber, B: publisher }, schedule: 'A B' });
+    expect(seen).toEqual([2, 'subscriber', 'Error: Connection in subscriber mode, only subscriber commands may be used', 1]);
+    expect(result.trace.events.flatMap((e) => (e.kind === 'command' ? [e.argv.join(' ')] : []))).toEqual(['subscribe jobs done', 'publish jobs go']);
   });
 
   it('replaces a built-in scenario\'s clients: your code against its checkers and lock key', async () => {

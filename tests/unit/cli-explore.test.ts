@@ -23,6 +23,24 @@ describe('npm run sim -- explore', () => {
     expect(replay.violations.map((v: { kind: string }) => v.kind)).toContain('foreign-release');
   });
 
+  it('--compare-variants replays the found schedule on every variant: which break, which refuse a step, where each differs', () => {
+    const { status, stdout } = sim('explore', 'get-then-del', '--invariant', 'foreign-release', '--compare-variants', '--json');
+    expect(status).toBe(3);
+    const out = JSON.parse(stdout);
+    const [compared] = out.compared;
+    expect(compared.schedule).toBe(out.violation.schedule);
+    const byVariant = Object.fromEntries(compared.variants.map((v: { variant: string }) => [v.variant, v]));
+    expect(Object.keys(byVariant)).toEqual(['get-then-del', 'lua', 'delex']);
+    expect(byVariant['get-then-del']).toMatchObject({ refused: null, firstDivergentStep: null });
+    expect(byVariant['get-then-del'].violations.map((v: { kind: string }) => v.kind)).toContain('foreign-release');
+    // The atomic release finishes A sooner: the schedule's last step of A does not fit there.
+    expect(byVariant.lua).toMatchObject({ refused: 'cannot step A: it has finished', violations: [] });
+    expect(byVariant.lua.firstDivergentStep).toBeLessThan(out.violation.steps);
+    const text = sim('explore', 'get-then-del', '--invariant', 'foreign-release', '--compare-variants').stdout;
+    expect(text).toContain(`the same schedule on every variant (${out.violation.schedule}):`);
+    expect(text).toMatch(/lua\s+refuses step \d+: cannot step A: it has finished \(differs from step \d+\)/);
+  });
+
   it('searches a scenario with several nodes: the failover found with a node fault, and `run --schedule` replays it', () => {
     const { status, stdout } = sim('explore', 'failover-before-replication', '--invariant', 'mutual-exclusion', '--json');
     expect(status).toBe(3);

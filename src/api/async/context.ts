@@ -5,12 +5,18 @@
  */
 import { definitionBounds } from '../../definition';
 import type { AsyncHost } from './host';
+import type { LockstepRedis } from './ioredis';
 
 export interface ClientContext {
   /** The client's id in schedules: `A`. */
   readonly id: string;
   /** A token unique to this client, from the run's seed (what lock code puts in the lock's value). */
   readonly token: string;
+  /**
+   * One ioredis-compatible client per Redis node of the run, in node order (`nodes: ['r1', 'r2',
+   * 'r3']`, or the scenario's): each sends to its node. `redis` is the first; `[redis]` with one node.
+   */
+  readonly nodes: readonly LockstepRedis[];
   /** The virtual time (ms) the code runs at: when its last reply arrived or its last wait ended. */
   now(): number;
   /** A timer on the virtual clock (a retry's backoff, a watchdog's interval). */
@@ -48,7 +54,7 @@ function known(kind: string, name: string, names: readonly string[]): string {
   return name;
 }
 
-export function createClientContext(host: AsyncHost, generation: number, id: string, token: string, scope: ContextScope): ClientContext {
+export function createClientContext(host: AsyncHost, generation: number, id: string, token: string, scope: ContextScope): Omit<ClientContext, 'nodes'> {
   const started = new Set<string>();
   return {
     id,

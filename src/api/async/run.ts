@@ -14,7 +14,8 @@ import { Simulation } from '../../engine/simulation';
 import { ArgumentError } from '../errors';
 import { createClientContext, type ClientContext } from './context';
 import { AsyncHost, type ClientCode } from './host';
-import { createRedisClient, type LockstepRedis } from './ioredis';
+import { clientConnections } from './client-links';
+import type { LockstepRedis } from './ioredis';
 
 export type AsyncClientCode = ClientCode<LockstepRedis, ClientContext>;
 
@@ -103,8 +104,8 @@ export class AsyncRun {
       const token = this.sim.clients.find((c) => c.id === id)?.vars.token ?? '';
       const helpers = variant.clients.filter((c) => c.startedBy === id).map((c) => c.id);
       relay.set(id, (generation) => {
-        const redis = createRedisClient((argv) => host.append(generation, id, { op: 'command', argv: [...argv] }, 'reply'));
-        return code(redis, createClientContext(host, generation, id, token, { ...scope, helpers }));
+        const { redis, nodes } = clientConnections(host, generation, id, this.sim.ctx.nodeIds);
+        return code(redis, { ...createClientContext(host, generation, id, token, { ...scope, helpers }), nodes });
       });
     }
   }

@@ -5,24 +5,16 @@
  * keyspace and every client's history (its actions and the replies it got), so interleavings that
  * end in the same place are expanded once. The first schedule found for a kind is a shortest one.
  */
-import { activityOwner } from '../../engine/activity';
 import { ChoiceError } from '../../engine/engine';
-import type { Scenario } from '../../engine/scenario';
+import type { FaultBudget, Scenario } from '../../engine/scenario';
 import { formatSchedule, type Choice } from '../../engine/schedule';
 import { VIOLATION_KINDS, type ViolationKind } from '../../engine/trace';
-import { isLive } from '../../engine/world';
+import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed } from '../../engine/explore/moves';
 import { AsyncRun, type AsyncClients } from './run';
 import { withVirtualGlobals } from './virtual-globals';
 
-/** Faults the search may add: stalls of the given lengths and crashes, of any process (or only `clients`'). */
-export interface FaultBudget {
-  readonly stallCountMax: number;
-  readonly stallLengthsMs: readonly number[];
-  readonly crashCountMax: number;
-  readonly clients?: readonly string[];
-}
-
 export interface AsyncSearchBounds {
+  /** Faults the search may add: the engine explorer's budget (stalls, crashes, and with several nodes node crashes, promotions, clock jumps, partitions). */
   readonly faults: FaultBudget;
   /** Longest schedule searched, in choices. */
   readonly depthMax: number;
@@ -61,44 +53,38 @@ export interface AsyncSearchResult {
 
 interface Node {
   readonly choices: readonly Choice[];
+  readonly used: FaultsUsed;
   readonly moves: readonly Choice[];
 }
 
-function faultsUsed(choices: readonly Choice[]): { stalls: number; crashes: number } {
-  let stalls = 0;
-  let crashes = 0;
-  for (const c of choices) {
-    if (c.kind === 'stall') stalls += 1;
-    if (c.kind === 'crash') crashes += 1;
+/** Steps of the activities (timers' callbacks) that can be stepped now, in the order they were created. */
+function activitySteps(run: AsyncRun): Choice[] {
+  const steps: Choice[] = [];
+  for (const c of run.sim.state.clients) {
+    if (c.spawnedBy === undefined) continue;
+    const step: Choice = { kind: 'step', clientId: c.id };
+    if (run.sim.refusal(step) === null) steps.push(step);
   }
-  return { stalls, crashes };
+  return steps;
 }
 
-/** The moves at the run's current state: each client that can be stepped, the advance to the next due time, and the faults left. */
-function movesOf(run: AsyncRun, choices: readonly Choice[], faults: FaultBudget): Choice[] {
+/**
+ * The moves at the run's current state, from the engine explorer's move table (explore/moves.ts):
+ * each client that can be stepped, the advance to the next due time, and the faults left in the
+ * budget, in the engine's order. The advance is made a `+N` here (the run applies choices).
+ */
+function movesOf(run: AsyncRun, table: MoveTable, used: FaultsUsed): Choice[] {
   const sim = run.sim;
-  const world = sim.state;
   const moves: Choice[] = [];
-  // Every client of the world, with the activities its code created (timers: `A·1`).
-  for (const { id } of world.clients) {
-    const step: Choice = { kind: 'step', clientId: id };
-    if (sim.refusal(step) === null) moves.push(step);
-  }
-  let next: number | null = null;
-  const consider = (t: number | null) => {
-    if (t !== null && t > world.nowMs && (next === null || t < next)) next = t;
-  };
-  for (const c of world.clients) if (c.status === 'blocked') consider(c.blockedUntilMs);
-  for (const p of Object.values(world.processes)) consider(p.stalledUntilMs);
-  for (const key of sim.inspect()) if (key.expireAtMs !== null) consider(key.expireAtMs + 1);
-  if (next !== null) moves.push({ kind: 'advance', ms: (next as number) - world.nowMs });
-  const used = faultsUsed(choices);
-  const seen = new Set<string>();
-  for (const c of world.clients) {
-    if (seen.has(c.process) || !isLive(c) || (faults.clients && !faults.clients.includes(activityOwner(c.id)))) continue;
-    seen.add(c.process);
-    if (used.stalls < faults.stallCountMax) for (const ms of faults.stallLengthsMs) moves.push({ kind: 'stall', clientId: c.id, ms });
-    if (used.crashes < faults.crashCountMax) moves.push({ kind: 'crash', clientId: c.id });
+  for (const ranked of table.movesAt(sim.state, used, (move) => (move.kind === 'next-due' ? null : sim.refusal(move)))) {
+    // The activities the clients' code created (timers: `A·1`) step after the clients, before the advance.
+    if (ranked.move.kind === 'next-due') moves.push(...activitySteps(run));
+    if (ranked.move.kind !== 'next-due') {
+      moves.push(ranked.move);
+      continue;
+    }
+    const due = sim.nextDueMs();
+    if (due !== null) moves.push({ kind: 'advance', ms: due - sim.nowMs });
   }
   return moves;
 }
@@ -115,13 +101,14 @@ async function search(scenario: Scenario, options: SearchOptions): Promise<Async
   const invariants = options.invariants ? VIOLATION_KINDS.filter((k) => options.invariants?.includes(k)) : VIOLATION_KINDS;
   const run = new AsyncRun(scenario, { variantId: options.variantId, seed: options.seed, clients: options.clients });
   const found = new Map<ViolationKind, FoundViolation>();
-  const visited = new Set<string>([run.stateKey()]);
+  const visited = new Set<string>([run.stateKey() + usedKey(noFaultsUsed)]);
   let runs = 0;
   let depthReached = 0;
   let runBudget = false;
   let depthCut = false;
   let stoppedEarly = false;
-  let level: Node[] = [{ choices: [], moves: movesOf(run, [], bounds.faults) }];
+  const table = new MoveTable(run.sim.ctx, run.sim.state, bounds.faults);
+  let level: Node[] = [{ choices: [], used: noFaultsUsed, moves: movesOf(run, table, noFaultsUsed) }];
 
   /** Runs a schedule from time 0; null when a choice does not fit. */
   const replay = async (choices: readonly Choice[]): Promise<boolean> => {
@@ -163,10 +150,12 @@ async function search(scenario: Scenario, options: SearchOptions): Promise<Async
           stoppedEarly = true;
           break search;
         }
-        const key = run.stateKey();
+        // The same state with more of the fault budget left can do more: it is another state.
+        const used = MoveTable.spend(node.used, move);
+        const key = run.stateKey() + usedKey(used);
         if (visited.has(key)) continue;
         visited.add(key);
-        next.push({ choices, moves: movesOf(run, choices, bounds.faults) });
+        next.push({ choices, used, moves: movesOf(run, table, used) });
       }
     }
     if (depth + 1 === bounds.depthMax && next.some((n) => n.moves.length > 0)) depthCut = true;

@@ -6,6 +6,7 @@ import { KeyspaceSnapshot } from '../redis/keyspace';
 import { reply, type Reply } from '../redis/reply';
 import type { SimRedisServer } from '../redis/server';
 import type { NodeView, TraceEvent } from '../trace';
+import { connectionId } from '../messages';
 import { isHosted, isLive, saveReply, type ClientState, type RunContext, type WorldState } from '../world';
 import { localTimeMs, virtualTimeWhen } from './clock';
 import type { NodeServers } from './servers';
@@ -87,12 +88,12 @@ export class ClusterRun {
    * Sends one command from `c` to `nodeId`. Returns the reply when it came back at once (no
    * delay, nothing lost), else null: the client waits (until the reply, its timeout, or for ever).
    */
-  send(c: ClientState, nodeId: string, argv: readonly string[], pc: number, saveAs: string | null, releases: boolean): Reply | null {
+  send(c: ClientState, nodeId: string, argv: readonly string[], pc: number, saveAs: string | null, releases: boolean, connection?: string): Reply | null {
     if (!Object.hasOwn(this.state.nodes, nodeId)) throw new ProgramError(`client ${c.id} sends to unknown node "${nodeId}"`);
     const id = this.state.nextMessageId++;
     const awaiting: Awaiting = { nodeId, pc, saveAs, argv: argv.slice(), messageId: id, reply: null };
     this.state.awaiting[c.id] = awaiting;
-    const request: Message = { id, kind: 'request', clientId: c.id, nodeId, dueMs: this.now + this.linkDelayMs(c.id, nodeId), argv: argv.slice(), reply: null, pc, releases };
+    const request: Message = { id, kind: 'request', clientId: c.id, nodeId, dueMs: this.now + this.linkDelayMs(c.id, nodeId), argv: argv.slice(), reply: null, pc, releases, ...(connection === undefined ? {} : { connection }) };
     const lost = this.lossOnSend(request);
     if (lost !== null || request.dueMs > this.now) {
       this.env.emit.event(c.id, { kind: 'send', pc, node: nodeId, argv: request.argv, arriveAtMs: lost === null ? request.dueMs : null });
@@ -108,7 +109,7 @@ export class ClusterRun {
 
   /** A hosted client's code (engine/host.ts) gets the reply its command's promise waits for. */
   replyToHost(c: ClientState, pc: number, result: Reply): void {
-    if (isHosted(this.env.ctx, c)) this.env.ctx.host?.reply(c.id, pc, result, this.env.world.nowMs);
+    if (isHosted(this.env.ctx, c)) this.env.ctx.host?.reply(c.id, pc, result, this.now);
   }
 
   /** The reply a waiting client takes when it wakes: the one that arrived, or its own timeout. */
@@ -192,7 +193,7 @@ export class ClusterRun {
     if (m.argv[0]?.toLowerCase() === 'wait') return this.startWait(m, node);
     const server = this.server(m.nodeId);
     const before = this.env.emit.lockNow();
-    const result = node.role === 'replica' ? this.executeOnReplica(m, server) : server.execute(m.argv, this.nodeNow(m.nodeId), m.clientId);
+    const result = node.role === 'replica' ? this.executeOnReplica(m, server) : server.execute(m.argv, this.nodeNow(m.nodeId), connectionId(m.clientId, m.connection));
     const effects = node.role === 'primary' ? this.effects(m.nodeId) : [];
     // The write's offset exists from the command on (the event's node views show it).
     if (effects.length > 0) node.offset += 1;
@@ -216,7 +217,7 @@ export class ClusterRun {
     const keyspace = server.keyspace.snapshot();
     const nowMs = this.nodeNow(m.nodeId);
     const expired = new Set(server.keyspace.expiredKeys(nowMs));
-    const result = server.execute(m.argv, nowMs, m.clientId);
+    const result = server.execute(m.argv, nowMs, connectionId(m.clientId, m.connection));
     const wrote = this.env.nodes.takeTouched(m.nodeId).some((key) => !expired.has(key));
     server.keyspace.restore(keyspace);
     this.env.nodes.takeTouched(m.nodeId);

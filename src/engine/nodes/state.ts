@@ -91,6 +91,8 @@ export interface Message {
   /** The program step that sent it, and whether it gives the lock up (for the command's event). */
   readonly pc: number;
   readonly releases: boolean;
+  /** The client's named connection it goes on (CommandStep.connection); absent: the client's own. */
+  readonly connection?: string;
 }
 
 export interface PendingWait {
@@ -144,7 +146,8 @@ export function validateNodes(scenario: Scenario, variant: VariantSpec, clientId
   if (scenario.scriptTiming !== undefined) throw new Error(`${where}: slow scripts (scriptTiming) are single-node only`);
   if (scenario.redisCluster === true) throw new Error(`${where}: a Redis Cluster (redisCluster) is single-node only`);
   for (const client of variant.clients) {
-    // Pub/Sub, MULTI/EXEC and named connections run on one server; nodes do not route them (yet).
+    // Pub/Sub, MULTI/EXEC steps and named connections of programs run on one server (a hosted client's
+    // commands, MULTI and EXEC included, go one by one, each on its connection: cluster.ts routes those).
     const step = client.program.find((s) => s.op === 'transaction' || s.op === 'waitMessage' || (s.op === 'command' && s.connection !== undefined));
     if (step !== undefined) throw new Error(`${where}: client ${client.id}'s ${step.op === 'command' ? 'named connection' : step.op} step is single-node only`);
   }

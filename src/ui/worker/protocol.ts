@@ -3,34 +3,9 @@
  * scenario replayed under the current schedule. The worker owns this protocol; the store uses it.
  */
 import type { ScenarioDefinition } from '../../definition';
-import type { TraceEvent, ViolationKind } from '../../engine/trace';
+import type { VariantOutcome } from '../../engine/variant-outcomes';
 
-/** Where a variant's run first differs from the base variant's (engine/divergence.ts). */
-export interface OutcomeDivergence {
-  /** 0-based step (choice) of the first event that differs. */
-  readonly step: number;
-  /** That event in this variant's run, and in the base's; null where a run has none (it stopped, or did less). */
-  readonly event: TraceEvent | null;
-  readonly baseEvent: TraceEvent | null;
-}
-
-/** What one variant does under the current schedule (computed in the worker). */
-export interface VariantOutcome {
-  readonly variantId: string;
-  /** Choices that applied before the schedule stopped fitting (== stepCount when all did). */
-  readonly stepsApplied: number;
-  readonly stepCount: number;
-  /** Why the replay stopped early (the ChoiceError message), or null. */
-  readonly stopReason: string | null;
-  /** The same without its step ("cannot step A: it has finished"), or null. */
-  readonly stopDetail: string | null;
-  readonly violations: readonly { readonly kind: ViolationKind; readonly step: number; readonly message: string; readonly clients: readonly string[] }[];
-  /** First step (0-based) with an event that differs from the base variant's run; null if none (`divergence.step`). */
-  readonly firstDivergentStep: number | null;
-  /** The first differing event of both runs; null for the base itself and for a run the same as the base's. */
-  readonly divergence: OutcomeDivergence | null;
-  readonly commandCount: number;
-}
+export type { OutcomeDivergence, VariantOutcome } from '../../engine/variant-outcomes';
 
 export interface OutcomeRequest {
   readonly id: number;

@@ -2,6 +2,11 @@
  * A CodeMirror 6 editor for one Lua script: Lua 5.1 highlighting (the legacy Lua mode), line
  * numbers, undo history, and diagnostics at their line. The parent owns the text; this component
  * owns the editor view and keeps it in step. Loaded only with the workbench (never first-screen code).
+ *
+ * The editor lives in a shadow root: there CodeMirror adopts its styles as constructed style
+ * sheets, which the page's Content Security Policy allows (`style-src 'self'`, no 'unsafe-inline';
+ * docs/DEPLOY.md). Mounted on the document itself it writes `<style>` elements, which that policy
+ * blocks. The page's look reaches it through the theme below: custom properties cross the boundary.
  */
 import { useEffect, useRef } from 'react';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
@@ -26,6 +31,38 @@ interface Props {
 
 const luaLanguage = StreamLanguage.define(lua);
 
+/** The page's colours and fonts inside the shadow root (its stylesheets do not reach in). */
+const pageTheme = EditorView.theme({
+  '&': { maxHeight: '46vh', background: 'var(--surface)', color: 'var(--text)', fontSize: 'var(--fs-code)' },
+  '.cm-scroller': { fontFamily: 'var(--font-mono)', lineHeight: 'var(--line-code)' },
+  '.cm-gutters': { background: 'var(--surface-2)', color: 'var(--text-3)', borderRight: '1px solid var(--border)' },
+  '.cm-cursor': { borderLeftColor: 'var(--text)' },
+});
+
+/**
+ * Typing over a selection that spans lines: Chromium's own editing first rewrites the DOM with
+ * inline `style` attributes (which the CSP refuses, reporting a violation) before CodeMirror reads
+ * the change back. Replacing the selection through CodeMirror instead gives the same text with no
+ * native edit. IME composition is left to the browser and CodeMirror, as it must be.
+ */
+const typeOverSelection = EditorView.domEventHandlers({
+  beforeinput(event, view) {
+    if (event.inputType !== 'insertText' || event.data === null || view.state.selection.main.empty || view.composing) return false;
+    event.preventDefault();
+    view.dispatch(view.state.replaceSelection(event.data), { userEvent: 'input.type', scrollIntoView: true });
+    return true;
+  },
+});
+
+/** The shadow root the editor mounts in (one per host element, kept across remounts). */
+function shadowOf(host: HTMLElement): { readonly root: ShadowRoot; readonly parent: HTMLElement } {
+  const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  root.replaceChildren();
+  const parent = document.createElement('div');
+  root.append(parent);
+  return { root, parent };
+}
+
 function diagnostics(view: EditorView, problems: readonly LineProblem[]): Diagnostic[] {
   const doc = view.state.doc;
   return problems.map((p) => {
@@ -41,9 +78,10 @@ export function LuaEditor({ text, label, problems, onChange }: Props) {
   changed.current = onChange;
 
   useEffect(() => {
-    const parent = host.current;
-    if (!parent) return;
+    if (!host.current) return;
+    const { root, parent } = shadowOf(host.current);
     const editor = new EditorView({
+      root,
       parent,
       state: EditorState.create({
         doc: text,
@@ -54,6 +92,8 @@ export function LuaEditor({ text, label, problems, onChange }: Props) {
           luaLanguage,
           syntaxHighlighting(defaultHighlightStyle),
           lintGutter(),
+          pageTheme,
+          typeOverSelection,
           EditorView.contentAttributes.of({ 'aria-label': label }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) changed.current(update.state.doc.toString());
