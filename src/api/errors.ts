@@ -11,8 +11,7 @@ export type LockstepErrorCode =
   | 'bad-schedule'
   | 'schedule-does-not-fit'
   | 'client-threw'
-  | 'client-not-parked'
-  | 'explorer-unavailable';
+  | 'client-not-parked';
 
 export class LockstepError extends Error {
   override name = 'LockstepError';
@@ -121,10 +120,3 @@ export class UncontrolledAwaitError extends LockstepError {
   }
 }
 
-/** `explore` on something the explorer cannot search yet. */
-export class ExplorerUnavailableError extends LockstepError {
-  override name = 'ExplorerUnavailableError';
-  constructor(message: string) {
-    super('explorer-unavailable', '', message);
-  }
-}

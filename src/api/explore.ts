@@ -5,16 +5,17 @@
  * Async clients are searched by replaying each schedule from time 0 (async/search.ts). Scenarios
  * made of programs alone go to the engine's explorer (src/engine/explore, issue 13).
  */
-import type { ViolationKind } from '../engine/trace';
-import { VIOLATION_KINDS } from '../engine/trace';
+import { VIOLATION_KINDS, type ViolationKind } from '../engine/trace';
+import { BoundsError, explore as exploreEngine, hasNodeFaults, noFaults, resolveBounds, type ExploreBounds } from '../engine/explore';
+import { findVariant, nodeIdsOf, type FaultBudget, type Scenario } from '../engine/scenario';
 import { advanceMsMax } from '../engine/schedule';
+import type { RedisClientChoice } from './async/client-links';
 import type { AsyncClients } from './async/run';
 import { searchAsync, type AsyncSearchResult } from './async/search';
-import { hasNodeFaults, noFaults } from '../engine/explore/bounds';
-import { nodeIdsOf, type FaultBudget } from '../engine/scenario';
+import { ArgumentError } from './errors';
+import { checkInvariants, checkProperties, type FindingKind, type Properties } from './findings';
 import type { NodeOption } from './nodes';
 import { scenarioOf } from './simulate';
-import { ArgumentError, ExplorerUnavailableError } from './errors';
 import { checkOptions, resolveSeed, resolveVariant, type ScenarioSource } from './source';
 
 export type { FoundViolation } from './async/search';
@@ -56,10 +57,14 @@ export interface ExploreOptions {
   readonly depthMax?: number;
   /** Schedules run at most, each from time 0 (default 20,000). */
   readonly runCountMax?: number;
-  /** Violation kinds to look for (default: every kind). */
-  readonly invariants?: readonly ViolationKind[];
+  /** Kinds to look for (default: every kind): the checkers' and `client-error` (your clients' code threw). */
+  readonly invariants?: readonly Exclude<FindingKind, 'property'>[];
+  /** Your own properties, each a function of one trace event (findings.ts), checked at every event. */
+  readonly properties?: Properties;
   /** Stop at the first violation found (default), or once every kind looked for is found ('all'). */
   readonly stopAt?: 'first' | 'all';
+  /** The client your code gets: `auto` (default: your ioredis 5 when installed), `ioredis` or `lockstep`. */
+  readonly redisClient?: RedisClientChoice;
 }
 
 export type ExploreResult = AsyncSearchResult;
@@ -73,7 +78,7 @@ export const exploreBounds = {
   stallLengthCountMaxLimit: 8,
 } as const;
 
-const OPTIONS = ['scenario', 'variant', 'seed', 'clients', 'lockKey', 'nodes', 'faults', 'depthMax', 'runCountMax', 'invariants', 'stopAt'] as const;
+const OPTIONS = ['scenario', 'variant', 'seed', 'clients', 'lockKey', 'nodes', 'faults', 'depthMax', 'runCountMax', 'invariants', 'properties', 'stopAt', 'redisClient'] as const;
 
 function integerIn(path: string, value: unknown, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -136,26 +141,62 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const variant = resolveVariant(scenario, o.variant);
   const seed = resolveSeed(o.seed);
   const clientIds = [...new Set([...variant.clients.map((c) => c.id), ...Object.keys(clients ?? {})])];
+  const invariants = checkInvariants(o.invariants);
+  const properties = checkProperties(o.properties);
+  if (o.stopAt !== undefined && o.stopAt !== 'first' && o.stopAt !== 'all') throw new ArgumentError('stopAt', "'first' or 'all'");
+  const stopAt = o.stopAt as 'first' | 'all' | undefined;
+  if (clients === undefined || Object.keys(clients).length === 0) {
+    return explorePrograms(scenario, variant.id, seed, o, clientIds, { invariants, properties, stopAt });
+  }
   const bounds = {
     faults: faultBudgetOf(o.faults, clientIds, nodeIdsOf(scenario, variant)),
     depthMax: integerIn('depthMax', o.depthMax, exploreBounds.depthMaxDefault, 1, exploreBounds.depthMaxLimit),
     runCountMax: integerIn('runCountMax', o.runCountMax, exploreBounds.runCountMaxDefault, 1, exploreBounds.runCountMaxLimit),
   };
-  if (o.invariants !== undefined && (!Array.isArray(o.invariants) || o.invariants.some((k) => !VIOLATION_KINDS.includes(k as ViolationKind)))) {
-    throw new ArgumentError('invariants', `a list of violation kinds (${VIOLATION_KINDS.join(', ')})`);
+  return searchAsync(scenario, { variantId: variant.id, seed, clients, bounds, invariants, properties, stopAt, redisClient: o.redisClient as RedisClientChoice | undefined });
+}
+
+/**
+ * A scenario made of programs alone (a built-in lesson, a definition) goes to the engine's explorer
+ * (src/engine/explore: snapshots, the partial-order reduction), with the scenario's declared bounds
+ * unless the options give others; `runCountMax` bounds its states there. Its result takes this API's
+ * shape (`runs` counts transitions: each is one move applied to a restored state).
+ */
+function explorePrograms(
+  scenario: Scenario,
+  variantId: string,
+  seed: number,
+  o: Record<string, unknown>,
+  clientIds: readonly string[],
+  looked: { readonly invariants: ReturnType<typeof checkInvariants>; readonly properties: Properties; readonly stopAt: 'first' | 'all' | undefined },
+): ExploreResult {
+  if (Object.keys(looked.properties).length > 0) throw new ArgumentError('properties', 'properties are checked on async clients (`clients`); a scenario made of programs states its checks as data');
+  const declared = resolveBounds(scenario);
+  let bounds: ExploreBounds;
+  try {
+    bounds = resolveBounds(scenario, {
+      ...(o.faults === undefined ? {} : { faults: faultBudgetOf(o.faults, clientIds, nodeIdsOf(scenario, findVariant(scenario, variantId))) }),
+      depthMax: integerIn('depthMax', o.depthMax, declared.depthMax, 1, exploreBounds.depthMaxLimit),
+      stateCountMax: integerIn('runCountMax', o.runCountMax, declared.stateCountMax, 1, exploreBounds.runCountMaxLimit),
+    });
+  } catch (error) {
+    if (error instanceof BoundsError) throw new ArgumentError('faults', error.message);
+    throw error;
   }
-  if (o.stopAt !== undefined && o.stopAt !== 'first' && o.stopAt !== 'all') throw new ArgumentError('stopAt', "'first' or 'all'");
-  if (clients === undefined || Object.keys(clients).length === 0) {
-    throw new ExplorerUnavailableError(
-      "the explorer for scenarios made of programs (src/engine/explore, issue 13) has not landed yet; explore with async clients ('clients') works today",
-    );
-  }
-  return searchAsync(scenario, {
-    variantId: variant.id,
-    seed,
-    clients,
-    bounds,
-    invariants: o.invariants as ViolationKind[] | undefined,
-    stopAt: o.stopAt as 'first' | 'all' | undefined,
-  });
+  const kinds = (looked.invariants ?? VIOLATION_KINDS).filter((k): k is ViolationKind => k !== 'client-error');
+  const result = exploreEngine({ scenario, variantId, seed, bounds, invariants: kinds, stopAt: looked.stopAt ?? 'first' });
+  return {
+    scenarioId: result.scenarioId,
+    variantId: result.variantId,
+    seed: result.seed,
+    bounds: { faults: result.bounds.faults, depthMax: result.bounds.depthMax, runCountMax: result.bounds.stateCountMax },
+    invariants: kinds,
+    properties: [],
+    runs: result.transitionsExplored,
+    statesExplored: result.statesExplored,
+    depthReached: result.depthReached,
+    exhaustive: result.exhaustive,
+    cut: { depth: result.cut.depthCutStates > 0 || result.cut.horizonCutMoves > 0, runBudget: result.cut.stateBudget, stoppedAtViolation: result.cut.stoppedAtViolation },
+    violations: result.violations,
+  };
 }

@@ -21,7 +21,6 @@ export {
   ArgumentError,
   AsyncClientError,
   DefinitionError,
-  ExplorerUnavailableError,
   LockstepError,
   ScheduleDoesNotFitError,
   ScheduleError,

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import {
   ArgumentError,
   DefinitionError,
-  ExplorerUnavailableError,
   LockstepError,
   ScheduleDoesNotFitError,
   ScheduleError,
@@ -141,10 +140,16 @@ describe('bad input: typed errors naming the path', () => {
     expect(semantic.problems.map((p) => p.path)).toEqual(['defaultVariant', 'defaultSchedule']);
   });
 
-  it('explore without async clients says the program explorer is not available yet', async () => {
-    const error = await rejection(explore({ scenario: 'get-then-del' }));
-    expect(error).toBeInstanceOf(ExplorerUnavailableError);
-    expect(error.code).toBe('explorer-unavailable');
+  it('explore searches a built-in lesson with the engine explorer and its declared bounds, as the CLI does', async () => {
+    const found = await explore({ scenario: 'get-then-del', invariants: ['foreign-release'] });
+    expect(found.violations[0]).toMatchObject({ kind: 'foreign-release', message: "A deleted B's lock" });
+    const replay = await simulate({ scenario: 'get-then-del', schedule: found.violations[0].schedule });
+    expect(replay.violations.map((v) => v.kind)).toContain('foreign-release');
+    // The fix, proved within the lesson's declared bounds (docs/EXPLORER.md's table says the same).
+    const proof = await explore({ scenario: 'get-then-del', variant: 'lua', invariants: ['foreign-release'] });
+    expect(proof).toMatchObject({ violations: [], exhaustive: true });
+    expect(proof.statesExplored).toBeGreaterThan(100);
+    expect((await rejection(explore({ scenario: 'get-then-del', properties: { p: () => true } }))).path).toBe('properties');
   });
 
   it('explore checks its bounds', async () => {

@@ -121,8 +121,10 @@ export function createIoredisClient(io: Ioredis, link: ClientLink, connection?: 
     constructor() {
       // The engineer's options (keyPrefix, scripts, commandTimeout...) with a transport that never connects.
       super({ ...options, lazyConnect: true, enableReadyCheck: false, enableOfflineQueue: false, maxRetriesPerRequest: null });
-      // The connection is ready from the start: nothing to connect.
-      this.status = 'ready';
+      // The connection is ready from the start: nothing to connect. ioredis says so as it does
+      // (its events on the next tick), for code that waits for 'ready'.
+      this.setStatus('connect');
+      this.setStatus('ready');
     }
     sendCommand(command: IoredisCommand): Promise<unknown> {
       if (this.status === 'end') {

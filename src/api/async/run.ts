@@ -14,7 +14,7 @@ import { Simulation } from '../../engine/simulation';
 import { ArgumentError } from '../errors';
 import { createClientContext, type ClientContext } from './context';
 import { AsyncHost, type ClientCode } from './host';
-import { clientConnections } from './client-links';
+import { clientConnections, resolveRedisClient, type RedisClientChoice } from './client-links';
 import type { LockstepRedis } from './ioredis';
 
 export type AsyncClientCode = ClientCode<LockstepRedis, ClientContext>;
@@ -79,7 +79,8 @@ export class AsyncRun {
   readonly sim: Simulation;
   private readonly host: AsyncHost;
 
-  constructor(base: Scenario, options: { readonly variantId: string; readonly seed: number; readonly clients: AsyncClients }) {
+  constructor(base: Scenario, options: { readonly variantId: string; readonly seed: number; readonly clients: AsyncClients; readonly redisClient?: RedisClientChoice }) {
+    const io = resolveRedisClient(options.redisClient);
     const epochMs = base.unixEpochMs ?? DEFAULT_UNIX_EPOCH_MS;
     // Date in a client's code: the epoch plus the client's own clock (its drift and jumps, with several nodes).
     const host = new AsyncHost(options.seed, (owner, nowMs) => {
@@ -104,7 +105,7 @@ export class AsyncRun {
       const token = this.sim.clients.find((c) => c.id === id)?.vars.token ?? '';
       const helpers = variant.clients.filter((c) => c.startedBy === id).map((c) => c.id);
       relay.set(id, (generation) => {
-        const { redis, nodes } = clientConnections(host, generation, id, this.sim.ctx.nodeIds);
+        const { redis, nodes } = clientConnections(host, generation, id, this.sim.ctx.nodeIds, io);
         return code(redis, { ...createClientContext(host, generation, id, token, { ...scope, helpers }), nodes });
       });
     }

@@ -6,11 +6,13 @@
  * end in the same place are expanded once. The first schedule found for a kind is a shortest one.
  */
 import { ChoiceError } from '../../engine/engine';
+import { AsyncClientError } from '../errors';
+import { failedProperties, FINDING_KINDS, type FindingKind, type Properties } from '../findings';
 import type { FaultBudget, Scenario } from '../../engine/scenario';
 import { formatSchedule, type Choice } from '../../engine/schedule';
-import { VIOLATION_KINDS, type ViolationKind } from '../../engine/trace';
 import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed } from '../../engine/explore/moves';
 import { AsyncRun, type AsyncClients } from './run';
+import type { RedisClientChoice } from './client-links';
 import { withVirtualGlobals } from './virtual-globals';
 
 export interface AsyncSearchBounds {
@@ -23,7 +25,10 @@ export interface AsyncSearchBounds {
 }
 
 export interface FoundViolation {
-  readonly kind: ViolationKind;
+  /** A checker's kind, `client-error` (code threw and nobody caught it), or `property` (one of yours). */
+  readonly kind: FindingKind;
+  /** The property's name, for `kind: 'property'`. */
+  readonly property?: string;
   readonly choices: readonly Choice[];
   /** Canonical schedule text: `simulate({ ..., schedule })` replays it. */
   readonly schedule: string;
@@ -38,7 +43,9 @@ export interface AsyncSearchResult {
   readonly variantId: string;
   readonly seed: number;
   readonly bounds: AsyncSearchBounds;
-  readonly invariants: readonly ViolationKind[];
+  readonly invariants: readonly Exclude<FindingKind, 'property'>[];
+  /** Your properties' names, each checked at every event. */
+  readonly properties: readonly string[];
   /** Schedules run (each a replay from time 0). */
   readonly runs: number;
   /** Distinct states reached. */
@@ -47,7 +54,7 @@ export interface AsyncSearchResult {
   /** Every state within the depth bound was explored (the search did not stop early or run out of budget). */
   readonly exhaustive: boolean;
   readonly cut: { readonly depth: boolean; readonly runBudget: boolean; readonly stoppedAtViolation: boolean };
-  /** The first violation found of each kind looked for, shortest first. */
+  /** The first violation found of each kind looked for (and of each property), shortest first. */
   readonly violations: readonly FoundViolation[];
 }
 
@@ -89,7 +96,16 @@ function movesOf(run: AsyncRun, table: MoveTable, used: FaultsUsed): Choice[] {
   return moves;
 }
 
-type SearchOptions = { readonly variantId: string; readonly seed: number; readonly clients: AsyncClients; readonly bounds: AsyncSearchBounds; readonly invariants?: readonly ViolationKind[]; readonly stopAt?: 'first' | 'all' };
+type SearchOptions = {
+  readonly variantId: string;
+  readonly seed: number;
+  readonly clients: AsyncClients;
+  readonly bounds: AsyncSearchBounds;
+  readonly invariants?: readonly Exclude<FindingKind, 'property'>[];
+  readonly properties?: Properties;
+  readonly stopAt?: 'first' | 'all';
+  readonly redisClient?: RedisClientChoice;
+};
 
 /** Searches with the clients' timers, clock and randomness virtual (virtual-globals.ts) for the whole search. */
 export async function searchAsync(scenario: Scenario, options: SearchOptions): Promise<AsyncSearchResult> {
@@ -98,9 +114,12 @@ export async function searchAsync(scenario: Scenario, options: SearchOptions): P
 
 async function search(scenario: Scenario, options: SearchOptions): Promise<AsyncSearchResult> {
   const { bounds } = options;
-  const invariants = options.invariants ? VIOLATION_KINDS.filter((k) => options.invariants?.includes(k)) : VIOLATION_KINDS;
-  const run = new AsyncRun(scenario, { variantId: options.variantId, seed: options.seed, clients: options.clients });
-  const found = new Map<ViolationKind, FoundViolation>();
+  const invariants = options.invariants ? FINDING_KINDS.filter((k) => options.invariants?.includes(k)) : FINDING_KINDS;
+  const properties = options.properties ?? {};
+  // Each kind looked for, and each property by name: what the search may find.
+  const wanted = [...invariants, ...Object.keys(properties).map((name) => `property:${name}`)];
+  const run = new AsyncRun(scenario, { variantId: options.variantId, seed: options.seed, clients: options.clients, redisClient: options.redisClient });
+  const found = new Map<string, FoundViolation>();
   const visited = new Set<string>([run.stateKey() + usedKey(noFaultsUsed)]);
   let runs = 0;
   let depthReached = 0;
@@ -110,17 +129,27 @@ async function search(scenario: Scenario, options: SearchOptions): Promise<Async
   const table = new MoveTable(run.sim.ctx, run.sim.state, bounds.faults);
   let level: Node[] = [{ choices: [], used: noFaultsUsed, moves: movesOf(run, table, noFaultsUsed) }];
 
-  /** Runs a schedule from time 0; null when a choice does not fit. */
-  const replay = async (choices: readonly Choice[]): Promise<boolean> => {
+  /**
+   * Runs a schedule from time 0: 'ran', 'refused' when a choice does not fit, or the error its
+   * clients' code threw (a finding when looked for: the run ends there, as the process would).
+   */
+  const replay = async (choices: readonly Choice[]): Promise<'ran' | 'refused' | AsyncClientError> => {
     runs += 1;
     run.reset();
     try {
       for (const choice of choices) await run.apply(choice);
-      return true;
+      await run.finish();
+      return 'ran';
     } catch (error) {
-      if (error instanceof ChoiceError) return false;
+      if (error instanceof ChoiceError) return 'refused';
+      // Not looked for (invariants without 'client-error'): the search stops with it, as simulate does.
+      if (error instanceof AsyncClientError && wanted.includes('client-error')) return error;
       throw error;
     }
+  };
+  const record = (key: string, finding: Omit<FoundViolation, 'schedule' | 'steps' | 'choices'>, choices: readonly Choice[]) => {
+    if (found.has(key) || !wanted.includes(key)) return;
+    found.set(key, { ...finding, choices, schedule: formatSchedule(choices), steps: choices.length });
   };
 
   search: for (let depth = 0; depth < bounds.depthMax && level.length > 0; depth++) {
@@ -132,24 +161,25 @@ async function search(scenario: Scenario, options: SearchOptions): Promise<Async
           break search;
         }
         const choices = [...node.choices, move];
-        if (!(await replay(choices))) continue;
+        const outcome = await replay(choices);
+        if (outcome === 'refused') continue;
         depthReached = Math.max(depthReached, choices.length);
-        for (const event of run.sim.eventsOfStep(choices.length - 1)) {
-          if (event.kind !== 'violation' || !invariants.includes(event.violation) || found.has(event.violation)) continue;
-          found.set(event.violation, {
-            kind: event.violation,
-            choices,
-            schedule: formatSchedule(choices),
-            steps: choices.length,
-            message: event.message,
-            clients: event.clients,
-            atMs: event.atMs,
-          });
+        const events = run.sim.eventsOfStep(choices.length - 1);
+        for (const event of events) {
+          if (event.kind !== 'violation') continue;
+          record(event.violation, { kind: event.violation, message: event.message, clients: event.clients, atMs: event.atMs }, choices);
         }
-        if ((found.size > 0 && (options.stopAt ?? 'first') === 'first') || invariants.every((k) => found.has(k))) {
+        for (const failure of failedProperties(properties, events, (name) => found.has(`property:${name}`))) {
+          const { event } = failure;
+          record(`property:${failure.property}`, { kind: 'property', property: failure.property, message: failure.message, clients: event.clientId === null ? [] : [event.clientId], atMs: event.atMs }, choices);
+        }
+        if (outcome !== 'ran') record('client-error', { kind: 'client-error', message: outcome.message, clients: [outcome.activityId ?? outcome.clientId], atMs: run.sim.nowMs }, choices);
+        if ((found.size > 0 && (options.stopAt ?? 'first') === 'first') || wanted.every((k) => found.has(k))) {
           stoppedEarly = true;
           break search;
         }
+        // Code that threw ended its run: nothing follows it.
+        if (outcome !== 'ran') continue;
         // The same state with more of the fault budget left can do more: it is another state.
         const used = MoveTable.spend(node.used, move);
         const key = run.stateKey() + usedKey(used);
@@ -167,6 +197,7 @@ async function search(scenario: Scenario, options: SearchOptions): Promise<Async
     seed: options.seed,
     bounds,
     invariants,
+    properties: Object.keys(properties),
     runs,
     statesExplored: visited.size,
     depthReached,
