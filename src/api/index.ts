@@ -5,7 +5,10 @@
  * lock code".
  */
 export { simulate, simulateAll, verdictOf } from './simulate';
-export type { SimulateOptions, SimulateResult, Verdict, ViolationSummary } from './simulate';
+export type { FailedProperty, SimulateOptions, SimulateResult, Verdict, ViolationSummary } from './simulate';
+export type { FindingKind, Properties, Property } from './findings';
+export { FINDING_KINDS } from './findings';
+export type { RedisClientChoice } from './async/client-links';
 export { nodeCountMax } from './nodes';
 export type { NodeOption } from './nodes';
 export { explore, exploreBounds } from './explore';

@@ -11,6 +11,8 @@ import type { Trace, ViolationKind } from '../engine/trace';
 import { AsyncRun, type AsyncClients } from './async/run';
 import { withVirtualGlobals } from './async/virtual-globals';
 import { ArgumentError, ScheduleDoesNotFitError } from './errors';
+import type { RedisClientChoice } from './async/client-links';
+import { checkProperties, failedProperties, type Properties } from './findings';
 import { withNodes, type NodeOption } from './nodes';
 import { checkOptions, resolveExpect, resolveScenario, resolveSchedule, resolveSeed, resolveVariant, type ExpectedVerdict, type ScenarioSource } from './source';
 
@@ -35,6 +37,19 @@ export interface SimulateOptions {
    * crash, restart, partition and jump the clocks of nodes (docs/SCHEDULES.md, "Many nodes").
    */
   readonly nodes?: readonly NodeOption[];
+  /** Your own properties, each a function of one trace event (findings.ts); those that fail are in `failedProperties`. */
+  readonly properties?: Properties;
+  /** The client your code gets: `auto` (default: your ioredis 5 when installed), `ioredis` or `lockstep`. */
+  readonly redisClient?: RedisClientChoice;
+}
+
+/** A property of yours that did not hold: where it first failed. */
+export interface FailedProperty {
+  readonly property: string;
+  readonly step: number;
+  readonly atMs: number;
+  readonly message: string;
+  readonly clients: readonly string[];
 }
 
 export interface ViolationSummary {
@@ -71,9 +86,11 @@ export interface SimulateResult {
   readonly finalTimeMs: number;
   /** Every live key at the end. */
   readonly keys: readonly KeyEntry[];
+  /** Each of your properties that failed, at its first failing event. */
+  readonly failedProperties: readonly FailedProperty[];
 }
 
-const OPTIONS = ['scenario', 'variant', 'seed', 'schedule', 'clients', 'expect', 'lockKey', 'nodes'] as const;
+const OPTIONS = ['scenario', 'variant', 'seed', 'schedule', 'clients', 'expect', 'lockKey', 'nodes', 'properties', 'redisClient'] as const;
 
 export function verdictOf(expected: Verdict['expected'], kinds: readonly ViolationKind[]): Verdict {
   const got = [...new Set(kinds)];
@@ -82,8 +99,15 @@ export function verdictOf(expected: Verdict['expected'], kinds: readonly Violati
   return { expected, got, missing, unexpected, ok: missing.length === 0 && unexpected.length === 0 };
 }
 
-function resultOf(sim: Simulation, expected: Verdict['expected']): SimulateResult {
+function resultOf(sim: Simulation, expected: Verdict['expected'], properties: Properties = {}): SimulateResult {
   const trace = sim.trace();
+  const failedProps = failedProperties(properties, trace.events).map((f) => ({
+    property: f.property,
+    step: f.event.step,
+    atMs: f.event.atMs,
+    message: f.message,
+    clients: f.event.clientId === null ? [] : [f.event.clientId],
+  }));
   const violations = trace.violations.map((v) => ({ kind: v.violation, step: v.step, atMs: v.atMs, message: v.message, clients: v.clients }));
   return {
     scenario: trace.scenario,
@@ -95,6 +119,7 @@ function resultOf(sim: Simulation, expected: Verdict['expected']): SimulateResul
     verdict: verdictOf(expected, violations.map((v) => v.kind)),
     finalTimeMs: sim.nowMs,
     keys: sim.inspect(),
+    failedProperties: failedProps,
   };
 }
 
@@ -116,11 +141,12 @@ async function runVariant(scenario: Scenario, variantId: string, options: Record
     } catch (error) {
       throw fitError(error);
     }
-    return resultOf(sim, expected);
+    return resultOf(sim, expected, checkProperties(options.properties));
   }
   // The clients' timers, clock and randomness are virtual while they run (async/virtual-globals.ts).
   return withVirtualGlobals(async () => {
-    const run = new AsyncRun(scenario, { variantId: variant.id, seed, clients });
+    const properties = checkProperties(options.properties);
+    const run = new AsyncRun(scenario, { variantId: variant.id, seed, clients, redisClient: options.redisClient as RedisClientChoice | undefined });
     if (options.schedule === undefined && scenario.defaultSchedule === '') throw new ArgumentError('schedule', 'give the schedule to run your clients under, e.g. "A B +10000" (docs/SCHEDULES.md)');
     const choices = resolveSchedule(options.schedule, scenario.defaultSchedule, run.sim.ctx.clientIds, run.sim.ctx.nodeIds);
     try {
@@ -129,7 +155,7 @@ async function runVariant(scenario: Scenario, variantId: string, options: Record
       throw fitError(error);
     }
     await run.finish();
-    return resultOf(run.sim, expected);
+    return resultOf(run.sim, expected, properties);
   });
 }
 

@@ -158,6 +158,8 @@ function monitorLine(line: string): { source: string; args: string[] } {
 async function realRun(): Promise<{ wire: WireCommand[]; handshake: WireCommand[]; seen: unknown[] }> {
   const redis = new Redis({ port: server.port, host: '127.0.0.1' });
   await new Promise((resolve) => redis.once('ready', resolve));
+  // Each run starts from an empty server, as each simulated run does (before MONITOR: not recorded).
+  await redis.flushall();
   const monitor = await RespClient.connect(server.port);
   expect(await monitor.send(['MONITOR'])).toEqual({ type: 'status', value: 'OK' });
   const seen: unknown[] = [];
@@ -190,10 +192,10 @@ async function realRun(): Promise<{ wire: WireCommand[]; handshake: WireCommand[
 }
 
 /** Steps the client to its end (each step: one command), and reads each command's connection from its action log. */
-async function lockstepRun(): Promise<{ wire: WireCommand[]; seen: unknown[]; schedule: string }> {
+async function lockstepRun(redisClient: 'lockstep' | 'ioredis'): Promise<{ wire: WireCommand[]; seen: unknown[]; schedule: string }> {
   const seen: unknown[] = [];
   const clients = { A: (redis: LockstepRedis) => workout(redis, seen) };
-  const run = new AsyncRun(resolveScenario(undefined, undefined, true), { variantId: 'async', seed: 1, clients });
+  const run = new AsyncRun(resolveScenario(undefined, undefined, true), { variantId: 'async', seed: 1, clients, redisClient });
   for (let i = 0; i < 200 && run.sim.refusal({ kind: 'step', clientId: 'A' }) === null; i++) await run.apply({ kind: 'step', clientId: 'A' });
   await run.finish();
   const log = run.sim.ctx.programs.A;
@@ -204,16 +206,16 @@ async function lockstepRun(): Promise<{ wire: WireCommand[]; seen: unknown[]; sc
   });
   // The same run through the public API: the same schedule gives the same trace and the same values.
   const viaApi: unknown[] = [];
-  const result = await simulate({ clients: { A: (redis) => workout(redis, viaApi) }, schedule: run.sim.schedule });
+  const result = await simulate({ clients: { A: (redis) => workout(redis, viaApi) }, schedule: run.sim.schedule, redisClient });
   expect(result.trace.events).toEqual(run.sim.trace().events);
   expect(plain(viaApi)).toEqual(plain(seen));
   return { wire, seen, schedule: run.sim.schedule };
 }
 
-describe('the wire: Lockstep\'s client against ioredis 5.11.1 on a real redis-server', () => {
+describe.each(['lockstep', 'ioredis'] as const)('the wire: the %s client in Lockstep against ioredis 5.11.1 on a real redis-server', (redisClient) => {
   it('sends the same commands on the same connections, and the code sees the same values', async () => {
     const real = await realRun();
-    const sim = await lockstepRun();
+    const sim = await lockstepRun(redisClient);
     expect(sim.wire.map((c) => `${c.connection}: ${c.argv.join(' ')}`)).toEqual(real.wire.map((c) => `${c.connection}: ${c.argv.join(' ')}`));
     expect(plain(sim.seen)).toEqual(plain(real.seen));
     // The filter hides only duplicate()'s connect handshake: one INFO (the ready check) on the new connection.

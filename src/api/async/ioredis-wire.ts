@@ -6,6 +6,7 @@
 import { Buffer } from 'node:buffer';
 import { decodeBytes, encodeString } from '../../engine/redis/commands/bytes';
 import type { Reply } from '../../engine/redis/reply';
+import { loadedIoredis } from './real-ioredis';
 
 /** The command a reply error answered, as ioredis attaches it (`err.command`). */
 export interface ErrorCommand {
@@ -20,6 +21,15 @@ export class ReplyError extends Error {
   command?: ErrorCommand;
   /** multi().exec() rejected with EXECABORT: the errors the queued commands got first. */
   previousErrors?: Error[];
+  /**
+   * An error reply from either client your code may get: this one, or ioredis's own when the run
+   * gives your code a real ioredis (real-ioredis.ts), so `instanceof ReplyError` holds for both.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    const io = loadedIoredis();
+    return this === ReplyError && io !== null && value instanceof io.ReplyError;
+  }
 }
 
 /** How a method hands back strings: `'utf8'` (`get`) or Buffers (`getBuffer`, replyEncoding null). */

@@ -14,12 +14,14 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { decodeBytes, encodeString } from '../../engine/redis/commands/bytes';
+import { clientTimeoutPrefix } from '../../engine/nodes/cluster';
 import type { Reply } from '../../engine/redis/reply';
 import type { ClientLink } from './ioredis-connection';
 
 /** What ioredis passes to `sendCommand`: its Command, which serializes itself and settles its promise. */
 interface IoredisCommand {
   readonly name: string;
+  readonly args: readonly unknown[];
   readonly promise: Promise<unknown>;
   toWritable(socket: object): string | Buffer;
   resolve(value: unknown): void;
@@ -53,6 +55,11 @@ export function loadIoredis(fromDir: string = process.cwd()): Ioredis | null {
     loaded = null;
   }
   return loaded;
+}
+
+/** ioredis if a run has loaded it (null otherwise): no resolution happens here. */
+export function loadedIoredis(): Ioredis | null {
+  return loaded ?? null;
 }
 
 /** Reads a RESP request (an array of bulk strings, what a client writes) back into argv. */
@@ -114,8 +121,8 @@ const SUBSCRIPTION_KIND: Readonly<Record<string, readonly ['channel' | 'pattern'
 export function createIoredisClient(io: Ioredis, link: ClientLink, connection?: string, options: Record<string, unknown> = {}): unknown {
   const { Redis, ReplyError } = io;
   class SimulatedRedis extends Redis {
-    /** The connection's identity: ioredis keys "this script is loaded here" on the socket object. */
-    private readonly socket = {};
+    /** The connection's identity: ioredis keys "this script is loaded here" on the socket object (a new one per connect). */
+    private socket = {};
     /** Subscriber mode (what ioredis's DataHandler tracks): the channels and patterns, or null. */
     private subscriptions: { readonly channel: Set<string>; readonly pattern: Set<string> } | null = null;
     constructor() {
@@ -123,8 +130,7 @@ export function createIoredisClient(io: Ioredis, link: ClientLink, connection?: 
       super({ ...options, lazyConnect: true, enableReadyCheck: false, enableOfflineQueue: false, maxRetriesPerRequest: null });
       // The connection is ready from the start: nothing to connect. ioredis says so as it does
       // (its events on the next tick), for code that waits for 'ready'.
-      this.setStatus('connect');
-      this.setStatus('ready');
+      this.opened();
     }
     sendCommand(command: IoredisCommand): Promise<unknown> {
       if (this.status === 'end') {
@@ -145,9 +151,12 @@ export function createIoredisClient(io: Ioredis, link: ClientLink, connection?: 
       const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : undefined;
       link.send(argv, connection, timeoutMs).then(
         (reply) => {
-          if (reply.type === 'error') command.reject(new ReplyError(reply.value));
+          // The engine's client-side timeout is ioredis's commandTimeout firing: its plain Error.
+          if (reply.type === 'error' && reply.value.startsWith(clientTimeoutPrefix)) command.reject(new Error('Command timed out'));
+          else if (reply.type === 'error') command.reject(Object.assign(new ReplyError(reply.value), { command: { name: command.name, args: command.args } }));
           else if (Object.hasOwn(SUBSCRIPTION_KIND, command.name)) command.resolve(this.subscribed(command.name, argv.slice(1)));
           else command.resolve(wireValue(reply, ReplyError));
+          if (command.name === 'quit') this.closed();
         },
         (error: Error) => command.reject(error),
       );
@@ -162,17 +171,34 @@ export function createIoredisClient(io: Ioredis, link: ClientLink, connection?: 
       else for (const n of names) set[kind].delete(n);
       const count = set.channel.size + set.pattern.size;
       this.subscriptions = count === 0 ? null : set;
+      // ioredis's `mode` reads the connection's condition.
+      this.condition = { select: 0, auth: undefined, subscriber: this.subscriptions !== null };
       return count;
+    }
+    /** A new connection: a new socket (scripts go as EVAL again), no subscriptions, 'connect' and 'ready' emitted. */
+    private opened(): void {
+      this.socket = {};
+      this.subscriptions = null;
+      this.condition = { select: 0, auth: undefined, subscriber: false };
+      this.setStatus('connect');
+      this.setStatus('ready');
+    }
+    private closed(): void {
+      this.setStatus('close');
+      this.setStatus('end');
     }
     /** As ioredis: a new connection with this one's options (defined commands are not carried over). */
     duplicate(override: Record<string, unknown> = {}): unknown {
       return createIoredisClient(io, link, link.openConnection(), { ...options, ...override });
     }
+    /** As ioredis: refused while connected; after quit() or disconnect(), a new connection. */
     connect(): Promise<void> {
+      if (this.status !== 'end') return Promise.reject(new Error('Redis is already connecting/connected'));
+      this.opened();
       return Promise.resolve();
     }
     disconnect(): void {
-      this.status = 'end';
+      if (this.status !== 'end') this.closed();
     }
   }
   return new SimulatedRedis();
