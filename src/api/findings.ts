@@ -47,6 +47,15 @@ export function checkInvariants(value: unknown): readonly Exclude<FindingKind, '
   return value as Exclude<FindingKind, 'property'>[];
 }
 
+/** An event in a few words: who did what (a command's first words; the lock as it was and became). */
+function eventText(event: TraceEvent): string {
+  const who = event.clientId ?? 'the clock';
+  if (event.kind !== 'command') return `${who}: ${event.kind}`;
+  const words = event.argv.join(' ').replace(/\s+/g, ' ');
+  const command = words.length > 80 ? `${words.slice(0, 80)}…` : words;
+  return `${who}: ${command} (the lock ${event.lockBefore.value === null ? 'was free' : `held "${event.lockBefore.value}"`}, then ${event.lockAfter.value === null ? 'free' : `"${event.lockAfter.value}"`})`;
+}
+
 /** A property that did not hold at an event. */
 export interface PropertyFailure {
   readonly property: string;
@@ -67,7 +76,7 @@ export function failedProperties(properties: Properties, events: readonly TraceE
         verdict = `the property threw: ${error instanceof Error ? error.message : String(error)}`;
       }
       if (verdict !== false && typeof verdict !== 'string') continue;
-      const why = typeof verdict === 'string' ? verdict : `it does not hold at event ${event.seq} (${event.kind}${event.clientId === null ? '' : ` of ${event.clientId}`})`;
+      const why = typeof verdict === 'string' ? verdict : `it does not hold at t=${event.atMs} ms: ${eventText(event)}`;
       failures.push({ property, message: `property "${property}": ${why}`, event });
       break;
     }
