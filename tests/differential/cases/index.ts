@@ -7,6 +7,7 @@ import { KEY_CASES } from './keys';
 import { LIST_SET_CASES } from './lists-sets';
 import { PUBSUB_CASES } from './pubsub';
 import { SCRIPTING_CASES } from './scripting';
+import { SORTED_SET_CASES } from './sorted-sets';
 import { STRING_CASES } from './strings';
 import { TRANSACTION_CASES } from './transactions';
 import { UNKNOWN_CASES } from './unknown';
@@ -20,6 +21,7 @@ export const CASES_BY_AREA: Record<string, readonly DiffCase[]> = {
   keys: KEY_CASES,
   hashes: HASH_CASES,
   'lists-sets': LIST_SET_CASES,
+  'sorted-sets': SORTED_SET_CASES,
   wrongtype: WRONGTYPE_CASES,
   unknown: UNKNOWN_CASES,
   scripting: SCRIPTING_CASES,

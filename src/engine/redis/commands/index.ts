@@ -8,6 +8,7 @@ import { SET_COMMANDS } from './sets';
 import type { CommandSpec } from './shared';
 import { STRING_COMMANDS } from './strings';
 import { TRANSACTION_COMMANDS } from './transactions';
+import { ZSET_COMMANDS } from './zsets';
 
 /**
  * Every command Lockstep offers, by lower-case name. Scripting commands (EVAL, EVALSHA, SCRIPT)
@@ -19,6 +20,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...HASH_COMMANDS,
   ...LIST_COMMANDS,
   ...SET_COMMANDS,
+  ...ZSET_COMMANDS,
   ...CONNECTION_COMMANDS,
   ...TRANSACTION_COMMANDS,
   ...PUBSUB_COMMANDS,
