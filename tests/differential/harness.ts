@@ -34,7 +34,12 @@ export type Compare =
   /** An integer Unix time (`unit` ms or s), compared as its distance from each side's own clock. */
   | { kind: 'unix'; unit: 'ms' | 's'; tolerance: number }
   /** A TIME reply, compared as its distance from each side's own clock. */
-  | { kind: 'time'; tolerance: number };
+  | { kind: 'time'; tolerance: number }
+  /**
+   * A random pick (SPOP, SRANDMEMBER): a bulk that is one of `of`, or an array of the same length
+   * whose items all are (and, when `distinct`, appear once each). Which ones is each side's chance.
+   */
+  | { kind: 'members'; of: readonly string[]; distinct: boolean };
 
 export interface CommandStep {
   readonly kind: 'command';
@@ -84,6 +89,8 @@ export const near = (line: string, tolerance = 1000): Step => commandStep(line, 
 export const unixTime = (line: string, unit: 'ms' | 's'): Step => commandStep(line, { kind: 'unix', unit, tolerance: unit === 's' ? 2000 : 1000 });
 export const timeReply = (line: string): Step => commandStep(line, { kind: 'time', tolerance: 1000 });
 export const sleep = (ms: number): Step => ({ kind: 'sleep', ms });
+/** A random pick among `of` (see Compare 'members'). */
+export const members = (line: string, of: readonly string[], distinct = true): Step => commandStep(line, { kind: 'members', of, distinct });
 
 /** `{unix-ms+N}`, `{unix-ms-N}`, `{unix-s+N}`, `{unix-s-N}`: the executor's own Unix time, offset. */
 export function expandLine(line: string, unixNowMs: number): string {
@@ -292,6 +299,8 @@ export function repliesMatch(expected: Observation, got: Observation, compare: C
       const fromNow = (r: { value: string }, o: Observation) => Number(r.value) * scale - o.unixNowMs;
       return Math.abs(fromNow(a, expected) - fromNow(b, got)) <= compare.tolerance;
     }
+    case 'members':
+      return pickMatches(a, b, compare.of, compare.distinct);
     case 'time': {
       const ms = (r: Reply) => (r.type === 'array' && r.value.length === 2 && r.value.every((v) => v.type === 'bulk') ? Number((r.value[0] as { value: string }).value) * 1000 + Number((r.value[1] as { value: string }).value) / 1000 : null);
       const ta = ms(a);
@@ -300,6 +309,14 @@ export function repliesMatch(expected: Observation, got: Observation, compare: C
       return Math.abs(ta - expected.unixNowMs - (tb - got.unixNowMs)) <= compare.tolerance;
     }
   }
+}
+
+function pickMatches(a: Reply, b: Reply, of: readonly string[], distinct: boolean): boolean {
+  const isPick = (r: Reply) => r.type === 'bulk' && of.includes(r.value);
+  if (a.type === 'bulk' && b.type === 'bulk') return isPick(a) && isPick(b);
+  if (a.type !== 'array' || b.type !== 'array') return sameReply(a, b);
+  const valid = (items: readonly Reply[]) => items.every(isPick) && (!distinct || new Set(items.map((r) => (r as { value: string }).value)).size === items.length);
+  return a.value.length === b.value.length && valid(a.value) && valid(b.value);
 }
 
 function sortArray(r: Reply & { type: 'array' }): Reply {

@@ -61,7 +61,7 @@ const KEYED_COMMANDS: ReadonlySet<string> = new Set(
     'hset hmset hget hmget hdel hexists hincrby hincrbyfloat hlen hgetall hkeys hvals hsetnx hstrlen lpush rpush lpushx rpushx ' +
     'lpop rpop lrange llen lindex sadd srem smembers sismember smismember scard delex digest ping echo ' +
     'zadd zincrby zrem zcard zscore zmscore zrank zrevrank zcount zrange zrevrange zrangebyscore zrevrangebyscore zrangebylex ' +
-    'zrevrangebylex zremrangebyrank zremrangebyscore zremrangebylex zpopmin zpopmax'
+    'zrevrangebylex zremrangebyrank zremrangebyscore zremrangebylex zpopmin zpopmax lrem lset ltrim linsert lpos lmove rpoplpush smove'
   ).split(' '),
 );
 

@@ -56,6 +56,9 @@ const MULTI_KEY: Readonly<Record<string, readonly [number, number, number]>> = {
   msetnx: [1, -1, 2],
   rename: [1, 2, 1],
   renamenx: [1, 2, 1],
+  smove: [1, 2, 1],
+  lmove: [1, 2, 1],
+  rpoplpush: [1, 2, 1],
 };
 
 /** Commands without keys (Redis 7.0's COMMAND INFO, for the ones Lockstep implements). */

@@ -12,6 +12,7 @@ import { reply, type Reply } from './reply';
 import { SCRIPT_COMMANDS, type ScriptCommandInfo, type ScriptEngine } from './script-engine';
 import type { Session } from './session';
 import { DEFAULT_UNIX_EPOCH_MS } from './time';
+import { nextBelow, seedRng, type RngState } from '../rng';
 
 export interface ServerSnapshot {
   /** A KeyspaceSnapshot (cheap, shares values); JSON.stringify gives its plain, sorted form. */
@@ -28,6 +29,8 @@ export interface ServerSnapshot {
   readonly pubsub?: PubSubData;
   /** Pushes written and not taken yet (absent when none). */
   readonly pushes?: readonly Push[];
+  /** The state of the stream SPOP and SRANDMEMBER draw from (absent until the first draw). */
+  readonly randomState?: number;
 }
 
 export interface ServerOptions {
@@ -48,6 +51,11 @@ export interface ServerOptions {
    * serves (cluster-slots.ts).
    */
   readonly cluster?: boolean;
+  /**
+   * Seeds the server's random stream (SPOP, SRANDMEMBER; default 0). A simulation passes its run
+   * seed, so the same seed and schedule draw the same members.
+   */
+  readonly randomSeed?: number;
 }
 
 /** A value written to a connection outside the reply to its own command: a message, a further confirmation. */
@@ -91,7 +99,15 @@ export class SimRedisServer {
       this.clients.discardTransaction(this.session.client);
       this.pubsub.forget(this.session.client);
     },
+    randomBelow: (bound) => {
+      const [value, next] = nextBelow(this.randomState ?? this.randomSeedState, bound);
+      this.randomState = next;
+      return value;
+    },
   };
+  /** The random stream's state; null until the first draw, so unused servers snapshot as before. */
+  private randomState: RngState | null = null;
+  private readonly randomSeedState: RngState;
   /** The connection whose output is being collected (the caller of `execute`, or EXEC's). */
   private capture: { readonly clientId: string; readonly values: Reply[] } | null = null;
   /** What scripts call back into; one object, its time and caller set per EVAL (no closure per call). */
@@ -119,6 +135,7 @@ export class SimRedisServer {
     this.scriptBusy = new ScriptBusyTracker(options.scriptTiming);
     this.unixEpochMs = options.unixEpochMs ?? DEFAULT_UNIX_EPOCH_MS;
     this.scriptHost.clusterMode = options.cluster === true;
+    this.randomSeedState = seedRng(options.randomSeed ?? 0);
     this.keyspace.onTouch = (key) => this.clients.touch(key);
   }
 
@@ -303,6 +320,7 @@ export class SimRedisServer {
     if (clients.length > 0) snapshot.clients = clients;
     if (!this.pubsub.isEmpty()) snapshot.pubsub = this.pubsub.snapshot();
     if (this.pushes.length > 0) snapshot.pushes = this.pushes.slice();
+    if (this.randomState !== null) snapshot.randomState = this.randomState;
     return snapshot;
   }
 
@@ -314,6 +332,7 @@ export class SimRedisServer {
     this.clients.restore(snapshot.clients ?? []);
     this.pubsub.restore(snapshot.pubsub);
     this.pushes = (snapshot.pushes ?? []).slice();
+    this.randomState = snapshot.randomState ?? null;
   }
 }
 

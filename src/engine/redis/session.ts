@@ -24,4 +24,9 @@ export interface Session {
   runQueued(queue: readonly (readonly string[])[]): Reply[];
   /** QUIT: the connection closes once the reply is written; its state goes. */
   close(): void;
+  /**
+   * An integer in [0, bound) from the server's seeded random stream (SPOP, SRANDMEMBER): the same
+   * seed and commands give the same choices, and a snapshot carries the stream's state.
+   */
+  randomBelow(bound: number): number;
 }

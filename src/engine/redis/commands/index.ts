@@ -2,6 +2,7 @@ import { CONNECTION_COMMANDS } from './connection';
 import { delex, digest } from './delex';
 import { HASH_COMMANDS } from './hashes';
 import { KEY_COMMANDS } from './keys';
+import { LIST_EDIT_COMMANDS } from './list-edits';
 import { LIST_COMMANDS } from './lists';
 import { PUBSUB_COMMANDS } from './pubsub';
 import { SET_COMMANDS } from './sets';
@@ -19,6 +20,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...KEY_COMMANDS,
   ...HASH_COMMANDS,
   ...LIST_COMMANDS,
+  ...LIST_EDIT_COMMANDS,
   ...SET_COMMANDS,
   ...ZSET_COMMANDS,
   ...CONNECTION_COMMANDS,
