@@ -64,7 +64,8 @@ const MULTI_KEY: Readonly<Record<string, readonly [number, number, number]>> = {
 /** Commands without keys (Redis 7.0's COMMAND INFO, for the ones Lockstep implements). */
 const NO_KEYS: ReadonlySet<string> = new Set([
   'dbsize', 'echo', 'flushall', 'flushdb', 'keys', 'ping', 'time', 'publish', 'subscribe', 'unsubscribe', 'psubscribe',
-  'punsubscribe', 'multi', 'exec', 'discard', 'quit', 'reset', 'unwatch', 'script', 'wait',
+  'punsubscribe', 'multi', 'exec', 'discard', 'quit', 'reset', 'unwatch', 'script', 'wait', 'select', 'client', 'info',
+  'scan',
 ]);
 
 /** The key names of a command (its argv[0] in any case), as getKeysFromCommand finds them. */

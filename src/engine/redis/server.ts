@@ -1,4 +1,4 @@
-import { Clients, subscriptionCount, type ClientData, type ClientState } from './clients';
+import { Clients, subscriptionCount, watchName, type ClientData, type ClientState } from './clients';
 import { COMMANDS, errors, type CommandContext, type CommandSpec } from './commands';
 import { ALLOWED_WHILE_SUBSCRIBED } from './commands/pubsub';
 import { RUN_INSIDE_MULTI } from './commands/transactions';
@@ -29,6 +29,10 @@ export interface ServerSnapshot {
   readonly pubsub?: PubSubData;
   /** Pushes written and not taken yet (absent when none). */
   readonly pushes?: readonly Push[];
+  /** Databases 1-15 that hold keys (SELECT), by number; database 0 is `keyspace` (absent when none). */
+  readonly databases?: Readonly<Record<string, KeyspaceSnapshot | KeyspaceData>>;
+  /** The last CLIENT ID given (absent until one is asked). */
+  readonly lastClientId?: number;
   /** The state of the stream SPOP and SRANDMEMBER draw from (absent until the first draw). */
   readonly randomState?: number;
 }
@@ -80,7 +84,12 @@ const SUBSCRIBED_ONLY =
  * the virtual time as an argument: the server has no clock of its own.
  */
 export class SimRedisServer {
+  /** Database 0: what the page shows and nodes replicate. SELECT reaches 1-15 (`databases`). */
   readonly keyspace = new Keyspace();
+  /** Databases 1-15, made on first use. */
+  private databases = new Map<number, Keyspace>();
+  private lastClientId = 0;
+  private readonly cluster: boolean;
   readonly unixEpochMs: number;
   private readonly scripts: ScriptEngine | null;
   /** The script occupying the server on the virtual clock, if any: see lua/busy.ts. */
@@ -88,9 +97,24 @@ export class SimRedisServer {
   private readonly clients = new Clients();
   private readonly pubsub = new PubSub();
   private pushes: Push[] = [];
-  private readonly session: Session & { client: ClientState; nowMs: number } = {
+  private readonly session: Session & { client: ClientState; nowMs: number; db: number; inScript: boolean; clusterMode: boolean } = {
     client: null as unknown as ClientState,
     nowMs: 0,
+    db: 0,
+    inScript: false,
+    databaseCount: DATABASE_COUNT,
+    clusterMode: false,
+    select: (db) => {
+      // A script's SELECT changes the script's database only (Redis since 2.8.12).
+      if (this.session.inScript) this.scriptHost.db = db;
+      else this.session.client.db = db;
+    },
+    flushAll: () => {
+      this.keyspace.clear();
+      for (const keyspace of this.databases.values()) keyspace.clear();
+    },
+    databaseSizes: (nowMs) => this.databaseSizes(nowMs),
+    nextClientId: () => ++this.lastClientId,
     clients: this.clients,
     pubsub: this.pubsub,
     send: (clientId, value) => this.send(clientId, value),
@@ -114,6 +138,8 @@ export class SimRedisServer {
   private readonly scriptHost = {
     nowMs: 0,
     client: null as ClientState | null,
+    /** The script's database: the caller's at EVAL, then whatever its SELECTs chose. */
+    db: 0,
     call: (inner: readonly string[]): Reply => {
       const result = this.dispatch(inner, this.scriptHost.nowMs, true, this.scriptHost.client as ClientState);
       // Commands that write their own replies are noscript: a script never reaches one.
@@ -121,7 +147,7 @@ export class SimRedisServer {
       return result;
     },
     commandInfo: scriptCommandInfo,
-    keyCount: (): number => this.keyspace.size(),
+    keyCount: (): number => this.database(this.scriptHost.db).size(),
     clusterMode: false,
     /** The slot of the keys the EVAL (or its EXEC) declared; -1: none. */
     slot: -1,
@@ -135,6 +161,8 @@ export class SimRedisServer {
     this.scriptBusy = new ScriptBusyTracker(options.scriptTiming);
     this.unixEpochMs = options.unixEpochMs ?? DEFAULT_UNIX_EPOCH_MS;
     this.scriptHost.clusterMode = options.cluster === true;
+    this.cluster = options.cluster === true;
+    this.session.clusterMode = this.cluster;
     this.randomSeedState = seedRng(options.randomSeed ?? 0);
     this.keyspace.onTouch = (key) => this.clients.touch(key);
   }
@@ -195,6 +223,8 @@ export class SimRedisServer {
     if ((spec.arity > 0 && argv.length !== spec.arity) || (spec.arity < 0 && argv.length < -spec.arity)) {
       return this.refuse(client, name, errorText(errors.arity(name)));
     }
+    const refusal = 'refuse' in spec ? (spec.refuse?.(argv) ?? null) : null;
+    if (refusal !== null) return this.refuse(client, name, refusal);
     if (this.scriptHost.clusterMode) {
       // processCommand's cluster redirection, right after the arity check; EXEC checks what it queued.
       const slot = slotOf(name === 'exec' ? (client.multi ?? []) : [argv]);
@@ -218,6 +248,7 @@ export class SimRedisServer {
       return this.send(client.id, reply.status('QUEUED'));
     }
     this.keyspace.expireDue(nowMs);
+    for (const keyspace of this.databases.values()) keyspace.expireDue(nowMs);
     const result = this.run(spec, name, argv, nowMs, false, client);
     if (result !== null) this.send(client.id, result);
   }
@@ -248,6 +279,8 @@ export class SimRedisServer {
     if ((spec.arity > 0 && argv.length !== spec.arity) || (spec.arity < 0 && argv.length < -spec.arity)) {
       return errors.arity(name);
     }
+    const refusal = 'refuse' in spec ? (spec.refuse?.(argv) ?? null) : null;
+    if (refusal !== null) return reply.error(refusal);
     return this.run(spec, name, argv, nowMs, inScript, client);
   }
 
@@ -257,6 +290,7 @@ export class SimRedisServer {
       if (!this.scripts) return reply.error('ERR scripting is not available on this server');
       this.scriptHost.nowMs = nowMs;
       this.scriptHost.client = client;
+      this.scriptHost.db = client.db;
       this.scriptHost.slot = this.commandSlot;
       const result = this.scripts.execute(argv, this.scriptHost);
       const run = name === 'script' ? null : (this.scripts.lastRun?.() ?? null);
@@ -266,7 +300,9 @@ export class SimRedisServer {
     // One session object, pointed at this command's connection (a command never runs another connection's).
     this.session.client = client;
     this.session.nowMs = nowMs;
-    const ctx: CommandContext = { keyspace: this.keyspace, nowMs, unixEpochMs: this.unixEpochMs, inScript, session: this.session };
+    this.session.inScript = inScript;
+    this.session.db = inScript ? this.scriptHost.db : client.db;
+    const ctx: CommandContext = { keyspace: this.database(this.session.db), nowMs, unixEpochMs: this.unixEpochMs, inScript, session: this.session };
     return spec.run(ctx, argv);
   }
 
@@ -302,6 +338,31 @@ export class SimRedisServer {
     return capture.values;
   }
 
+  /** Database `db` (0-15); 1-15 are made on first use, their changes reaching WATCH by their tagged names. */
+  private database(db: number): Keyspace {
+    if (db === 0) return this.keyspace;
+    let keyspace = this.databases.get(db);
+    if (keyspace === undefined) {
+      keyspace = new Keyspace();
+      keyspace.onTouch = (key) => this.clients.touch(watchName(db, key));
+      this.databases.set(db, keyspace);
+    }
+    return keyspace;
+  }
+
+  /** INFO's keyspace lines: databases with keys, in order, with how many expire. */
+  private databaseSizes(nowMs: number): { db: number; keys: number; expires: number }[] {
+    const out: { db: number; keys: number; expires: number }[] = [];
+    for (let db = 0; db < DATABASE_COUNT; db++) {
+      const keyspace = db === 0 ? this.keyspace : this.databases.get(db);
+      if (keyspace === undefined) continue;
+      keyspace.expireDue(nowMs);
+      const keys = keyspace.keys();
+      if (keys.length > 0) out.push({ db, keys: keys.length, expires: keys.filter((key) => keyspace.expireAt(key) !== null).length });
+    }
+    return out;
+  }
+
   /** Every live key at `nowMs`, sorted, with type, value and absolute expiry. */
   inspect(nowMs: number): KeyEntry[] {
     this.keyspace.expireDue(nowMs);
@@ -321,6 +382,10 @@ export class SimRedisServer {
     if (!this.pubsub.isEmpty()) snapshot.pubsub = this.pubsub.snapshot();
     if (this.pushes.length > 0) snapshot.pushes = this.pushes.slice();
     if (this.randomState !== null) snapshot.randomState = this.randomState;
+    const databases: Record<string, KeyspaceSnapshot> = {};
+    for (const [db, keyspace] of [...this.databases].sort(([a], [b]) => a - b)) if (keyspace.size() > 0) databases[db] = keyspace.snapshot();
+    if (Object.keys(databases).length > 0) snapshot.databases = databases;
+    if (this.lastClientId > 0) snapshot.lastClientId = this.lastClientId;
     return snapshot;
   }
 
@@ -333,8 +398,16 @@ export class SimRedisServer {
     this.pubsub.restore(snapshot.pubsub);
     this.pushes = (snapshot.pushes ?? []).slice();
     this.randomState = snapshot.randomState ?? null;
+    this.lastClientId = snapshot.lastClientId ?? 0;
+    for (const keyspace of this.databases.values()) keyspace.restore(EMPTY_KEYSPACE);
+    for (const [db, data] of Object.entries(snapshot.databases ?? {})) this.database(Number(db)).restore(data);
   }
 }
+
+/** Logical databases per server (redis.conf `databases 16`). */
+const DATABASE_COUNT = 16;
+
+const EMPTY_KEYSPACE: KeyspaceData = { entries: [] };
 
 function errorText(r: Reply): string {
   return r.type === 'error' ? r.value : '';
@@ -364,7 +437,7 @@ function commandSpec(name: string): CommandSpec | ScriptingSpec | null {
  * output) are refused inside a script whether or not Lockstep implements them.
  */
 const NOSCRIPT_ARITY: Record<string, number> = {
-  auth: -2, bgrewriteaof: 1, bgsave: -1, blmove: 6, blpop: -3, brpop: -3, brpoplpush: 4, bzpopmax: -3, bzpopmin: -3,
+  auth: -2, bgrewriteaof: 1, bgsave: -1, blmove: 6, client: -2, blpop: -3, brpop: -3, brpoplpush: 4, bzpopmax: -3, bzpopmin: -3,
   debug: -2, discard: 1, eval: -3, eval_ro: -3, evalsha: -3, evalsha_ro: -3, exec: 1, failover: -1, fcall: -3,
   fcall_ro: -3, hello: -1, monitor: 1, multi: 1, psubscribe: -2, psync: -3, punsubscribe: -1, quit: -1, replconf: -1,
   replicaof: 3, reset: 1, role: 1, save: 1, script: -2, shutdown: -1, slaveof: 3, ssubscribe: -2, subscribe: -2,

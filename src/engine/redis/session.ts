@@ -29,4 +29,18 @@ export interface Session {
    * seed and commands give the same choices, and a snapshot carries the stream's state.
    */
   randomBelow(bound: number): number;
+  /** The database the command runs in (the connection's, or inside a script the script's). */
+  readonly db: number;
+  /** How many databases SELECT may choose from (0 to this minus one). */
+  readonly databaseCount: number;
+  /** Cluster mode: SELECT is refused, INFO says so. */
+  readonly clusterMode: boolean;
+  /** SELECT: the connection's database, or inside a script only the script's. */
+  select(db: number): void;
+  /** FLUSHALL: every database. */
+  flushAll(): void;
+  /** Databases holding keys at `nowMs`, in order (INFO keyspace). */
+  databaseSizes(nowMs: number): { db: number; keys: number; expires: number }[];
+  /** A new connection id (CLIENT ID), one more than the last. */
+  nextClientId(): number;
 }

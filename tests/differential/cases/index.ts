@@ -1,4 +1,5 @@
 import type { DiffCase } from '../harness';
+import { CONNECTION_CASES } from './connection';
 import { EPOCH_CASES } from './epoch';
 import { EXPIRY_CASES } from './expiry';
 import { HASH_CASES } from './hashes';
@@ -28,4 +29,5 @@ export const CASES_BY_AREA: Record<string, readonly DiffCase[]> = {
   transactions: TRANSACTION_CASES,
   pubsub: PUBSUB_CASES,
   epoch: EPOCH_CASES,
+  connection: CONNECTION_CASES,
 };

@@ -23,12 +23,15 @@ const time = command(1, false, (ctx) => {
 
 const dbsize = command(1, false, (ctx) => reply.integer(ctx.keyspace.size()));
 
-/** FLUSHALL/FLUSHDB [ASYNC|SYNC]: one database, so both empty the whole keyspace. */
-const flush = command(-1, true, (ctx, args) => {
-  if (args.length > 2 || (args.length === 2 && !['SYNC', 'ASYNC'].includes(args[1].toUpperCase()))) return errors.syntax();
-  ctx.keyspace.clear();
-  return reply.ok();
-});
+/** FLUSHALL/FLUSHDB [ASYNC|SYNC]: every database, or the selected one. */
+function flushCommand(all: boolean): CommandSpec {
+  return command(-1, true, (ctx, args) => {
+    if (args.length > 2 || (args.length === 2 && !['SYNC', 'ASYNC'].includes(args[1].toUpperCase()))) return errors.syntax();
+    if (all) ctx.session.flushAll();
+    else ctx.keyspace.clear();
+    return reply.ok();
+  });
+}
 
 /** QUIT: answers OK; the connection then closes, dropping its transaction, watches and subscriptions. */
 const quit = command(-1, false, (ctx) => {
@@ -51,6 +54,6 @@ export const CONNECTION_COMMANDS: Record<string, CommandSpec> = {
   echo,
   time,
   dbsize,
-  flushall: flush,
-  flushdb: flush,
+  flushall: flushCommand(true),
+  flushdb: flushCommand(false),
 };

@@ -1,3 +1,4 @@
+import { CLIENT_COMMANDS } from './client';
 import { CONNECTION_COMMANDS } from './connection';
 import { delex, digest } from './delex';
 import { HASH_COMMANDS } from './hashes';
@@ -5,6 +6,7 @@ import { KEY_COMMANDS } from './keys';
 import { LIST_EDIT_COMMANDS } from './list-edits';
 import { LIST_COMMANDS } from './lists';
 import { PUBSUB_COMMANDS } from './pubsub';
+import { SCAN_COMMANDS } from './scan';
 import { SET_COMMANDS } from './sets';
 import type { CommandSpec } from './shared';
 import { STRING_COMMANDS } from './strings';
@@ -24,8 +26,10 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...SET_COMMANDS,
   ...ZSET_COMMANDS,
   ...CONNECTION_COMMANDS,
+  ...CLIENT_COMMANDS,
   ...TRANSACTION_COMMANDS,
   ...PUBSUB_COMMANDS,
+  ...SCAN_COMMANDS,
   // Redis 8.4's conditional delete and the digest its IFDEQ/IFDNE compare (scenario get-then-del, variant delex).
   delex,
   digest,
