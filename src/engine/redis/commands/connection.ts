@@ -39,11 +39,16 @@ const quit = command(-1, false, (ctx) => {
   return reply.ok();
 });
 
-/** RESET (clearClientConnectionState): out of MULTI, nothing watched, no subscriptions, no confirmations. */
+/**
+ * RESET (clearClientConnectionState): out of MULTI, nothing watched, no subscriptions, no
+ * confirmations, database 0, no name.
+ */
 const reset = command(1, false, (ctx) => {
   const { client, clients, pubsub } = ctx.session;
   clients.discardTransaction(client);
   pubsub.forget(client);
+  client.db = 0;
+  client.name = null;
   return reply.status('RESET');
 });
 
