@@ -81,6 +81,12 @@ export interface ClientState {
   inbox: InboxMessage[];
   /** While blocked in `waitMessage`: the channel it waits for (null: any), where the payload goes. */
   awaitingMessage: { channel: string | null; saveAs: string | null; pc: number } | null;
+  /**
+   * While blocked in a blocking pop (BLPOP & co.): the connection it waits on, where the reply
+   * goes, and the reply once another client's push served it (null: not yet). Absent otherwise,
+   * so worlds that never block keep their shape.
+   */
+  awaitingPop?: { connection: string; saveAs: string | null; pc: number; reply: Reply | null };
 }
 
 /** A process hosting one or more clients (an application instance, a JVM). */
@@ -320,6 +326,8 @@ function cloneClient(c: Readonly<ClientState>): ClientState {
     // Messages are immutable once received: a new array is enough.
     inbox: c.inbox.slice(),
     awaitingMessage: c.awaitingMessage === null ? null : { ...c.awaitingMessage },
+    // Replies are immutable: a shallow copy is enough.
+    ...(c.awaitingPop === undefined ? {} : { awaitingPop: { ...c.awaitingPop } }),
   };
 }
 

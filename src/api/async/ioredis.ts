@@ -68,7 +68,7 @@ const COMMANDS = [
   'zadd', 'zincrby', 'zrem', 'zcard', 'zscore', 'zmscore', 'zrank', 'zrevrank', 'zcount', 'zrange', 'zrevrange', 'zrangebyscore',
   'zrevrangebyscore', 'zrangebylex', 'zrevrangebylex', 'zremrangebyrank', 'zremrangebyscore', 'zremrangebylex', 'zpopmin', 'zpopmax',
   'lrem', 'lset', 'ltrim', 'linsert', 'lpos', 'lmove', 'rpoplpush', 'spop', 'srandmember', 'smove',
-  'client', 'select', 'info', 'scan', 'hscan', 'sscan', 'zscan',
+  'client', 'select', 'info', 'scan', 'hscan', 'sscan', 'zscan', 'blpop', 'brpop', 'blmove', 'bzpopmin', 'bzpopmax',
 ] as const;
 
 type CommandName = (typeof COMMANDS)[number];

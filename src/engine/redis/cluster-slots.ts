@@ -59,6 +59,11 @@ const MULTI_KEY: Readonly<Record<string, readonly [number, number, number]>> = {
   smove: [1, 2, 1],
   lmove: [1, 2, 1],
   rpoplpush: [1, 2, 1],
+  blmove: [1, 2, 1],
+  blpop: [1, -2, 1],
+  brpop: [1, -2, 1],
+  bzpopmin: [1, -2, 1],
+  bzpopmax: [1, -2, 1],
 };
 
 /** Commands without keys (Redis 7.0's COMMAND INFO, for the ones Lockstep implements). */

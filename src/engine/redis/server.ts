@@ -1,5 +1,6 @@
 import { Clients, subscriptionCount, watchName, type ClientData, type ClientState } from './clients';
 import { COMMANDS, errors, type CommandContext, type CommandSpec } from './commands';
+import { tryServe, type BlockedPop } from './commands/blocking';
 import { ALLOWED_WHILE_SUBSCRIBED } from './commands/pubsub';
 import { RUN_INSIDE_MULTI } from './commands/transactions';
 import { Keyspace, type KeyEntry, type KeyspaceData, type KeyspaceSnapshot } from './keyspace';
@@ -31,6 +32,8 @@ export interface ServerSnapshot {
   readonly pushes?: readonly Push[];
   /** Databases 1-15 that hold keys (SELECT), by number; database 0 is `keyspace` (absent when none). */
   readonly databases?: Readonly<Record<string, KeyspaceSnapshot | KeyspaceData>>;
+  /** Connections blocked in a blocking pop, first blocked first (absent when none). */
+  readonly blocked?: readonly BlockedConnection[];
   /** The last CLIENT ID given (absent until one is asked). */
   readonly lastClientId?: number;
   /** The state of the stream SPOP and SRANDMEMBER draw from (absent until the first draw). */
@@ -60,6 +63,19 @@ export interface ServerOptions {
    * seed, so the same seed and schedule draw the same members.
    */
   readonly randomSeed?: number;
+  /**
+   * False: blocking pops answer at once, as inside MULTI (a server among several nodes, whose
+   * requests travel as messages; blocking there is not modelled). Default true.
+   */
+  readonly blocking?: boolean;
+}
+
+/** A connection waiting in BLPOP & co.: its database, what it waits for, and its timeout (0: for ever). */
+export interface BlockedConnection {
+  readonly connectionId: string;
+  readonly db: number;
+  readonly pop: BlockedPop;
+  readonly timeoutMs: number;
 }
 
 /** A value written to a connection outside the reply to its own command: a message, a further confirmation. */
@@ -89,6 +105,8 @@ export class SimRedisServer {
   /** Databases 1-15, made on first use. */
   private databases = new Map<number, Keyspace>();
   private lastClientId = 0;
+  /** Connections blocked in a blocking pop, in the order they blocked. */
+  private blocked: BlockedConnection[] = [];
   private readonly cluster: boolean;
   readonly unixEpochMs: number;
   private readonly scripts: ScriptEngine | null;
@@ -97,7 +115,7 @@ export class SimRedisServer {
   private readonly clients = new Clients();
   private readonly pubsub = new PubSub();
   private pushes: Push[] = [];
-  private readonly session: Session & { client: ClientState; nowMs: number; db: number; inScript: boolean; clusterMode: boolean } = {
+  private readonly session: Session & { client: ClientState; nowMs: number; db: number; inScript: boolean; clusterMode: boolean; blockingAllowed: boolean } = {
     client: null as unknown as ClientState,
     nowMs: 0,
     db: 0,
@@ -115,6 +133,10 @@ export class SimRedisServer {
     },
     databaseSizes: (nowMs) => this.databaseSizes(nowMs),
     nextClientId: () => ++this.lastClientId,
+    blockingAllowed: true,
+    block: (pop, timeoutMs) => {
+      this.blocked.push({ connectionId: this.session.client.id, db: this.session.db, pop, timeoutMs });
+    },
     clients: this.clients,
     pubsub: this.pubsub,
     send: (clientId, value) => this.send(clientId, value),
@@ -163,6 +185,7 @@ export class SimRedisServer {
     this.scriptHost.clusterMode = options.cluster === true;
     this.cluster = options.cluster === true;
     this.session.clusterMode = this.cluster;
+    this.session.blockingAllowed = options.blocking !== false;
     this.randomSeedState = seedRng(options.randomSeed ?? 0);
     this.keyspace.onTouch = (key) => this.clients.touch(key);
   }
@@ -183,8 +206,54 @@ export class SimRedisServer {
       this.capture = outer;
       this.clients.release(client);
     }
+    // A blocked connection has no reply yet: nil stands in (isBlocked says which it is).
+    const first = capture.values[0] ?? reply.nil();
     for (let i = 1; i < capture.values.length; i++) this.pushes.push({ connectionId, reply: capture.values[i] });
-    return capture.values[0];
+    if (this.blocked.length > 0) this.serveBlocked(nowMs);
+    return first;
+  }
+
+  /** True while the connection waits in a blocking pop (its reply comes as a push, or from `unblock`). */
+  isBlocked(connectionId: string): boolean {
+    return this.blocked.some((b) => b.connectionId === connectionId);
+  }
+
+  /** The timeout of a blocked connection's wait in ms (0: for ever), or null when it is not blocked. */
+  blockedTimeoutMs(connectionId: string): number | null {
+    return this.blocked.find((b) => b.connectionId === connectionId)?.timeoutMs ?? null;
+  }
+
+  /** The wait ends unserved (its timeout passed): the nil reply Redis sends, and the connection is free. */
+  unblock(connectionId: string): Reply {
+    this.blocked = this.blocked.filter((b) => b.connectionId !== connectionId);
+    return reply.nil();
+  }
+
+  /**
+   * handleClientsBlockedOnKeys: after a command, blocked connections whose keys now hold data are
+   * served, first blocked first, each as if its command ran now; the reply is a push to it. A
+   * served BLMOVE may fill another's key: passes repeat until one serves nobody (bounded by the
+   * number of blocked connections).
+   */
+  private serveBlocked(nowMs: number): void {
+    for (let pass = 0; pass <= this.blocked.length && this.blocked.length > 0; pass++) {
+      let served = false;
+      for (const waiting of this.blocked.slice()) {
+        const client = this.clients.get(waiting.connectionId);
+        this.session.client = client;
+        this.session.nowMs = nowMs;
+        this.session.inScript = false;
+        this.session.db = waiting.db;
+        const ctx: CommandContext = { keyspace: this.database(waiting.db), nowMs, unixEpochMs: this.unixEpochMs, inScript: false, session: this.session };
+        const result = tryServe(ctx, waiting.pop, true);
+        this.clients.release(client);
+        if (result === null) continue;
+        this.blocked = this.blocked.filter((b) => b !== waiting);
+        this.pushes.push({ connectionId: waiting.connectionId, reply: result });
+        served = true;
+      }
+      if (!served) return;
+    }
   }
 
   /** A connection's transaction, watches and subscriptions as plain data; null when it has none. */
@@ -198,6 +267,7 @@ export class SimRedisServer {
    * taken for it are dropped.
    */
   disconnect(connectionId: string): void {
+    if (this.isBlocked(connectionId)) this.unblock(connectionId);
     const client = this.clients.get(connectionId);
     this.clients.discardTransaction(client);
     this.pubsub.forget(client);
@@ -386,6 +456,7 @@ export class SimRedisServer {
     for (const [db, keyspace] of [...this.databases].sort(([a], [b]) => a - b)) if (keyspace.size() > 0) databases[db] = keyspace.snapshot();
     if (Object.keys(databases).length > 0) snapshot.databases = databases;
     if (this.lastClientId > 0) snapshot.lastClientId = this.lastClientId;
+    if (this.blocked.length > 0) snapshot.blocked = this.blocked.slice();
     return snapshot;
   }
 
@@ -399,6 +470,7 @@ export class SimRedisServer {
     this.pushes = (snapshot.pushes ?? []).slice();
     this.randomState = snapshot.randomState ?? null;
     this.lastClientId = snapshot.lastClientId ?? 0;
+    this.blocked = (snapshot.blocked ?? []).slice();
     for (const keyspace of this.databases.values()) keyspace.restore(EMPTY_KEYSPACE);
     for (const [db, data] of Object.entries(snapshot.databases ?? {})) this.database(Number(db)).restore(data);
   }

@@ -1,4 +1,5 @@
 import type { ClientState, Clients } from './clients';
+import type { BlockedPop } from './commands/blocking';
 import type { PubSub } from './pubsub';
 import type { Reply } from './reply';
 
@@ -43,4 +44,8 @@ export interface Session {
   databaseSizes(nowMs: number): { db: number; keys: number; expires: number }[];
   /** A new connection id (CLIENT ID), one more than the last. */
   nextClientId(): number;
+  /** False where a blocking pop must answer at once (a server of several nodes). */
+  readonly blockingAllowed: boolean;
+  /** Blocks the connection on `pop` for `timeoutMs` (0: for ever); the command writes no reply now. */
+  block(pop: BlockedPop, timeoutMs: number): void;
 }

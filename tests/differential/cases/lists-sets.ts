@@ -54,4 +54,11 @@ export const LIST_SET_CASES = [
   diffCase('RPOPLPUSH base case and rotation, and LMOVE against a non list destination', 'RPUSH srclist a b c d', 'RPOPLPUSH srclist newlist', 'RPOPLPUSH srclist newlist', 'LRANGE srclist 0 -1', 'LRANGE newlist 0 -1', 'RPUSH mylist a b c', 'RPOPLPUSH mylist mylist', 'LRANGE mylist 0 -1', 'SET dstlist x', 'RPOPLPUSH srclist dstlist', 'GET dstlist', 'LRANGE srclist 0 -1', 'RPOPLPUSH nosuchkey dstlist'),
   diffCase('SMOVE basics, non-existing source, same set and a wrong-type destination', 'SADD myset1 1 a b', 'SADD myset2 2 3 4', 'SMOVE myset1 myset2 a', sorted('SMEMBERS myset2'), 'SMOVE myset2 myset1 zzz', 'SMOVE noset myset2 foo', 'SMOVE myset1 myset1 b', 'SET x 10', 'SMOVE myset1 x b'),
   diffCase('SPOP with count 0 and SRANDMEMBER count of 0', 'SADD myset a b c', 'SPOP myset 0', 'SRANDMEMBER myset 0', 'SCARD myset', 'SPOP nonexisting 0'),
+  // Blocking pops where they answer at once: data ready, inside MULTI (nil), argument errors.
+  // (Waiting on the virtual clock is tested in tests/unit/engine-blocking-pops.test.ts.)
+  diffCase('BLPOP and BRPOP with data ready', 'RPUSH a 1 2', 'RPUSH b x', 'BLPOP missing a b 1', 'BRPOP missing a b 1', 'BRPOP a b 0', 'EXISTS a', 'BLPOP a b 0.5', 'EXISTS b'),
+  diffCase('BLMOVE and BZPOPMIN/BZPOPMAX with data ready', 'RPUSH src a b', 'BLMOVE src dst RIGHT LEFT 1', 'LRANGE dst 0 -1', 'ZADD z 1 a 2 b 3 c', 'BZPOPMIN missing z 1', 'BZPOPMAX z 0', 'ZRANGE z 0 -1 WITHSCORES'),
+  diffCase('blocking pops inside MULTI answer nil at once', 'MULTI', 'BLPOP q 0', 'BRPOP q 1', 'BLMOVE q d LEFT LEFT 0', 'BZPOPMIN z 0', 'BZPOPMAX z 0', 'RPUSH q x', 'BLPOP q 0', 'EXEC'),
+  diffCase('blocking pops are refused in scripts', `EVAL "return redis.pcall('BLPOP', KEYS[1], 0)" 1 q`, `EVAL "return redis.pcall('BZPOPMIN', KEYS[1], 0)" 1 z`, `EVAL "return redis.pcall('BLMOVE', KEYS[1], 'd', 'LEFT', 'LEFT', 0)" 1 q`),
+  diffCase('blocking pop argument errors and WRONGTYPE', 'SET s v', 'BLPOP q x', 'BLPOP q -1', 'BRPOP q nan', 'BLPOP s 0', 'BZPOPMIN s 0', 'BZPOPMIN q -0.5', 'BLMOVE q d UP LEFT 0', 'BLMOVE q d LEFT LEFT x', 'RPUSH l a', 'BLMOVE l s LEFT LEFT 0', 'BLMOVE s l LEFT LEFT 0', 'LRANGE l 0 -1', 'BLPOP q 1e400', 'BLPOP q inf', 'BLPOP q 9223372036854775807', 'BLPOP missing s 0'),
 ];

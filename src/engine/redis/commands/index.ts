@@ -1,3 +1,4 @@
+import { BLOCKING_COMMANDS } from './blocking';
 import { CLIENT_COMMANDS } from './client';
 import { CONNECTION_COMMANDS } from './connection';
 import { delex, digest } from './delex';
@@ -23,6 +24,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...HASH_COMMANDS,
   ...LIST_COMMANDS,
   ...LIST_EDIT_COMMANDS,
+  ...BLOCKING_COMMANDS,
   ...SET_COMMANDS,
   ...ZSET_COMMANDS,
   ...CONNECTION_COMMANDS,
