@@ -25,7 +25,7 @@ export type BlockedPop =
  * error. Redis truncates `seconds * 1000` to a long long; a value beyond its range (1e400, inf)
  * becomes LLONG_MIN on x86, hence "negative". A timeout of under 1 ms truncates to 0: for ever.
  */
-export function parseTimeoutMs(ctx: CommandContext, text: string): number | Reply {
+function parseTimeoutMs(ctx: CommandContext, text: string): number | Reply {
   const seconds = parseLongDouble(text);
   if (seconds === null) return reply.error('ERR timeout is not a float or out of range');
   let ms: bigint;

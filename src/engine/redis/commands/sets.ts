@@ -131,7 +131,7 @@ const spop = command(-2, true, (ctx, args) => {
  * The most members one SRANDMEMBER with a negative count draws. Redis 7.0 has no limit (7.2 caps
  * it); a simulator in a browser tab refuses to build a reply of millions instead.
  */
-export const SRANDMEMBER_DRAWS_MAX = 100_000;
+const SRANDMEMBER_DRAWS_MAX = 100_000;
 
 const INT64_RANGE_ERROR = 'ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807';
 

@@ -13,7 +13,7 @@ export type ZEntry = readonly [member: string, score: number];
 export type ZSet = readonly ZEntry[];
 
 /** memcmp order of two members' bytes; ASCII text (almost every member) compares as code units. */
-export function compareMembers(a: string, b: string): number {
+function compareMembers(a: string, b: string): number {
   if (a === b) return 0;
   if (isAscii(a) && isAscii(b)) return a < b ? -1 : 1;
   const x = encodeString(a);
@@ -28,7 +28,7 @@ function isAscii(text: string): boolean {
   return true;
 }
 
-export function compareEntries(a: ZEntry, b: ZEntry): number {
+function compareEntries(a: ZEntry, b: ZEntry): number {
   return a[1] !== b[1] ? (a[1] < b[1] ? -1 : 1) : compareMembers(a[0], b[0]);
 }
 
@@ -188,7 +188,7 @@ export function scoreRangeIsEmpty(range: ScoreRange): boolean {
 }
 
 /** A lex bound: '-' (below everything), '+' (above everything), or a member, inclusive or not. */
-export type LexBound = { readonly kind: 'min' } | { readonly kind: 'max' } | { readonly kind: 'member'; readonly member: string; readonly exclusive: boolean };
+type LexBound = { readonly kind: 'min' } | { readonly kind: 'max' } | { readonly kind: 'member'; readonly member: string; readonly exclusive: boolean };
 
 export interface LexRange {
   readonly min: LexBound;
