@@ -72,6 +72,7 @@ const BLOCK_KEYS = {
   busy: 'evBlockBusy',
   message: 'evBlockMessage',
   network: 'evBlockNetwork',
+  pop: 'evBlockPop',
 } as const;
 const WAKE_KEYS = {
   work: 'evWakeWork',
@@ -81,6 +82,7 @@ const WAKE_KEYS = {
   reply: 'evWakeReply',
   busy: 'evWakeBusy',
   network: 'evWakeNetwork',
+  pop: 'evWakePop',
   stall: 'evWakeStall',
   message: 'evWakeMessage',
   timeout: 'evWakeTimeout',
@@ -173,7 +175,7 @@ function describeOnNode(event: TraceEvent, t: Translate, name: (text: string) =>
     case 'set':
       return t('evSet', { name: event.var, value: name(event.value) });
     case 'block':
-      if (event.untilMs === null) return event.reason === 'network' ? t('evBlockNetworkForever') : t('evBlockHang');
+      if (event.untilMs === null) return event.reason === 'network' ? t('evBlockNetworkForever') : event.reason === 'pop' ? t('evBlockPopForever') : t('evBlockHang');
       return t(BLOCK_KEYS[event.reason], { ms: event.durationMs ?? 0, untilMs: event.untilMs });
     case 'wake': {
       const what = t(WAKE_KEYS[event.reason]);

@@ -411,8 +411,8 @@ class WorldRun {
     c.order = this.world.nextOrder++;
     if (reason === 'message') return this.endMessageWait(c, dueMs, lateMs);
     this.emit.event(c.id, { kind: 'wake', reason, dueMs, lateMs, lateCause: lateMs > 0 ? 'stall' : null });
-    if (reason === 'reply' && c.awaitingPop !== undefined) this.deliverPopReply(c);
-    else if (reason === 'reply') this.deliverScriptReply(c);
+    if (reason === 'pop') this.deliverPopReply(c);
+    if (reason === 'reply') this.deliverScriptReply(c);
     if (reason === 'network') (this.cluster as ClusterRun).takeReply(c);
   }
 

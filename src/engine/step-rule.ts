@@ -246,7 +246,7 @@ function runRedisStep(c: ClientState, step: Extract<Step, { op: 'command' | 'eva
     const timeoutMs = server.blockedTimeoutMs(connection) ?? 0;
     emit.event(c.id, { kind: 'command', pc, argv, reply: null, releases: step.releases === true }, before);
     c.awaitingPop = { connection, saveAs: step.saveAs ?? null, pc, reply: null };
-    env.block(c, 'reply', timeoutMs === 0 ? null : timeoutMs, pc);
+    env.block(c, 'pop', timeoutMs === 0 ? null : timeoutMs, pc);
     deliverPushes(world, server, ctx, emit);
     return true;
   }

@@ -26,7 +26,7 @@ export type ClientStatus = 'idle' | 'ready' | 'blocked' | 'crashed' | 'done';
  * message arrives or the timeout, whichever is first). network (several nodes: a command's reply is
  * on its way, or lost; the wait ends with the reply, or at the client's timeout).
  */
-export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'message' | 'network';
+export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'message' | 'network' | 'pop';
 
 /** A Pub/Sub message delivered to one of a client's connections and not read by its program yet. */
 export interface InboxMessage {

@@ -29,7 +29,7 @@ const pusher = (afterMs: number, argv: string[]): Step[] => [{ op: 'sleep', dura
 describe('blocking pops on the virtual clock', () => {
   it('BLPOP blocks until another client pushes, and gets the element at the push instant', () => {
     const sim = run({ A: popper(['BLPOP', 'q', '5']), B: pusher(1200, ['RPUSH', 'q', 'job-1']) }, 'A B +6000');
-    expect(eventsOf(sim, 'block', 'A')[0]).toMatchObject({ reason: 'reply', untilMs: 5000 });
+    expect(eventsOf(sim, 'block', 'A')[0]).toMatchObject({ reason: 'pop', untilMs: 5000 });
     const [delivered] = eventsOf(sim, 'reply', 'A');
     expect(delivered).toMatchObject({ atMs: 1200, reply: { type: 'array', value: [{ type: 'bulk', value: 'q' }, { type: 'bulk', value: 'job-1' }] } });
     // The element went to A, not into the list.
@@ -40,7 +40,7 @@ describe('blocking pops on the virtual clock', () => {
   it('with no push the wait ends at its timeout with nil', () => {
     const sim = run({ A: popper(['BRPOP', 'q', '0.75']) }, 'A +2000');
     const [wake] = eventsOf(sim, 'wake', 'A');
-    expect(wake).toMatchObject({ atMs: 750, reason: 'reply' });
+    expect(wake).toMatchObject({ atMs: 750, reason: 'pop' });
     expect(eventsOf(sim, 'reply', 'A')[0].reply).toEqual({ type: 'nil' });
   });
 
@@ -74,5 +74,21 @@ describe('blocking pops on the virtual clock', () => {
     second.seek(1);
     second.seek(second.length);
     expect(second.stateKey()).toBe(first.stateKey());
+  });
+});
+
+describe('blocking pops in the views', () => {
+  it('the describer, the sequence model and the timeline model take a run with a blocking pop', async () => {
+    const { eventDescriber } = await import('../../src/engine/describe');
+    const { buildSequenceModel } = await import('../../src/ui/views/sequence-model');
+    const { buildTimelineModel } = await import('../../src/ui/views/timeline-model');
+    const sim = run({ A: popper(['BLPOP', 'q', '0']), B: pusher(1200, ['RPUSH', 'q', 'job-1']) }, 'A B +6000');
+    const events = sim.allEvents();
+    const text = events.map(eventDescriber({ lang: 'en' }));
+    expect(text.join('\n')).toContain('waits for an element to pop, with no timeout');
+    expect(text.join('\n')).toContain('the blocking pop ends');
+    const sequence = buildSequenceModel(events, {});
+    expect(sequence.rows.length).toBeGreaterThan(0);
+    expect(() => buildTimelineModel(events, ['A', 'B'], {})).not.toThrow();
   });
 });

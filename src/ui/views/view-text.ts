@@ -12,6 +12,7 @@ const BLOCK_KEYS = {
   busy: 'blockBusy',
   message: 'blockMessage',
   network: 'blockNetwork',
+  pop: 'blockPop',
   stall: 'blockStall',
 } as const;
 
