@@ -73,6 +73,7 @@ const BLOCK_KEYS = {
   message: 'evBlockMessage',
   network: 'evBlockNetwork',
   await: 'evBlockAwait',
+  pop: 'evBlockPop',
 } as const;
 const WAKE_KEYS = {
   work: 'evWakeWork',
@@ -83,6 +84,7 @@ const WAKE_KEYS = {
   busy: 'evWakeBusy',
   network: 'evWakeNetwork',
   await: 'evWakeAwait',
+  pop: 'evWakePop',
   stall: 'evWakeStall',
   message: 'evWakeMessage',
   timeout: 'evWakeTimeout',
@@ -175,7 +177,7 @@ function describeOnNode(event: TraceEvent, t: Translate, name: (text: string) =>
     case 'set':
       return t('evSet', { name: event.var, value: name(event.value) });
     case 'block':
-      if (event.untilMs === null) return event.reason === 'network' ? t('evBlockNetworkForever') : event.reason === 'await' ? t('evBlockAwait') : t('evBlockHang');
+      if (event.untilMs === null) return event.reason === 'network' ? t('evBlockNetworkForever') : event.reason === 'await' ? t('evBlockAwait') : event.reason === 'pop' ? t('evBlockPopForever') : t('evBlockHang');
       return t(BLOCK_KEYS[event.reason], { ms: event.durationMs ?? 0, untilMs: event.untilMs });
     case 'wake': {
       const what = t(WAKE_KEYS[event.reason]);

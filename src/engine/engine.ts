@@ -282,6 +282,7 @@ class WorldRun {
       x.blockedUntilMs = null;
       x.awaitingScript = null;
       x.awaitingMessage = null;
+      delete x.awaitingPop;
       x.inbox = [];
       // Its connections close: Redis discards their transactions and WATCHes and ends their subscriptions.
       for (const id of connectionsOf(this.ctx, x.id)) this.server.disconnect(id);
@@ -452,6 +453,7 @@ class WorldRun {
     c.order = this.world.nextOrder++;
     if (reason === 'message') return this.endMessageWait(c, dueMs, lateMs);
     this.emit.event(c.id, { kind: 'wake', reason, dueMs, lateMs, lateCause: lateMs > 0 ? 'stall' : null });
+    if (reason === 'pop') this.deliverPopReply(c);
     if (reason === 'reply') this.deliverScriptReply(c);
     if (reason === 'network') (this.cluster as ClusterRun).takeReply(c);
   }
@@ -464,6 +466,16 @@ class WorldRun {
     const message = takeMessage(c, waiting.channel);
     this.emit.event(c.id, { kind: 'wake', reason: message === null ? 'timeout' : 'message', dueMs, lateMs, lateCause: lateMs > 0 ? 'stall' : null });
     saveReply(c, waiting.saveAs, message === null ? reply.nil() : reply.bulk(message.payload));
+  }
+
+  /** A blocking pop ends: with the element a push served it, or at its timeout with nil. */
+  private deliverPopReply(c: ClientState): void {
+    const waiting = c.awaitingPop as NonNullable<ClientState['awaitingPop']>;
+    delete c.awaitingPop;
+    const result = waiting.reply ?? this.server.unblock(waiting.connection);
+    saveReply(c, waiting.saveAs, result);
+    if (this.ctx.hosted.has(c.id)) this.ctx.host?.reply(c.id, waiting.pc, result, this.world.nowMs);
+    this.emit.event(c.id, { kind: 'reply', pc: waiting.pc, var: waiting.saveAs, reply: result });
   }
 
   /** A slow script's caller gets its reply when the script ends (or is killed). */

@@ -46,6 +46,14 @@ function messageOf(push: Reply): Omit<InboxMessage, 'atMs'> | null {
  */
 export function deliverPushes(world: WorldState, server: SimRedisServer, ctx: RunContext, emit: Emitter): void {
   for (const push of server.takePushes()) {
+    // A blocking pop served by this command: the reply its client has been waiting for.
+    const popper = world.clients.find((c) => c.awaitingPop !== undefined && c.awaitingPop.reply === null && c.awaitingPop.connection === push.connectionId);
+    if (popper !== undefined) {
+      (popper.awaitingPop as { reply: Reply | null }).reply = push.reply;
+      // The wait ends now; the wake-up runs in time order with the others (late if stalled).
+      if (popper.status === 'blocked') popper.blockedUntilMs = world.nowMs;
+      continue;
+    }
     const message = messageOf(push.reply);
     if (message === null) continue;
     const owner = world.clients.find((c) => connectionsOf(ctx, c.id).includes(push.connectionId));

@@ -38,7 +38,13 @@ export function startRun(scenario: Scenario, options: Pick<SimulationOptions, 'v
   const variant = findVariant(scenario, options.variantId);
   const ctx = createRunContext(scenario, variant, options.seed ?? defaultSeed, options.host ?? null);
   // One Lua engine serves every run of this realm (shared-scripts.ts): a run costs no Lua state.
-  const serverOptions = { scriptTiming: scenario.scriptTiming, unixEpochMs: scenario.unixEpochMs, cluster: scenario.redisCluster, createScriptEngine: sharedScriptEngine };
+  const serverOptions = {
+    scriptTiming: scenario.scriptTiming,
+    unixEpochMs: scenario.unixEpochMs,
+    cluster: scenario.redisCluster,
+    createScriptEngine: sharedScriptEngine,
+    randomSeed: options.seed ?? defaultSeed,
+  };
   const server = new SimRedisServer(serverOptions);
   const nodes = ctx.nodes === null ? null : new NodeServers(ctx.nodeIds, serverOptions);
   // With nodes, every node starts with the setup (replicas in sync with their primary).

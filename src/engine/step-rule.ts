@@ -257,9 +257,20 @@ function runRedisStep(c: ClientState, step: Extract<Step, { op: 'command' | 'eva
   const argv = step.op === 'command' ? step.argv.map(resolve) : evalArgv(c, step, env);
   const before = emit.lockNow();
   // Each client on its own connection, as real clients are: one's MULTI, WATCH or SUBSCRIBE is not another's.
-  const result = server.execute(argv, world.nowMs, connectionId(c.id, step.op === 'command' ? step.connection : undefined));
+  const connection = connectionId(c.id, step.op === 'command' ? step.connection : undefined);
+  const result = server.execute(argv, world.nowMs, connection);
   c.pc += 1;
   if (step.releases) c.believesHoldsLock = false;
+  if (server.isBlocked(connection)) {
+    // A blocking pop with nothing to pop: the reply comes when another client's push serves it
+    // (deliverPushes) or at the timeout (the wake), each on the virtual clock.
+    const timeoutMs = server.blockedTimeoutMs(connection) ?? 0;
+    emit.event(c.id, { kind: 'command', pc, argv, reply: null, releases: step.releases === true }, before);
+    c.awaitingPop = { connection, saveAs: step.saveAs ?? null, pc, reply: null };
+    env.block(c, 'pop', timeoutMs === 0 ? null : timeoutMs, pc);
+    deliverPushes(world, server, ctx, emit);
+    return true;
+  }
   const slow = server.scriptBusy.running(world.nowMs);
   const isSlowScript = step.op === 'eval' && slow !== null && slow.startMs === world.nowMs;
   if (isSlowScript) {

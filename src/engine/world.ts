@@ -27,7 +27,7 @@ export type ClientStatus = 'idle' | 'ready' | 'blocked' | 'crashed' | 'done';
  * on its way, or lost; the wait ends with the reply, or at the client's timeout). await (a hosted
  * client's code awaits a promise another activity of its process settles: it wakes when one of them steps).
  */
-export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'message' | 'network' | 'await';
+export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'message' | 'network' | 'await' | 'pop';
 
 /** A Pub/Sub message delivered to one of a client's connections and not read by its program yet. */
 export interface InboxMessage {
@@ -88,6 +88,12 @@ export interface ClientState {
    * so a world without activities keeps its old shape.
    */
   spawnedBy?: string;
+  /**
+   * While blocked in a blocking pop (BLPOP & co.): the connection it waits on, where the reply
+   * goes, and the reply once another client's push served it (null: not yet). Absent otherwise,
+   * so worlds that never block keep their shape.
+   */
+  awaitingPop?: { connection: string; saveAs: string | null; pc: number; reply: Reply | null };
 }
 
 /** A process hosting one or more clients (an application instance, a JVM). */
@@ -327,6 +333,8 @@ function cloneClient(c: Readonly<ClientState>): ClientState {
     // Messages are immutable once received: a new array is enough.
     inbox: c.inbox.slice(),
     awaitingMessage: c.awaitingMessage === null ? null : { ...c.awaitingMessage },
+    // Replies are immutable: a shallow copy is enough.
+    ...(c.awaitingPop === undefined ? {} : { awaitingPop: { ...c.awaitingPop } }),
   };
 }
 

@@ -18,8 +18,9 @@ export function arityCases(): DiffCase[] {
       if (minimum > 1) lines.push(words(minimum - 1));
       if (spec.arity > 0) lines.push(words(spec.arity + 1));
       // The smallest valid call must not be an arity error on either side. TIME answers each
-      // side's own clock (compared in cases/epoch.ts); QUIT would close the suite's connection.
-      if (name !== 'time' && name !== 'quit') lines.push(words(minimum));
+      // side's own clock (compared in cases/epoch.ts); QUIT would close the suite's connection;
+      // INFO answers each server's own figures (compared by field in cases/connection.ts).
+      if (name !== 'time' && name !== 'quit' && name !== 'info') lines.push(words(minimum));
       return diffCase(`arity of ${name}`, ...lines);
     });
 }

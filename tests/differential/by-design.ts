@@ -76,8 +76,8 @@ export const BY_DESIGN_CASES: readonly ByDesignCase[] = [
   },
   {
     name: 'commands the simulator does not offer are unknown commands',
-    reason: 'Lockstep simulates the commands lock protocols and learners use; anything else (CONFIG, OBJECT, SCAN, ZADD, ...) answers the unknown-command error a Redis without that command would give.',
-    lines: ['CONFIG GET maxmemory', 'ZADD z 1 a', 'SCAN 0'],
+    reason: 'Lockstep simulates the commands lock protocols and learners use; anything else (CONFIG, OBJECT, PUBSUB, ZUNIONSTORE, ...) answers the unknown-command error a Redis without that command would give.',
+    lines: ['CONFIG GET maxmemory', 'PUBSUB CHANNELS', 'ZUNIONSTORE d 1 z'],
     check: replies(
       (real, sim) =>
         expect(real.every((r) => r.type !== 'error'), `real should accept them: ${real.map(describeReply).join('; ')}`) ??
@@ -85,6 +85,17 @@ export const BY_DESIGN_CASES: readonly ByDesignCase[] = [
           sim.every((r) => r.type === 'error' && r.value.startsWith('ERR unknown command ')),
           `sim should answer unknown command: ${sim.map(describeReply).join('; ')}`,
         ),
+    ),
+  },
+  {
+    name: 'SRANDMEMBER draws at most 100000 members at once',
+    reason: 'Redis 7.0 builds a reply of any size for a negative count (7.2 caps it); the simulator runs in a browser tab and refuses a draw of more than 100000 members with an error of its own.',
+    lines: ['SADD s a', 'SRANDMEMBER s -100001', 'SRANDMEMBER s -3'],
+    check: replies(
+      ([, realBig, realSmall], [, simBig, simSmall]) =>
+        expect(realBig.type === 'array' && realBig.value.length === 100001, `real SRANDMEMBER -100001: ${realBig.type}`) ??
+        expect(simBig.type === 'error' && simBig.value === 'ERR Lockstep draws at most 100000 members at once', `sim SRANDMEMBER -100001: ${describeReply(simBig)}`) ??
+        expect(JSON.stringify(realSmall) === JSON.stringify(simSmall), `SRANDMEMBER -3 should agree: ${describeReply(realSmall)} / ${describeReply(simSmall)}`),
     ),
   },
   {

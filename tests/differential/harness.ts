@@ -34,7 +34,25 @@ export type Compare =
   /** An integer Unix time (`unit` ms or s), compared as its distance from each side's own clock. */
   | { kind: 'unix'; unit: 'ms' | 's'; tolerance: number }
   /** A TIME reply, compared as its distance from each side's own clock. */
-  | { kind: 'time'; tolerance: number };
+  | { kind: 'time'; tolerance: number }
+  /**
+   * A random pick (SPOP, SRANDMEMBER): a bulk that is one of `of`, or an array of the same length
+   * whose items all are (and, when `distinct`, appear once each). Which ones is each side's chance.
+   */
+  | { kind: 'members'; of: readonly string[]; distinct: boolean }
+  /** Same reply type (an error's text exactly): CLIENT ID, whose number is each server's own. */
+  | { kind: 'type' }
+  /**
+   * An INFO bulk by field presence: every section title and field name the simulator writes is one
+   * the real server writes; an empty reply only where the real one is empty.
+   */
+  | { kind: 'info' }
+  /**
+   * A whole cursor iteration: the line's `{cursor}` starts at 0 and takes each reply's cursor until
+   * it is "0" (at most SCAN_CALLS_MAX calls); compared as the final cursor and the multiset of
+   * elements (pairs kept together for HSCAN and ZSCAN). An error or other reply compares exactly.
+   */
+  | { kind: 'scan'; pairs: boolean };
 
 export interface CommandStep {
   readonly kind: 'command';
@@ -84,6 +102,12 @@ export const near = (line: string, tolerance = 1000): Step => commandStep(line, 
 export const unixTime = (line: string, unit: 'ms' | 's'): Step => commandStep(line, { kind: 'unix', unit, tolerance: unit === 's' ? 2000 : 1000 });
 export const timeReply = (line: string): Step => commandStep(line, { kind: 'time', tolerance: 1000 });
 export const sleep = (ms: number): Step => ({ kind: 'sleep', ms });
+export const sameType = (line: string): Step => commandStep(line, { kind: 'type' });
+export const infoFields = (line: string): Step => commandStep(line, { kind: 'info' });
+/** A full SCAN-like iteration of `line` (with `{cursor}`): see Compare 'scan'. */
+export const scanAll = (line: string, pairs = false): Step => commandStep(line, { kind: 'scan', pairs });
+/** A random pick among `of` (see Compare 'members'). */
+export const members = (line: string, of: readonly string[], distinct = true): Step => commandStep(line, { kind: 'members', of, distinct });
 
 /** `{unix-ms+N}`, `{unix-ms-N}`, `{unix-s+N}`, `{unix-s-N}`: the executor's own Unix time, offset. */
 export function expandLine(line: string, unixNowMs: number): string {
@@ -241,8 +265,12 @@ export async function runCase(real: Executor, executor: Executor, diff: DiffCase
         await new Promise((resolve) => setTimeout(resolve, step.ms));
         continue;
       }
-      const expected = await real.run(step.connection, argvOf(expandLine(step.line, real.unixNowMs())));
-      const got = await runCatching(executor, step.connection, argvOf(expandLine(step.line, executor.unixNowMs())));
+      const compare = step.compare;
+      const expected = compare.kind === 'scan' ? await iterate(real, step.connection, step.line, compare.pairs) : await real.run(step.connection, argvOf(expandLine(step.line, real.unixNowMs())));
+      const got =
+        compare.kind === 'scan'
+          ? await iterate(executor, step.connection, step.line, compare.pairs).catch((error: unknown) => threw(executor, error))
+          : await runCatching(executor, step.connection, argvOf(expandLine(step.line, executor.unixNowMs())));
       outcomes.push({ step, expected, got, match: observationsMatch(expected, got, step.compare) });
     }
   } finally {
@@ -257,8 +285,35 @@ async function runCatching(executor: Executor, connection: string, argv: readonl
   try {
     return await executor.run(connection, argv);
   } catch (error) {
-    return { reply: { type: 'error', value: `SIMULATOR THREW: ${(error as Error).stack ?? String(error)}` }, pushes: {}, unixNowMs: executor.unixNowMs() };
+    return threw(executor, error);
   }
+}
+
+function threw(executor: Executor, error: unknown): Observation {
+  return { reply: { type: 'error', value: `SIMULATOR THREW: ${(error as Error).stack ?? String(error)}` }, pushes: {}, unixNowMs: executor.unixNowMs() };
+}
+
+/** Far more calls than any case's iteration needs: a cursor that never returns to 0 fails. */
+const SCAN_CALLS_MAX = 1000;
+
+/** Runs a cursor iteration to its end; the observation is [final cursor, elements sorted (by pair)]. */
+async function iterate(executor: Executor, connection: string, line: string, pairs: boolean): Promise<Observation> {
+  let cursor = '0';
+  const groups: Reply[][] = [];
+  let last: Observation | null = null;
+  for (let call = 0; call < SCAN_CALLS_MAX; call++) {
+    last = await executor.run(connection, argvOf(line.replace('{cursor}', cursor)));
+    const r = last.reply;
+    if (r.type !== 'array' || r.value.length !== 2 || r.value[0].type !== 'bulk' || r.value[1].type !== 'array') return last;
+    const items = r.value[1].value;
+    const size = pairs ? 2 : 1;
+    for (let i = 0; i < items.length; i += size) groups.push(items.slice(i, i + size));
+    cursor = r.value[0].value;
+    if (cursor === '0') break;
+  }
+  const keyed = groups.map((g) => [JSON.stringify(g), g] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const reply: Reply = { type: 'array', value: [{ type: 'bulk', value: cursor }, { type: 'array', value: keyed.flatMap(([, g]) => g) }] };
+  return { reply, pushes: last?.pushes ?? {}, unixNowMs: last?.unixNowMs ?? executor.unixNowMs() };
 }
 
 export function observationsMatch(expected: Observation, got: Observation, compare: Compare): boolean {
@@ -292,6 +347,14 @@ export function repliesMatch(expected: Observation, got: Observation, compare: C
       const fromNow = (r: { value: string }, o: Observation) => Number(r.value) * scale - o.unixNowMs;
       return Math.abs(fromNow(a, expected) - fromNow(b, got)) <= compare.tolerance;
     }
+    case 'members':
+      return pickMatches(a, b, compare.of, compare.distinct);
+    case 'type':
+      return a.type === 'error' || b.type === 'error' ? sameReply(a, b) : a.type === b.type;
+    case 'info':
+      return infoMatches(a, b);
+    case 'scan':
+      return sameReply(a, b);
     case 'time': {
       const ms = (r: Reply) => (r.type === 'array' && r.value.length === 2 && r.value.every((v) => v.type === 'bulk') ? Number((r.value[0] as { value: string }).value) * 1000 + Number((r.value[1] as { value: string }).value) / 1000 : null);
       const ta = ms(a);
@@ -300,6 +363,25 @@ export function repliesMatch(expected: Observation, got: Observation, compare: C
       return Math.abs(ta - expected.unixNowMs - (tb - got.unixNowMs)) <= compare.tolerance;
     }
   }
+}
+
+function infoMatches(a: Reply, b: Reply): boolean {
+  if (a.type !== 'bulk' || b.type !== 'bulk') return sameReply(a, b);
+  if (a.value === '' || b.value === '') return a.value === b.value;
+  const names = (text: string) => new Set(text.split('\r\n').filter((line) => line !== '').map((line) => (line.startsWith('#') ? line : line.split(':')[0])));
+  const real = names(a.value);
+  const sim = names(b.value);
+  // Which databases hold keys (db0, db3) must agree both ways.
+  const databases = (set: Set<string>) => [...set].filter((name) => /^db[0-9]+$/.test(name)).sort().join(',');
+  return [...sim].every((name) => real.has(name)) && databases(real) === databases(sim);
+}
+
+function pickMatches(a: Reply, b: Reply, of: readonly string[], distinct: boolean): boolean {
+  const isPick = (r: Reply) => r.type === 'bulk' && of.includes(r.value);
+  if (a.type === 'bulk' && b.type === 'bulk') return isPick(a) && isPick(b);
+  if (a.type !== 'array' || b.type !== 'array') return sameReply(a, b);
+  const valid = (items: readonly Reply[]) => items.every(isPick) && (!distinct || new Set(items.map((r) => (r as { value: string }).value)).size === items.length);
+  return a.value.length === b.value.length && valid(a.value) && valid(b.value);
 }
 
 function sortArray(r: Reply & { type: 'array' }): Reply {

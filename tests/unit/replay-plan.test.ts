@@ -3,6 +3,7 @@ import type { Scenario } from '../../src/engine/scenario';
 import { buildPlan, checkScript, ReplayRefusal, scaleDuration } from '../../src/cli/replay/plan';
 import { luaRedisCalls } from '../../src/cli/replay/lua-calls';
 import { findScenario } from '../../src/scenarios';
+import { testScenario } from './support/test-scenario';
 
 // Goal: a replay plan sends what the simulation sent, with every key under the prefix and every
 // duration on the scaled clock, and refuses what it cannot replay faithfully (a script that builds
@@ -112,5 +113,16 @@ end`);
     expect(commandShape([{ literal: 'SUBSCRIBE' }, { literal: 'a' }, { literal: 'b' }])).toEqual({ refusal: 'SUBSCRIBE with several channels: the replay compares one confirmation per command' });
     const { escapeGlob } = await import('../../src/cli/replay/plan');
     expect(escapeGlob('p*[x]?\\:')).toBe('p\\*\\[x\\]\\?\\\\:');
+  });
+
+  it('refuses a run where a client blocks in a blocking pop, saying why', () => {
+    const scenario = testScenario(
+      [
+        { id: 'A', program: [{ op: 'command', argv: ['BLPOP', 'q', '5'] }, { op: 'end' }] },
+        { id: 'B', program: [{ op: 'sleep', durationMs: 100 }, { op: 'command', argv: ['RPUSH', 'q', 'x'] }, { op: 'end' }] },
+      ],
+      { params: { lockKey: 'lock' } },
+    );
+    expect(() => buildPlan(scenario, { seed: 1, schedule: 'A B +6000', timeScale: 1, keyPrefix: 'p:', allowServerWide: false })).toThrow(/BLPOP blocks on the virtual clock/);
   });
 });

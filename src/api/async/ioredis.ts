@@ -26,6 +26,10 @@ const COMMANDS = [
   'hget', 'hset', 'hsetnx', 'hdel', 'hexists', 'hincrby', 'hlen', 'hkeys', 'hvals', 'hmget',
   'lpush', 'rpush', 'lpop', 'rpop', 'llen', 'lrange', 'sadd', 'srem', 'sismember', 'smembers', 'scard',
   'eval', 'evalsha', 'script', 'publish', 'watch', 'unwatch', 'ping', 'echo', 'time', 'dbsize', 'flushall', 'delex', 'digest',
+  'zadd', 'zincrby', 'zrem', 'zcard', 'zscore', 'zmscore', 'zrank', 'zrevrank', 'zcount', 'zrange', 'zrevrange', 'zrangebyscore',
+  'zrevrangebyscore', 'zrangebylex', 'zrevrangebylex', 'zremrangebyrank', 'zremrangebyscore', 'zremrangebylex', 'zpopmin', 'zpopmax',
+  'lrem', 'lset', 'ltrim', 'linsert', 'lpos', 'lmove', 'rpoplpush', 'spop', 'srandmember', 'smove',
+  'client', 'select', 'info', 'scan', 'hscan', 'sscan', 'zscan', 'blpop', 'brpop', 'blmove', 'bzpopmin', 'bzpopmax',
 ] as const;
 
 /** More builtin methods of ioredis, with plain wire forms (kept apart from COMMANDS, which other work appends to). */

@@ -10,6 +10,9 @@ import { commandShape, serverWideEffect, type Arg, type CommandShape } from './c
 import { luaRedisCalls } from './lua-calls';
 import { nodeSpecRefusal, RequestArrivals, SINGLE_NODE, traceRefusal, type DropCause, type EmulatedFault, type NodeAction } from './node-plan';
 
+/** Commands that may block a connection (their reply comes later, or at a timeout). */
+const BLOCKING_POPS: ReadonlySet<string> = new Set(['blpop', 'brpop', 'blmove', 'bzpopmin', 'bzpopmax']);
+
 /**
  * A replay plan: the simulated run, and for each Redis command it sent (in the trace's order) the
  * command to send to a real server, with the run's key prefix on every key and every duration
@@ -212,6 +215,12 @@ export function buildPlan(scenario: Scenario, options: PlanOptions): ReplayPlan 
       continue;
     }
     if (event.kind !== 'command') continue;
+    if (event.reply === null && BLOCKING_POPS.has(event.argv[0]?.toLowerCase() ?? '')) {
+      throw new ReplayRefusal(
+        `step ${event.step + 1}: ${event.clientId}'s ${event.argv[0].toUpperCase()} blocks on the virtual clock until another client's push or its timeout. ` +
+          'Replay sends one command at a time and waits for its reply, so a blocked connection cannot be replayed yet.',
+      );
+    }
     if (event.reply === null) {
       throw new ReplayRefusal(
         `step ${event.step + 1}: ${event.clientId}'s script runs for ${(event.replyAtMs ?? event.atMs) - event.atMs} ms of virtual time (the scenario's scriptTiming). ` +

@@ -59,7 +59,9 @@ const KEYED_COMMANDS: ReadonlySet<string> = new Set(
     'set get setnx setex psetex getset getdel getex mset msetnx mget append strlen getrange setrange incr decr incrby decrby ' +
     'incrbyfloat del unlink exists type rename renamenx expire pexpire expireat pexpireat ttl pttl expiretime pexpiretime persist ' +
     'hset hmset hget hmget hdel hexists hincrby hincrbyfloat hlen hgetall hkeys hvals hsetnx hstrlen lpush rpush lpushx rpushx ' +
-    'lpop rpop lrange llen lindex sadd srem smembers sismember smismember scard delex digest ping echo'
+    'lpop rpop lrange llen lindex sadd srem smembers sismember smismember scard delex digest ping echo ' +
+    'zadd zincrby zrem zcard zscore zmscore zrank zrevrank zcount zrange zrevrange zrangebyscore zrevrangebyscore zrangebylex ' +
+    'zrevrangebylex zremrangebyrank zremrangebyscore zremrangebylex zpopmin zpopmax lrem lset ltrim linsert lpos lmove rpoplpush smove'
   ).split(' '),
 );
 

@@ -12,7 +12,8 @@ export class NodeServers {
 
   constructor(ids: readonly string[], options: ServerOptions) {
     for (const id of ids) {
-      const server = new SimRedisServer(options);
+      // A node's requests travel as messages: a blocking pop there answers at once (not modelled).
+      const server = new SimRedisServer({ ...options, blocking: false });
       const touched = new Set<string>();
       const watch = server.keyspace.onTouch;
       server.keyspace.onTouch = (key) => {

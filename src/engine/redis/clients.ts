@@ -6,6 +6,14 @@
  * features are unchanged.
  */
 
+/**
+ * The name a WATCHed key goes by: a key of database 0 is itself (so servers that never SELECT
+ * snapshot as before), a key of another database is tagged with it.
+ */
+export function watchName(db: number, key: string): string {
+  return db === 0 ? key : `\u0000db${db}\u0000${key}`;
+}
+
 /** One connection's state. Sets keep insertion order (the order Redis reports and unsubscribes). */
 export interface ClientState {
   readonly id: string;
@@ -18,6 +26,12 @@ export interface ClientState {
   readonly watched: Set<string>;
   readonly channels: Set<string>;
   readonly patterns: Set<string>;
+  /** The logical database SELECT chose (0-15). */
+  db: number;
+  /** CLIENT SETNAME's name, or null. */
+  name: string | null;
+  /** CLIENT ID's number, given the first time the connection asks (null: not asked yet). */
+  clientId: number | null;
 }
 
 /** A connection as plain data (snapshots), only the parts that are not at their initial value. */
@@ -29,6 +43,9 @@ export interface ClientData {
   readonly watched?: readonly string[];
   readonly channels?: readonly string[];
   readonly patterns?: readonly string[];
+  readonly db?: number;
+  readonly name?: string;
+  readonly clientId?: number;
 }
 
 export function subscriptionCount(client: ClientState): number {
@@ -36,11 +53,20 @@ export function subscriptionCount(client: ClientState): number {
 }
 
 function isIdle(client: ClientState): boolean {
-  return client.multi === null && !client.execAborted && !client.watchedChanged && client.watched.size === 0 && subscriptionCount(client) === 0;
+  return (
+    client.multi === null &&
+    !client.execAborted &&
+    !client.watchedChanged &&
+    client.watched.size === 0 &&
+    subscriptionCount(client) === 0 &&
+    client.db === 0 &&
+    client.name === null &&
+    client.clientId === null
+  );
 }
 
 function newClient(id: string): ClientState {
-  return { id, multi: null, execAborted: false, watchedChanged: false, watched: new Set(), channels: new Set(), patterns: new Set() };
+  return { id, multi: null, execAborted: false, watchedChanged: false, watched: new Set(), channels: new Set(), patterns: new Set(), db: 0, name: null, clientId: null };
 }
 
 function toData(client: ClientState): ClientData {
@@ -52,6 +78,9 @@ function toData(client: ClientState): ClientData {
     ...(client.watched.size > 0 ? { watched: [...client.watched] } : {}),
     ...(client.channels.size > 0 ? { channels: [...client.channels] } : {}),
     ...(client.patterns.size > 0 ? { patterns: [...client.patterns] } : {}),
+    ...(client.db !== 0 ? { db: client.db } : {}),
+    ...(client.name !== null ? { name: client.name } : {}),
+    ...(client.clientId !== null ? { clientId: client.clientId } : {}),
   };
 }
 
@@ -145,6 +174,9 @@ export class Clients {
       for (const key of item.watched ?? []) this.watch(client, key);
       for (const channel of item.channels ?? []) client.channels.add(channel);
       for (const pattern of item.patterns ?? []) client.patterns.add(pattern);
+      client.db = item.db ?? 0;
+      client.name = item.name ?? null;
+      client.clientId = item.clientId ?? null;
     }
   }
 }

@@ -56,12 +56,21 @@ const MULTI_KEY: Readonly<Record<string, readonly [number, number, number]>> = {
   msetnx: [1, -1, 2],
   rename: [1, 2, 1],
   renamenx: [1, 2, 1],
+  smove: [1, 2, 1],
+  lmove: [1, 2, 1],
+  rpoplpush: [1, 2, 1],
+  blmove: [1, 2, 1],
+  blpop: [1, -2, 1],
+  brpop: [1, -2, 1],
+  bzpopmin: [1, -2, 1],
+  bzpopmax: [1, -2, 1],
 };
 
 /** Commands without keys (Redis 7.0's COMMAND INFO, for the ones Lockstep implements). */
 const NO_KEYS: ReadonlySet<string> = new Set([
   'dbsize', 'echo', 'flushall', 'flushdb', 'keys', 'ping', 'time', 'publish', 'subscribe', 'unsubscribe', 'psubscribe',
-  'punsubscribe', 'multi', 'exec', 'discard', 'quit', 'reset', 'unwatch', 'script', 'wait',
+  'punsubscribe', 'multi', 'exec', 'discard', 'quit', 'reset', 'unwatch', 'script', 'wait', 'select', 'client', 'info',
+  'scan',
 ]);
 
 /** The key names of a command (its argv[0] in any case), as getKeysFromCommand finds them. */

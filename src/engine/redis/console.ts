@@ -207,6 +207,8 @@ export class ConsoleSession {
   private current = CONSOLE_CONNECTION;
   /** Connections this session has named, in first-use order (for `.conn`). */
   private readonly named: string[] = [CONSOLE_CONNECTION];
+  /** Connections waiting in a blocking pop, with the virtual time their wait ends (null: never). */
+  private readonly blockedUntil = new Map<string, number | null>();
 
   constructor(options: ConsoleSessionOptions) {
     this.server = options.server;
@@ -239,8 +241,21 @@ export class ConsoleSession {
 
   /** One command on one connection: its reply, then whatever it sent to any connection besides. */
   private command(argv: readonly string[], connection: string): DirectiveResult {
+    if (this.blockedUntil.has(connection)) {
+      // Redis reads nothing more from a blocked connection until its wait ends.
+      const r: Reply = { type: 'error', value: `ERR connection ${connection} waits in a blocking pop: a push from another connection (.as <name> ...) or .advance past its timeout ends the wait` };
+      return { reply: r, text: formatCli(r) };
+    }
     const result = this.server.execute(argv, this.clockMs, connection);
     const pushes = this.server.takePushes();
+    // Served waits end; this command may have started one.
+    for (const waiting of [...this.blockedUntil.keys()]) if (!this.server.isBlocked(waiting)) this.blockedUntil.delete(waiting);
+    if (this.server.isBlocked(connection)) {
+      const timeoutMs = this.server.blockedTimeoutMs(connection) ?? 0;
+      this.blockedUntil.set(connection, timeoutMs === 0 ? null : this.clockMs + timeoutMs);
+      const until = timeoutMs === 0 ? 'for ever' : `until ${this.clockMs + timeoutMs} ms`;
+      return { reply: result, pushes, text: [`(blocked ${until}: a push from another connection serves it)`, ...pushes.map((push) => formatPush(push, connection))].join('\n') };
+    }
     // Rendered only when read: JSON mode never needs redis-cli's text (a 16 MiB value made it slow).
     return {
       reply: result,
@@ -301,7 +316,15 @@ export class ConsoleSession {
           return fail(`ERR .advance ${stepMs} would take the virtual clock past ${Number.MAX_SAFE_INTEGER} ms (2^53 - 1), where it could no longer count milliseconds; it stays at ${this.clockMs} ms`);
         }
         this.clockMs += stepMs;
-        return { reply: { type: 'integer', value: String(this.clockMs) }, text: `virtual time: ${this.clockMs} ms (+${stepMs} ms)` };
+        // Waits whose timeout has passed end with nil, as Redis's blocked-client timeout sends it.
+        const timedOut: Push[] = [];
+        for (const [waiting, untilMs] of [...this.blockedUntil]) {
+          if (untilMs === null || untilMs > this.clockMs) continue;
+          this.blockedUntil.delete(waiting);
+          timedOut.push({ connectionId: waiting, reply: this.server.unblock(waiting) });
+        }
+        const timeText = `virtual time: ${this.clockMs} ms (+${stepMs} ms)`;
+        return { reply: { type: 'integer', value: String(this.clockMs) }, pushes: timedOut, text: [timeText, ...timedOut.map((push) => formatPush(push, this.current))].join('\n') };
       }
       case '.time':
         if (argv.length !== 1) return fail('ERR usage: .time');

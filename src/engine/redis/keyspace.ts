@@ -1,3 +1,4 @@
+import { scoreFromText, scoreText, type ZSet } from './commands/zset-core';
 import { exactMs, isExpiredAt, msLeft, toBigMs, type ExactMs } from './time';
 
 /** The Redis data types a learner can see (`TYPE key`). */
@@ -6,7 +7,8 @@ export type RedisType = 'string' | 'hash' | 'list' | 'set' | 'zset';
 /**
  * Plain, JSON-able value of one key, used by snapshots, hashing and the inspector. Hash fields
  * keep their insertion order (HGETALL shows it, as a small Redis hash does); set members are
- * sorted (Lockstep answers SMEMBERS in a canonical order, see sets.ts).
+ * sorted (Lockstep answers SMEMBERS in a canonical order, see sets.ts); zset members are in
+ * ZRANGE order, each score as Redis replies it ("0.10000000000000001", "inf").
  */
 export type KeyValue =
   | { type: 'string'; value: string }
@@ -29,14 +31,14 @@ export interface KeyspaceData {
 /**
  * A stored value. Values are immutable: a command that changes a list, set or hash builds a new
  * one and writes it back (copy-on-write), so a snapshot can share them with the live keyspace.
- * Zsets are only ever restored from plain data; no zset command is offered.
+ * A zset is its members sorted by score then bytes (commands/zset-core.ts).
  */
 export type StoredValue =
   | { readonly type: 'string'; readonly value: string }
   | { readonly type: 'hash'; readonly value: ReadonlyMap<string, string> }
   | { readonly type: 'list'; readonly value: readonly string[] }
   | { readonly type: 'set'; readonly value: ReadonlySet<string> }
-  | { readonly type: 'zset'; readonly value: readonly (readonly [member: string, score: string])[] };
+  | { readonly type: 'zset'; readonly value: ZSet };
 
 /**
  * A keyspace at one moment: two shallow map copies, O(keys) to take and to restore, sharing the
@@ -274,7 +276,7 @@ function toPlain(stored: Exclude<StoredValue, { type: 'string' }>): KeyValue['va
     case 'set':
       return [...stored.value].sort(compareCodeUnits);
     case 'zset':
-      return stored.value.map(([member, score]) => [member, score] as [string, string]);
+      return stored.value.map(([member, score]) => [member, scoreText(score)] as [string, string]);
     case 'hash':
       return [...stored.value];
   }
@@ -289,7 +291,7 @@ function fromKeyValue(entry: KeyValue): StoredValue {
     case 'set':
       return { type: 'set', value: new Set(entry.value) };
     case 'zset':
-      return { type: 'zset', value: entry.value.map(([member, score]) => [member, score] as const) };
+      return { type: 'zset', value: entry.value.map(([member, score]) => [member, scoreFromText(score)] as const) };
     case 'hash':
       return { type: 'hash', value: new Map(entry.value) };
   }

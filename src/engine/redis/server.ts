@@ -1,5 +1,6 @@
-import { Clients, subscriptionCount, type ClientData, type ClientState } from './clients';
+import { Clients, subscriptionCount, watchName, type ClientData, type ClientState } from './clients';
 import { COMMANDS, errors, type CommandContext, type CommandSpec } from './commands';
+import { tryServe, type BlockedPop } from './commands/blocking';
 import { ALLOWED_WHILE_SUBSCRIBED } from './commands/pubsub';
 import { RUN_INSIDE_MULTI } from './commands/transactions';
 import { Keyspace, type KeyEntry, type KeyspaceData, type KeyspaceSnapshot } from './keyspace';
@@ -12,6 +13,7 @@ import { reply, type Reply } from './reply';
 import { SCRIPT_COMMANDS, type ScriptCommandInfo, type ScriptEngine } from './script-engine';
 import type { Session } from './session';
 import { DEFAULT_UNIX_EPOCH_MS } from './time';
+import { nextBelow, seedRng, type RngState } from '../rng';
 
 export interface ServerSnapshot {
   /** A KeyspaceSnapshot (cheap, shares values); JSON.stringify gives its plain, sorted form. */
@@ -28,6 +30,14 @@ export interface ServerSnapshot {
   readonly pubsub?: PubSubData;
   /** Pushes written and not taken yet (absent when none). */
   readonly pushes?: readonly Push[];
+  /** Databases 1-15 that hold keys (SELECT), by number; database 0 is `keyspace` (absent when none). */
+  readonly databases?: Readonly<Record<string, KeyspaceSnapshot | KeyspaceData>>;
+  /** Connections blocked in a blocking pop, first blocked first (absent when none). */
+  readonly blocked?: readonly BlockedConnection[];
+  /** The last CLIENT ID given (absent until one is asked). */
+  readonly lastClientId?: number;
+  /** The state of the stream SPOP and SRANDMEMBER draw from (absent until the first draw). */
+  readonly randomState?: number;
 }
 
 export interface ServerOptions {
@@ -48,6 +58,24 @@ export interface ServerOptions {
    * serves (cluster-slots.ts).
    */
   readonly cluster?: boolean;
+  /**
+   * Seeds the server's random stream (SPOP, SRANDMEMBER; default 0). A simulation passes its run
+   * seed, so the same seed and schedule draw the same members.
+   */
+  readonly randomSeed?: number;
+  /**
+   * False: blocking pops answer at once, as inside MULTI (a server among several nodes, whose
+   * requests travel as messages; blocking there is not modelled). Default true.
+   */
+  readonly blocking?: boolean;
+}
+
+/** A connection waiting in BLPOP & co.: its database, what it waits for, and its timeout (0: for ever). */
+export interface BlockedConnection {
+  readonly connectionId: string;
+  readonly db: number;
+  readonly pop: BlockedPop;
+  readonly timeoutMs: number;
 }
 
 /** A value written to a connection outside the reply to its own command: a message, a further confirmation. */
@@ -72,7 +100,14 @@ const SUBSCRIBED_ONLY =
  * the virtual time as an argument: the server has no clock of its own.
  */
 export class SimRedisServer {
+  /** Database 0: what the page shows and nodes replicate. SELECT reaches 1-15 (`databases`). */
   readonly keyspace = new Keyspace();
+  /** Databases 1-15, made on first use. */
+  private databases = new Map<number, Keyspace>();
+  private lastClientId = 0;
+  /** Connections blocked in a blocking pop, in the order they blocked. */
+  private blocked: BlockedConnection[] = [];
+  private readonly cluster: boolean;
   readonly unixEpochMs: number;
   private readonly scripts: ScriptEngine | null;
   /** The script occupying the server on the virtual clock, if any: see lua/busy.ts. */
@@ -80,9 +115,28 @@ export class SimRedisServer {
   private readonly clients = new Clients();
   private readonly pubsub = new PubSub();
   private pushes: Push[] = [];
-  private readonly session: Session & { client: ClientState; nowMs: number } = {
+  private readonly session: Session & { client: ClientState; nowMs: number; db: number; inScript: boolean; clusterMode: boolean; blockingAllowed: boolean } = {
     client: null as unknown as ClientState,
     nowMs: 0,
+    db: 0,
+    inScript: false,
+    databaseCount: DATABASE_COUNT,
+    clusterMode: false,
+    select: (db) => {
+      // A script's SELECT changes the script's database only (Redis since 2.8.12).
+      if (this.session.inScript) this.scriptHost.db = db;
+      else this.session.client.db = db;
+    },
+    flushAll: () => {
+      this.keyspace.clear();
+      for (const keyspace of this.databases.values()) keyspace.clear();
+    },
+    databaseSizes: (nowMs) => this.databaseSizes(nowMs),
+    nextClientId: () => ++this.lastClientId,
+    blockingAllowed: true,
+    block: (pop, timeoutMs) => {
+      this.blocked.push({ connectionId: this.session.client.id, db: this.session.db, pop, timeoutMs });
+    },
     clients: this.clients,
     pubsub: this.pubsub,
     send: (clientId, value) => this.send(clientId, value),
@@ -91,13 +145,23 @@ export class SimRedisServer {
       this.clients.discardTransaction(this.session.client);
       this.pubsub.forget(this.session.client);
     },
+    randomBelow: (bound) => {
+      const [value, next] = nextBelow(this.randomState ?? this.randomSeedState, bound);
+      this.randomState = next;
+      return value;
+    },
   };
+  /** The random stream's state; null until the first draw, so unused servers snapshot as before. */
+  private randomState: RngState | null = null;
+  private readonly randomSeedState: RngState;
   /** The connection whose output is being collected (the caller of `execute`, or EXEC's). */
   private capture: { readonly clientId: string; readonly values: Reply[] } | null = null;
   /** What scripts call back into; one object, its time and caller set per EVAL (no closure per call). */
   private readonly scriptHost = {
     nowMs: 0,
     client: null as ClientState | null,
+    /** The script's database: the caller's at EVAL, then whatever its SELECTs chose. */
+    db: 0,
     call: (inner: readonly string[]): Reply => {
       const result = this.dispatch(inner, this.scriptHost.nowMs, true, this.scriptHost.client as ClientState);
       // Commands that write their own replies are noscript: a script never reaches one.
@@ -105,7 +169,7 @@ export class SimRedisServer {
       return result;
     },
     commandInfo: scriptCommandInfo,
-    keyCount: (): number => this.keyspace.size(),
+    keyCount: (): number => this.database(this.scriptHost.db).size(),
     clusterMode: false,
     /** The slot of the keys the EVAL (or its EXEC) declared; -1: none. */
     slot: -1,
@@ -119,6 +183,10 @@ export class SimRedisServer {
     this.scriptBusy = new ScriptBusyTracker(options.scriptTiming);
     this.unixEpochMs = options.unixEpochMs ?? DEFAULT_UNIX_EPOCH_MS;
     this.scriptHost.clusterMode = options.cluster === true;
+    this.cluster = options.cluster === true;
+    this.session.clusterMode = this.cluster;
+    this.session.blockingAllowed = options.blocking !== false;
+    this.randomSeedState = seedRng(options.randomSeed ?? 0);
     this.keyspace.onTouch = (key) => this.clients.touch(key);
   }
 
@@ -138,8 +206,54 @@ export class SimRedisServer {
       this.capture = outer;
       this.clients.release(client);
     }
+    // A blocked connection has no reply yet: nil stands in (isBlocked says which it is).
+    const first = capture.values[0] ?? reply.nil();
     for (let i = 1; i < capture.values.length; i++) this.pushes.push({ connectionId, reply: capture.values[i] });
-    return capture.values[0];
+    if (this.blocked.length > 0) this.serveBlocked(nowMs);
+    return first;
+  }
+
+  /** True while the connection waits in a blocking pop (its reply comes as a push, or from `unblock`). */
+  isBlocked(connectionId: string): boolean {
+    return this.blocked.some((b) => b.connectionId === connectionId);
+  }
+
+  /** The timeout of a blocked connection's wait in ms (0: for ever), or null when it is not blocked. */
+  blockedTimeoutMs(connectionId: string): number | null {
+    return this.blocked.find((b) => b.connectionId === connectionId)?.timeoutMs ?? null;
+  }
+
+  /** The wait ends unserved (its timeout passed): the nil reply Redis sends, and the connection is free. */
+  unblock(connectionId: string): Reply {
+    this.blocked = this.blocked.filter((b) => b.connectionId !== connectionId);
+    return reply.nil();
+  }
+
+  /**
+   * handleClientsBlockedOnKeys: after a command, blocked connections whose keys now hold data are
+   * served, first blocked first, each as if its command ran now; the reply is a push to it. A
+   * served BLMOVE may fill another's key: passes repeat until one serves nobody (bounded by the
+   * number of blocked connections).
+   */
+  private serveBlocked(nowMs: number): void {
+    for (let pass = 0; pass <= this.blocked.length && this.blocked.length > 0; pass++) {
+      let served = false;
+      for (const waiting of this.blocked.slice()) {
+        const client = this.clients.get(waiting.connectionId);
+        this.session.client = client;
+        this.session.nowMs = nowMs;
+        this.session.inScript = false;
+        this.session.db = waiting.db;
+        const ctx: CommandContext = { keyspace: this.database(waiting.db), nowMs, unixEpochMs: this.unixEpochMs, inScript: false, session: this.session };
+        const result = tryServe(ctx, waiting.pop, true);
+        this.clients.release(client);
+        if (result === null) continue;
+        this.blocked = this.blocked.filter((b) => b !== waiting);
+        this.pushes.push({ connectionId: waiting.connectionId, reply: result });
+        served = true;
+      }
+      if (!served) return;
+    }
   }
 
   /** A connection's transaction, watches and subscriptions as plain data; null when it has none. */
@@ -153,6 +267,7 @@ export class SimRedisServer {
    * taken for it are dropped.
    */
   disconnect(connectionId: string): void {
+    if (this.isBlocked(connectionId)) this.unblock(connectionId);
     const client = this.clients.get(connectionId);
     this.clients.discardTransaction(client);
     this.pubsub.forget(client);
@@ -178,6 +293,8 @@ export class SimRedisServer {
     if ((spec.arity > 0 && argv.length !== spec.arity) || (spec.arity < 0 && argv.length < -spec.arity)) {
       return this.refuse(client, name, errorText(errors.arity(name)));
     }
+    const refusal = 'refuse' in spec ? (spec.refuse?.(argv) ?? null) : null;
+    if (refusal !== null) return this.refuse(client, name, refusal);
     if (this.scriptHost.clusterMode) {
       // processCommand's cluster redirection, right after the arity check; EXEC checks what it queued.
       const slot = slotOf(name === 'exec' ? (client.multi ?? []) : [argv]);
@@ -201,6 +318,7 @@ export class SimRedisServer {
       return this.send(client.id, reply.status('QUEUED'));
     }
     this.keyspace.expireDue(nowMs);
+    for (const keyspace of this.databases.values()) keyspace.expireDue(nowMs);
     const result = this.run(spec, name, argv, nowMs, false, client);
     if (result !== null) this.send(client.id, result);
   }
@@ -231,6 +349,8 @@ export class SimRedisServer {
     if ((spec.arity > 0 && argv.length !== spec.arity) || (spec.arity < 0 && argv.length < -spec.arity)) {
       return errors.arity(name);
     }
+    const refusal = 'refuse' in spec ? (spec.refuse?.(argv) ?? null) : null;
+    if (refusal !== null) return reply.error(refusal);
     return this.run(spec, name, argv, nowMs, inScript, client);
   }
 
@@ -240,6 +360,7 @@ export class SimRedisServer {
       if (!this.scripts) return reply.error('ERR scripting is not available on this server');
       this.scriptHost.nowMs = nowMs;
       this.scriptHost.client = client;
+      this.scriptHost.db = client.db;
       this.scriptHost.slot = this.commandSlot;
       const result = this.scripts.execute(argv, this.scriptHost);
       const run = name === 'script' ? null : (this.scripts.lastRun?.() ?? null);
@@ -249,7 +370,9 @@ export class SimRedisServer {
     // One session object, pointed at this command's connection (a command never runs another connection's).
     this.session.client = client;
     this.session.nowMs = nowMs;
-    const ctx: CommandContext = { keyspace: this.keyspace, nowMs, unixEpochMs: this.unixEpochMs, inScript, session: this.session };
+    this.session.inScript = inScript;
+    this.session.db = inScript ? this.scriptHost.db : client.db;
+    const ctx: CommandContext = { keyspace: this.database(this.session.db), nowMs, unixEpochMs: this.unixEpochMs, inScript, session: this.session };
     return spec.run(ctx, argv);
   }
 
@@ -285,6 +408,31 @@ export class SimRedisServer {
     return capture.values;
   }
 
+  /** Database `db` (0-15); 1-15 are made on first use, their changes reaching WATCH by their tagged names. */
+  private database(db: number): Keyspace {
+    if (db === 0) return this.keyspace;
+    let keyspace = this.databases.get(db);
+    if (keyspace === undefined) {
+      keyspace = new Keyspace();
+      keyspace.onTouch = (key) => this.clients.touch(watchName(db, key));
+      this.databases.set(db, keyspace);
+    }
+    return keyspace;
+  }
+
+  /** INFO's keyspace lines: databases with keys, in order, with how many expire. */
+  private databaseSizes(nowMs: number): { db: number; keys: number; expires: number }[] {
+    const out: { db: number; keys: number; expires: number }[] = [];
+    for (let db = 0; db < DATABASE_COUNT; db++) {
+      const keyspace = db === 0 ? this.keyspace : this.databases.get(db);
+      if (keyspace === undefined) continue;
+      keyspace.expireDue(nowMs);
+      const keys = keyspace.keys();
+      if (keys.length > 0) out.push({ db, keys: keys.length, expires: keys.filter((key) => keyspace.expireAt(key) !== null).length });
+    }
+    return out;
+  }
+
   /** Every live key at `nowMs`, sorted, with type, value and absolute expiry. */
   inspect(nowMs: number): KeyEntry[] {
     this.keyspace.expireDue(nowMs);
@@ -303,6 +451,12 @@ export class SimRedisServer {
     if (clients.length > 0) snapshot.clients = clients;
     if (!this.pubsub.isEmpty()) snapshot.pubsub = this.pubsub.snapshot();
     if (this.pushes.length > 0) snapshot.pushes = this.pushes.slice();
+    if (this.randomState !== null) snapshot.randomState = this.randomState;
+    const databases: Record<string, KeyspaceSnapshot> = {};
+    for (const [db, keyspace] of [...this.databases].sort(([a], [b]) => a - b)) if (keyspace.size() > 0) databases[db] = keyspace.snapshot();
+    if (Object.keys(databases).length > 0) snapshot.databases = databases;
+    if (this.lastClientId > 0) snapshot.lastClientId = this.lastClientId;
+    if (this.blocked.length > 0) snapshot.blocked = this.blocked.slice();
     return snapshot;
   }
 
@@ -314,8 +468,18 @@ export class SimRedisServer {
     this.clients.restore(snapshot.clients ?? []);
     this.pubsub.restore(snapshot.pubsub);
     this.pushes = (snapshot.pushes ?? []).slice();
+    this.randomState = snapshot.randomState ?? null;
+    this.lastClientId = snapshot.lastClientId ?? 0;
+    this.blocked = (snapshot.blocked ?? []).slice();
+    for (const keyspace of this.databases.values()) keyspace.restore(EMPTY_KEYSPACE);
+    for (const [db, data] of Object.entries(snapshot.databases ?? {})) this.database(Number(db)).restore(data);
   }
 }
+
+/** Logical databases per server (redis.conf `databases 16`). */
+const DATABASE_COUNT = 16;
+
+const EMPTY_KEYSPACE: KeyspaceData = { entries: [] };
 
 function errorText(r: Reply): string {
   return r.type === 'error' ? r.value : '';
@@ -345,7 +509,7 @@ function commandSpec(name: string): CommandSpec | ScriptingSpec | null {
  * output) are refused inside a script whether or not Lockstep implements them.
  */
 const NOSCRIPT_ARITY: Record<string, number> = {
-  auth: -2, bgrewriteaof: 1, bgsave: -1, blmove: 6, blpop: -3, brpop: -3, brpoplpush: 4, bzpopmax: -3, bzpopmin: -3,
+  auth: -2, bgrewriteaof: 1, bgsave: -1, blmove: 6, client: -2, blpop: -3, brpop: -3, brpoplpush: 4, bzpopmax: -3, bzpopmin: -3,
   debug: -2, discard: 1, eval: -3, eval_ro: -3, evalsha: -3, evalsha_ro: -3, exec: 1, failover: -1, fcall: -3,
   fcall_ro: -3, hello: -1, monitor: 1, multi: 1, psubscribe: -2, psync: -3, punsubscribe: -1, quit: -1, replconf: -1,
   replicaof: 3, reset: 1, role: 1, save: 1, script: -2, shutdown: -1, slaveof: 3, ssubscribe: -2, subscribe: -2,

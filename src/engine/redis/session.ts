@@ -1,4 +1,5 @@
 import type { ClientState, Clients } from './clients';
+import type { BlockedPop } from './commands/blocking';
 import type { PubSub } from './pubsub';
 import type { Reply } from './reply';
 
@@ -24,4 +25,27 @@ export interface Session {
   runQueued(queue: readonly (readonly string[])[]): Reply[];
   /** QUIT: the connection closes once the reply is written; its state goes. */
   close(): void;
+  /**
+   * An integer in [0, bound) from the server's seeded random stream (SPOP, SRANDMEMBER): the same
+   * seed and commands give the same choices, and a snapshot carries the stream's state.
+   */
+  randomBelow(bound: number): number;
+  /** The database the command runs in (the connection's, or inside a script the script's). */
+  readonly db: number;
+  /** How many databases SELECT may choose from (0 to this minus one). */
+  readonly databaseCount: number;
+  /** Cluster mode: SELECT is refused, INFO says so. */
+  readonly clusterMode: boolean;
+  /** SELECT: the connection's database, or inside a script only the script's. */
+  select(db: number): void;
+  /** FLUSHALL: every database. */
+  flushAll(): void;
+  /** Databases holding keys at `nowMs`, in order (INFO keyspace). */
+  databaseSizes(nowMs: number): { db: number; keys: number; expires: number }[];
+  /** A new connection id (CLIENT ID), one more than the last. */
+  nextClientId(): number;
+  /** False where a blocking pop must answer at once (a server of several nodes). */
+  readonly blockingAllowed: boolean;
+  /** Blocks the connection on `pop` for `timeoutMs` (0: for ever); the command writes no reply now. */
+  block(pop: BlockedPop, timeoutMs: number): void;
 }

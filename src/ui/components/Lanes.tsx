@@ -55,6 +55,8 @@ function statusText(client: ClientView, t: Translate): string {
           return t('statusRedisBusy', { untilMs });
         case 'message':
           return t('statusAwaitingMessage', { untilMs });
+        case 'pop':
+          return untilMs === null ? t('statusAwaitingPopForever') : t('statusAwaitingPop', { untilMs });
         case 'retry':
           return t('statusRetrying', { untilMs });
         default:

@@ -50,7 +50,7 @@ export interface CommandMark {
 }
 
 /** Why a client waits (the engine's reasons), or `stall`: its process is frozen by a fault. */
-export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'message' | 'network' | 'await' | 'stall';
+export type BlockReason = 'work' | 'sleep' | 'retry' | 'hang' | 'reply' | 'busy' | 'message' | 'network' | 'await' | 'pop' | 'stall';
 
 export interface BlockSpan extends Span {
   readonly seq: number;

@@ -13,6 +13,7 @@ const BLOCK_KEYS = {
   message: 'blockMessage',
   network: 'blockNetwork',
   await: 'blockAwait',
+  pop: 'blockPop',
   stall: 'blockStall',
 } as const;
 

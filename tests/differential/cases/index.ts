@@ -1,4 +1,5 @@
 import type { DiffCase } from '../harness';
+import { CONNECTION_CASES } from './connection';
 import { EPOCH_CASES } from './epoch';
 import { EXPIRY_CASES } from './expiry';
 import { HASH_CASES } from './hashes';
@@ -7,6 +8,7 @@ import { KEY_CASES } from './keys';
 import { LIST_SET_CASES } from './lists-sets';
 import { PUBSUB_CASES } from './pubsub';
 import { SCRIPTING_CASES } from './scripting';
+import { SORTED_SET_CASES } from './sorted-sets';
 import { STRING_CASES } from './strings';
 import { TRANSACTION_CASES } from './transactions';
 import { UNKNOWN_CASES } from './unknown';
@@ -20,10 +22,12 @@ export const CASES_BY_AREA: Record<string, readonly DiffCase[]> = {
   keys: KEY_CASES,
   hashes: HASH_CASES,
   'lists-sets': LIST_SET_CASES,
+  'sorted-sets': SORTED_SET_CASES,
   wrongtype: WRONGTYPE_CASES,
   unknown: UNKNOWN_CASES,
   scripting: SCRIPTING_CASES,
   transactions: TRANSACTION_CASES,
   pubsub: PUBSUB_CASES,
   epoch: EPOCH_CASES,
+  connection: CONNECTION_CASES,
 };

@@ -23,12 +23,15 @@ const time = command(1, false, (ctx) => {
 
 const dbsize = command(1, false, (ctx) => reply.integer(ctx.keyspace.size()));
 
-/** FLUSHALL/FLUSHDB [ASYNC|SYNC]: one database, so both empty the whole keyspace. */
-const flush = command(-1, true, (ctx, args) => {
-  if (args.length > 2 || (args.length === 2 && !['SYNC', 'ASYNC'].includes(args[1].toUpperCase()))) return errors.syntax();
-  ctx.keyspace.clear();
-  return reply.ok();
-});
+/** FLUSHALL/FLUSHDB [ASYNC|SYNC]: every database, or the selected one. */
+function flushCommand(all: boolean): CommandSpec {
+  return command(-1, true, (ctx, args) => {
+    if (args.length > 2 || (args.length === 2 && !['SYNC', 'ASYNC'].includes(args[1].toUpperCase()))) return errors.syntax();
+    if (all) ctx.session.flushAll();
+    else ctx.keyspace.clear();
+    return reply.ok();
+  });
+}
 
 /** QUIT: answers OK; the connection then closes, dropping its transaction, watches and subscriptions. */
 const quit = command(-1, false, (ctx) => {
@@ -36,11 +39,16 @@ const quit = command(-1, false, (ctx) => {
   return reply.ok();
 });
 
-/** RESET (clearClientConnectionState): out of MULTI, nothing watched, no subscriptions, no confirmations. */
+/**
+ * RESET (clearClientConnectionState): out of MULTI, nothing watched, no subscriptions, no
+ * confirmations, database 0, no name.
+ */
 const reset = command(1, false, (ctx) => {
   const { client, clients, pubsub } = ctx.session;
   clients.discardTransaction(client);
   pubsub.forget(client);
+  client.db = 0;
+  client.name = null;
   return reply.status('RESET');
 });
 
@@ -51,6 +59,6 @@ export const CONNECTION_COMMANDS: Record<string, CommandSpec> = {
   echo,
   time,
   dbsize,
-  flushall: flush,
-  flushdb: flush,
+  flushall: flushCommand(true),
+  flushdb: flushCommand(false),
 };

@@ -26,6 +26,11 @@ export interface CommandSpec {
    * `ctx.session.send` (SUBSCRIBE answers one confirmation per channel; EXEC writes its array).
    */
   run(ctx: CommandContext, args: readonly string[]): Reply | null;
+  /**
+   * A refusal found before the command runs, as Redis's processCommand finds an unknown
+   * subcommand or a subcommand's wrong arity (CLIENT): inside MULTI it dooms the transaction.
+   */
+  readonly refuse?: (args: readonly string[]) => string | null;
 }
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';

@@ -1,3 +1,4 @@
+import { watchName } from '../clients';
 import { reply } from '../reply';
 import { command, type CommandSpec } from './shared';
 
@@ -50,7 +51,7 @@ const watch = command(-2, false, (ctx, args) => {
   const { client, clients } = ctx.session;
   if (client.multi !== null) return reply.error('ERR WATCH inside MULTI is not allowed');
   // Already doomed: watching more changes nothing.
-  if (!client.watchedChanged) for (const key of args.slice(1)) clients.watch(client, key);
+  if (!client.watchedChanged) for (const key of args.slice(1)) clients.watch(client, watchName(ctx.session.db, key));
   return reply.ok();
 });
 
