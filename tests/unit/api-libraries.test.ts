@@ -12,7 +12,7 @@
  * pinned devDependencies. redis-semaphore's Semaphore needs sorted sets (ZADD), which this branch's
  * simulated Redis does not have yet: only its Mutex is tested here.
  */
-import { Mutex } from 'redis-semaphore';
+import { Mutex, Semaphore } from 'redis-semaphore';
 import Redlock from 'redlock';
 import { describe, expect, it } from 'vitest';
 import { AsyncClientError, explore, simulate, type AsyncClientCode, type LockstepRedis } from '../../src/api';
@@ -181,5 +181,82 @@ describe('redlock 5.0.0-beta.2 on one node, unmodified', () => {
   it('using() with no faults: the explorer finds no violation', async () => {
     const result = await explore({ clients: { A: redlockUsingJob(1500), B: redlockUsingJob(300) }, lockKey: 'orders', depthMax: 5, runCountMax: 600 });
     expect(result.violations).toEqual([]);
+  });
+});
+
+describe('redis-semaphore 5.8.0 Semaphore (sorted sets), unmodified', () => {
+  /** A counting semaphore of 2 (its acquire script keeps a sorted set scored by the client's virtual Date.now()). */
+  const semaphoreJob =
+    (workMs: number, entered: [string, number][] = []): AsyncClientCode =>
+    async (redis, ctx) => {
+      const semaphore = new Semaphore(asMutexClient(redis), 'jobs', 2, { lockTimeout: 5000, refreshInterval: 0, acquireTimeout: 10_000, retryInterval: 100 });
+      await semaphore.acquire();
+      entered.push([ctx.id, ctx.now()]);
+      await ctx.work(workMs);
+      await semaphore.release();
+    };
+
+  it('two holders at most: C waits for a free slot (its retries on its own timers), and enters when A releases', async () => {
+    const entered: [string, number][] = [];
+    const run = await simulate({
+      // A semaphore is not a lock: no key for the lock checkers to watch.
+      lockKey: 'no-lock',
+      clients: { A: semaphoreJob(300, entered), B: semaphoreJob(2000, entered), C: semaphoreJob(100, entered) },
+      schedule: 'A B C +1000',
+    });
+    expect(entered.slice(0, 2)).toEqual([
+      ['A', 0],
+      ['B', 0],
+    ]);
+    // C's retries (every 100 ms on its own timer) find both slots taken until A releases at t=300.
+    expect(entered[2][0]).toBe('C');
+    expect(entered[2][1]).toBeGreaterThanOrEqual(300);
+    expect(entered[2][1]).toBeLessThan(500);
+    // The sorted set was real: ZADD's members, scored by each client's virtual clock, inside the script.
+    expect(run.trace.events.some((e) => e.kind === 'command' && e.argv[0].startsWith('eval') && e.argv.some((a) => a.includes('zadd')))).toBe(true);
+  });
+
+  it('the explorer searches three Semaphore clients with no violation', async () => {
+    const result = await explore({ clients: { A: semaphoreJob(300), B: semaphoreJob(300), C: semaphoreJob(300) }, lockKey: 'no-lock', depthMax: 6, runCountMax: 3000 });
+    expect(result.violations).toEqual([]);
+    expect(result.statesExplored).toBeGreaterThan(10);
+  });
+});
+
+describe('redlock 5.0.0-beta.2 on three nodes, unmodified', () => {
+  const quorumJob =
+    (workMs: number): AsyncClientCode =>
+    async (_redis, ctx) => {
+      const redlock = new Redlock(ctx.nodes.map(asRedlockClient), { retryCount: 0 });
+      const lock = await redlock.acquire(['orders'], 10_000).catch(() => null);
+      if (lock === null) return;
+      ctx.enter();
+      await ctx.work(workMs);
+      ctx.leave();
+      await lock.release().catch(() => null);
+    };
+
+  it('using() auto-extends on three nodes: each extension goes to every node, from an activity of A', async () => {
+    const job: AsyncClientCode = async (_redis, ctx) => {
+      const redlock = new Redlock(ctx.nodes.map(asRedlockClient), { retryCount: 0 });
+      await redlock.using(['orders'], 1000, async () => {
+        ctx.enter();
+        await ctx.work(2500);
+        ctx.leave();
+      });
+    };
+    const run = await simulate({ nodes: ['r1', 'r2', 'r3'], lockKey: 'orders', clients: { A: job }, schedule: 'A +3000' });
+    const extensions = run.trace.events.filter((e) => e.kind === 'command' && e.clientId !== 'A' && e.clientId?.startsWith('A·') && e.argv[0].startsWith('eval'));
+    expect(new Set(extensions.map((e) => (e.kind === 'command' ? e.node : null)))).toEqual(new Set(['r1', 'r2', 'r3']));
+    expect(run.violations).toEqual([]);
+  });
+
+  it('the explorer finds the quorum broken by a node restart without persistence (the Redlock debate), and its schedule replays', async () => {
+    const result = await explore({ nodes: ['r1', 'r2', 'r3'], lockKey: 'orders', clients: { A: quorumJob(5000), B: quorumJob(5000) }, faults: { nodeCrashes: 1, nodes: ['r2'] }, invariants: ['mutual-exclusion'], depthMax: 16, runCountMax: 20000 });
+    const [found] = result.violations;
+    expect(found?.kind).toBe('mutual-exclusion');
+    expect(found?.schedule).toMatch(/!@r\d/);
+    const replay = await simulate({ nodes: ['r1', 'r2', 'r3'], lockKey: 'orders', clients: { A: quorumJob(5000), B: quorumJob(5000) }, schedule: found?.schedule });
+    expect(replay.violations.map((v) => v.kind)).toContain('mutual-exclusion');
   });
 });
