@@ -149,6 +149,8 @@ interface SearchResult {
   readonly states: number;
   readonly depth: number;
   readonly exhaustive: boolean;
+  /** Why not exhaustive: the depth bound, the run budget, or both (empty when exhaustive). */
+  readonly cut: string;
   readonly found: string;
   readonly samplesMs: readonly number[];
   readonly medianMs: number;
@@ -178,6 +180,7 @@ async function searches(l: Loaded): Promise<SearchResult[]> {
       states: r.statesExplored,
       depth: r.depthReached,
       exhaustive: r.exhaustive,
+      cut: [r.cut.depth ? 'depth' : '', r.cut.runBudget ? 'budget' : ''].filter(Boolean).join('+'),
       found: r.violations.map((v) => v.kind).sort().join(', ') || '—',
       samplesMs: results[i].samplesMs,
       medianMs: median(results[i].samplesMs),
@@ -307,7 +310,7 @@ export async function run(options: BenchOptions): Promise<BenchPart> {
         fmtRatio(ratio(perSec(r.runs, r.medianMs), engineRunsPerSec)),
         fmtRatio(ratio(perSec(r.states, r.medianMs), engineStatesPerSec)),
         fmt(r.depth, 0),
-        r.exhaustive ? 'yes' : 'no',
+        r.exhaustive ? 'yes' : `no (${r.cut || '?'})`,
         r.found,
       ],
     })),
@@ -321,7 +324,7 @@ export async function run(options: BenchOptions): Promise<BenchPart> {
     columns: ['µs/command', 'vs lockstep', 'runs (µs/command)'],
     rows: commandResults.map((r) => ({
       name: r.name,
-      cells: [fmt(r.medianUsPerCommand, 1), fmtRatio(ratio(r.medianUsPerCommand, lockstep.medianUsPerCommand)), r.samplesUs.map((us) => fmt(us, 0)).join(' ')],
+      cells: [fmt(r.medianUsPerCommand, 1), fmtRatio(ratio(r.medianUsPerCommand, lockstep.medianUsPerCommand)), r.samplesUs.map((us) => fmt(us, us < 10 ? 1 : 0)).join(' ')],
     })),
     notes: [
       l.direct === null
