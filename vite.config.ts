@@ -1,7 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
-import { cspHeader, cspMeta } from './scripts/content-security-policy';
 
 /**
  * fengari reads `process.env.FENGARICONF` when it loads (src/luaconf.js). The production build
@@ -107,7 +106,43 @@ const offline = VitePWA({
 });
 
 /**
- * The Content Security Policy (scripts/content-security-policy.ts) in the built page: a `<meta>`
+ * The page's Content Security Policy, written once: the built page carries it as a `<meta>` (so
+ * hosts that cannot set headers, such as GitHub Pages, still enforce it), `vite preview` sends it as
+ * a header (what the end-to-end tests load), and the build writes Netlify's `_headers`;
+ * docs/DEPLOY.md gives it for nginx. Nothing inline, nothing evaluated: scripts, styles, workers and
+ * the service worker come from the page's own origin only. `frame-ancestors *` keeps the embed
+ * (docs/AUTOMATION.md, "Embed mode") open to any course page; a `<meta>` cannot carry it, so it is
+ * a header only.
+ */
+const directives: readonly (readonly [string, string])[] = [
+  ['default-src', "'self'"],
+  ['script-src', "'self'"],
+  ['style-src', "'self'"],
+  ['img-src', "'self' data:"],
+  ['font-src', "'self'"],
+  ['connect-src', "'self'"],
+  ['worker-src', "'self'"],
+  ['manifest-src', "'self'"],
+  ['object-src', "'none'"],
+  ['base-uri', "'self'"],
+  ['form-action', "'none'"],
+];
+
+/** Directives a `<meta>` policy ignores (the browser warns about them there). */
+const headerOnly: readonly (readonly [string, string])[] = [['frame-ancestors', '*']];
+
+function format(list: readonly (readonly [string, string])[]): string {
+  return list.map(([name, value]) => `${name} ${value}`).join('; ');
+}
+
+/** The policy as an HTTP header value. */
+const cspHeader = format([...directives, ...headerOnly]);
+
+/** The policy as a `<meta http-equiv="Content-Security-Policy">` carries it. */
+const cspMeta = format(directives);
+
+/**
+ * The Content Security Policy in the built page: a `<meta>`
  * first in its head, and Netlify's `_headers` beside it. Build only: the dev server's React
  * refresh needs an inline script.
  */

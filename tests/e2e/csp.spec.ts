@@ -1,8 +1,8 @@
 import { expect, test, type LockstepPage } from './fixtures';
 
-// Goal: the built page runs under its strict Content Security Policy (scripts/content-security-
-// policy.ts: no 'unsafe-inline', no 'unsafe-eval', workers and the service worker from the page's
-// origin) with nothing refused. The policy arrives both as the preview server's header (with
+// Goal: the built page runs under its strict Content Security Policy (vite.config.ts, `directives`:
+// no 'unsafe-inline', no 'unsafe-eval', workers and the service worker from the page's origin) with
+// nothing refused. The policy arrives both as the preview server's header (with
 // `frame-ancestors *`, so the embed stays open to any course page) and as a <meta> in the page
 // (for hosts that cannot set headers). A person's tour touches every part that loads or injects
 // something: the Lua engine, the outcomes and explorer workers, the workbench's code editor, the
