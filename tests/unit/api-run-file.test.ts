@@ -119,6 +119,41 @@ describe('runFileOf: a run as a recording the page opens', () => {
     expect(b?.program.some((s) => s.op === 'sleep' && s.durationMs > 0)).toBe(true);
   });
 
+  it('a schedule that steps an activity (as the explorer writes them) names its helper: A·1 → A_1', async () => {
+    const job: AsyncClientCode = async (redis: LockstepRedis, ctx) => {
+      const mutex = new Mutex(redis as unknown as MutexClient, 'lock', { lockTimeout: 1000, refreshInterval: 400, acquireTimeout: 10_000, retryInterval: 300, onLockLost: () => undefined });
+      await mutex.acquire();
+      ctx.enter();
+      await ctx.work(900);
+      ctx.leave();
+      await mutex.release();
+    };
+    const result = await simulate({ clients: { A: job, B: job }, lockKey: 'mutex:lock', schedule: 'A A~1500 A·1 +2000' });
+    const file = await expectRecordingShowsRun(result);
+    expect(file.run.schedule).toBe('A A~1500 A_1 +2000');
+  });
+
+  it("a `start` step's delayMs is a timer: the helper's wait begins at the start, so a stall makes it late, not later", async () => {
+    const definition = {
+      version: 1,
+      id: 'timer-helper',
+      variants: [
+        {
+          id: 'v',
+          clients: [
+            { id: 'A', program: [{ op: 'start', client: 'H', delayMs: 500 }, { op: 'work', durationMs: 1000 }, { op: 'command', argv: ['SET', 'owner', 'A'] }] },
+            { id: 'H', startedBy: 'A', process: 'A', program: [{ op: 'command', argv: ['SET', 'owner', 'H'] }] },
+          ],
+        },
+      ],
+    };
+    const calm = await simulate({ scenario: definition, schedule: 'A +2000' });
+    expect(shown(calm.trace.events)).toEqual(['500 H SET owner H -> {"type":"status","value":"OK"}', '1000 A SET owner A -> {"type":"status","value":"OK"}']);
+    // Both due during the stall, both run at its end: the helper's timer was due first, so it goes first.
+    const stalled = await simulate({ scenario: definition, schedule: 'A A~2000 +3000' });
+    expect(shown(stalled.trace.events)).toEqual(['2000 H SET owner H -> {"type":"status","value":"OK"}', '2000 A SET owner A -> {"type":"status","value":"OK"}']);
+  });
+
   it('writeRunFile writes the file the page imports', async () => {
     const result = await simulate({ clients: { A: naive, B: naive }, schedule: 'A B +4000' });
     const path = join(tmpdir(), `lockstep-run-file-${process.pid}.json`);
