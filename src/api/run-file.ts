@@ -118,7 +118,7 @@ function describe(result: SimulateResult, scenario: Scenario): { title: Localize
 
 /** The recording's id: the run's scenario id with `-recording`, within the id's bounds. */
 function recordingId(scenarioId: string): string {
-  const id = `${scenarioId.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^-+/, '')}`.slice(0, 54) || 'run';
+  const id = scenarioId.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^-+/, '').slice(0, 54) || 'run';
   return `${id}-recording`;
 }
 
