@@ -11,7 +11,8 @@ export type LockstepErrorCode =
   | 'bad-schedule'
   | 'schedule-does-not-fit'
   | 'client-threw'
-  | 'client-not-parked';
+  | 'client-not-parked'
+  | 'not-a-recording';
 
 export class LockstepError extends Error {
   override name = 'LockstepError';
@@ -120,3 +121,11 @@ export class UncontrolledAwaitError extends LockstepError {
   }
 }
 
+
+/** runFileOf: the run cannot be shown as a recording (replaying what its code sent gives another run); the message says where. */
+export class RunFileError extends LockstepError {
+  override name = 'RunFileError';
+  constructor(message: string) {
+    super('not-a-recording', 'result', message);
+  }
+}

@@ -20,12 +20,16 @@ export { ReplyError } from './async/ioredis';
 export type { LockstepPipeline, LockstepRedis, LockstepRedisOptions } from './async/ioredis';
 export type { ErrorCommand } from './async/ioredis-wire';
 export { parkHopCountMax } from './async/host';
+export { runFileOf } from './run-file';
+export { writeRunFile } from './run-file-write';
+export type { ScenarioFile, ScenarioFileRun } from '../definition/file';
 export {
   ArgumentError,
   AsyncClientError,
   DefinitionError,
   LockstepError,
   ScheduleDoesNotFitError,
+  RunFileError,
   ScheduleError,
   UncontrolledAwaitError,
 } from './errors';

@@ -14,6 +14,7 @@ import { ArgumentError, ScheduleDoesNotFitError } from './errors';
 import type { RedisClientChoice } from './async/client-links';
 import { checkProperties, failedProperties, type Properties } from './findings';
 import { withNodes, type NodeOption } from './nodes';
+import { rememberRecording } from './recording';
 import { checkOptions, resolveExpect, resolveScenario, resolveSchedule, resolveSeed, resolveVariant, type ExpectedVerdict, type ScenarioSource } from './source';
 
 export interface SimulateOptions {
@@ -155,7 +156,10 @@ async function runVariant(scenario: Scenario, variantId: string, options: Record
       throw fitError(error);
     }
     await run.finish();
-    return resultOf(run.sim, expected, properties);
+    const result = resultOf(run.sim, expected, properties);
+    // What the code reached, for runFileOf (run-file.ts).
+    rememberRecording(result, run.recording());
+    return result;
   });
 }
 

@@ -147,7 +147,7 @@ export const stepSchema = v.variant(
     }),
     v.strictObject({ op: v.literal('sleep'), ...stepBase, durationMs }),
     v.strictObject({ op: v.literal('hang'), ...stepBase }),
-    v.strictObject({ op: v.literal('start'), ...stepBase, client: clientId }),
+    v.strictObject({ op: v.literal('start'), ...stepBase, client: clientId, delayMs: v.optional(durationMs) }),
     v.strictObject({
       op: v.literal('retry'),
       ...stepBase,

@@ -341,7 +341,11 @@ class WorldRun {
         ctx: this.ctx,
         emit: this.emit,
         block: (x, reason, ms, pc) => this.block(x, reason, ms, pc),
-        start: (helper, by) => this.startClient(helper, by),
+        start: (helper, by, delayMs) => {
+          this.startClient(helper, by);
+          // A timer's wait begins at the start, as an activity's does (spawnActivity).
+          if (delayMs !== undefined && delayMs > 0) this.block(helper, 'sleep', delayMs, null);
+        },
         spawn: (creator, id, delayMs) => this.spawnActivity(creator, id, delayMs),
         cancel: (target, by) => this.cancelActivity(target, by),
         cluster: this.cluster,

@@ -157,6 +157,12 @@ export interface HangStep extends StepBase {
 export interface StartStep extends StepBase {
   readonly op: 'start';
   readonly client: string;
+  /**
+   * A timer: the helper starts now, waiting this long before its first step (a timer's callback,
+   * as a recording of async code has it, api/run-file.ts). Its wait begins at the start, so a
+   * stall or other clients running first cannot delay when it is due.
+   */
+  readonly delayMs?: number;
 }
 
 /**
@@ -332,7 +338,7 @@ export function renderStep(step: Step, params: Variables, scripts: Readonly<Reco
     case 'hang':
       return 'wait for a reply that never comes';
     case 'start':
-      return `start ${step.client}`;
+      return step.delayMs === undefined ? `start ${step.client}` : `start ${step.client} in ${step.delayMs} ms`;
     case 'retry':
       return `retry ${step.goto} after ${step.afterMs} ms${step.jitterMs ? ` (+0..${step.jitterMs} ms jitter)` : ''}${
         step.backoffFactor && step.backoffFactor !== 1 ? ` x${step.backoffFactor} per attempt` : ''

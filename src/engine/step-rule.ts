@@ -24,8 +24,8 @@ export interface StepEnv {
   readonly emit: Emitter;
   /** Blocks a client for `durationMs` (null: until something else ends the wait). */
   block(c: ClientState, reason: BlockReason, durationMs: number | null, pc: number | null): void;
-  /** Starts an idle helper client (a `start` step). */
-  start(helper: ClientState, by: string): void;
+  /** Starts an idle helper client (a `start` step), waiting `delayMs` before its first step when given. */
+  start(helper: ClientState, by: string, delayMs?: number): void;
   /** A hosted client's code created activity `id` of its process, due in `delayMs` (a `spawn` step). */
   spawn(creator: ClientState, id: string, delayMs: number): void;
   /** Ends activity `target` before its callback ran (a `cancel` step). */
@@ -162,7 +162,7 @@ function execute(c: ClientState, step: Step, env: StepEnv): boolean {
       const helper = world.clients.find((x) => x.id === step.client);
       if (!helper) throw new Error(`client ${c.id} starts unknown client "${step.client}"`);
       c.pc += 1;
-      env.start(helper, c.id);
+      env.start(helper, c.id, step.delayMs);
       return false;
     }
     case 'retry': {

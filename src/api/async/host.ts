@@ -184,6 +184,11 @@ export class AsyncHost implements ClientHost {
     return this.activities.get(clientId)?.log;
   }
 
+  /** This run's activities in the order they were created: whose process, and the log each reached (copies). */
+  activityLogs(): { readonly id: string; readonly owner: string; readonly log: readonly Step[] }[] {
+    return [...this.activities.values()].map((c) => ({ id: c.id, owner: c.owner, log: [...c.log] }));
+  }
+
   /** Appends an action the code reached. `awaits` says what settles the promise the code gets back. */
   append(generation: number, id: string, step: Step, awaits: 'reply'): Promise<Reply>;
   append(generation: number, id: string, step: Step, awaits: 'wake'): Promise<void>;

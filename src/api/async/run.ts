@@ -10,6 +10,7 @@ import { DEFAULT_UNIX_EPOCH_MS } from '../../engine/redis/time';
 import type { Scenario, ClientSpec } from '../../engine/scenario';
 import { findVariant, resourcesOf } from '../../engine/scenario';
 import type { Choice } from '../../engine/schedule';
+import type { Step } from '../../engine/program';
 import { Simulation } from '../../engine/simulation';
 import { ArgumentError } from '../errors';
 import { createClientContext, type ClientContext } from './context';
@@ -18,6 +19,12 @@ import { clientConnections, resolveRedisClient, type RedisClientChoice } from '.
 import type { LockstepRedis } from './ioredis';
 
 export type AsyncClientCode = ClientCode<LockstepRedis, ClientContext>;
+
+/** A finished run's code as data: the scenario with hosted clients' logs as programs, and each activity's log. */
+export interface RunRecording {
+  readonly scenario: Scenario;
+  readonly activities: readonly { readonly id: string; readonly owner: string; readonly log: readonly Step[] }[];
+}
 
 /** An async client with where it runs: its process (stalls and crashes hit a process), who starts it, whose token it uses. */
 export interface AsyncClientSpec {
@@ -134,6 +141,13 @@ export class AsyncRun {
   /** The state after the choices applied, with each async client's history: equal keys, equal futures. */
   stateKey(): string {
     return `${this.sim.stateKey()}|${this.host.historyKey()}`;
+  }
+
+  /** What the run's code reached (run-file.ts): the variant with each client's log as its program, and the activities' logs. */
+  recording(): RunRecording {
+    const { scenario, variant } = this.sim.ctx;
+    const clients = variant.clients.map((c) => (c.hosted ? { ...c, program: [...(this.sim.ctx.programs[c.id] ?? [])] } : c));
+    return { scenario: { ...scenario, variants: [{ ...variant, clients }], defaultVariant: variant.id }, activities: this.host.activityLogs() };
   }
 
   /** Lets every client run on what it was last given, and reports a client whose code threw. */
