@@ -45,11 +45,27 @@ const pageTheme = EditorView.theme({
  * the change back. Replacing the selection through CodeMirror instead gives the same text with no
  * native edit. IME composition is left to the browser and CodeMirror, as it must be.
  */
+/** The range a text input is about to replace: the event's target range, else the DOM's selection. */
+function replacedRange(event: InputEvent, view: EditorView): { readonly from: number; readonly to: number } | null {
+  // CodeMirror's own selection may not have caught up with a selection made a moment ago (it reads
+  // the DOM's on `selectionchange`, a task later): ask the DOM.
+  const target = event.getTargetRanges()[0] ?? (view.root as Document | ShadowRoot & { getSelection?: () => Selection | null }).getSelection?.()?.getRangeAt(0);
+  if (target === undefined || target.collapsed) return null;
+  try {
+    return { from: view.posAtDOM(target.startContainer, target.startOffset), to: view.posAtDOM(target.endContainer, target.endOffset) };
+  } catch {
+    return null;
+  }
+}
+
 const typeOverSelection = EditorView.domEventHandlers({
   beforeinput(event, view) {
-    if (event.inputType !== 'insertText' || event.data === null || view.state.selection.main.empty || view.composing) return false;
+    if (event.inputType !== 'insertText' || event.data === null || view.composing) return false;
+    // A caret is safe to leave to the browser and CodeMirror.
+    const range = replacedRange(event, view);
+    if (range === null) return false;
     event.preventDefault();
-    view.dispatch(view.state.replaceSelection(event.data), { userEvent: 'input.type', scrollIntoView: true });
+    view.dispatch({ changes: { ...range, insert: event.data }, selection: { anchor: range.from + event.data.length }, userEvent: 'input.type', scrollIntoView: true });
     return true;
   },
 });
