@@ -11,7 +11,7 @@ import { connectionsOf, deliverPushes, takeMessage } from './messages';
 import { reply } from './redis/reply';
 import { runClientStep, saveReply, wakeKilledScriptCaller } from './step-rule';
 import { CONSOLE_ID, consoleRefusal } from './console-choice';
-import { isHosted, isLive, type BlockReason, type ClientState, type RunContext, type WorldState } from './world';
+import { isHosted, isLive, newClientState, type BlockReason, type ClientState, type RunContext, type WorldState } from './world';
 
 export { readLock } from './emit';
 
@@ -513,26 +513,8 @@ class WorldRun {
     if (this.world.clients.some((x) => x.id === id)) throw new Error(`activity ${id} is created twice`);
     const now = this.world.nowMs;
     const c: ClientState = {
-      id,
-      process: creator.process,
-      // Step 0 of its program is the sleep of its delay: it is taken here.
-      pc: 1,
-      status: 'ready',
-      blockedUntilMs: null,
-      blockReason: null,
-      order: this.world.nextOrder++,
-      readySinceMs: now,
-      vars: { token: creator.vars.token ?? '', clientId: id },
-      replyTypes: {},
-      lastReply: null,
-      inCriticalSection: false,
-      believesHoldsLock: false,
-      attempts: {},
-      retrySinceMs: {},
-      leaseGeneration: null,
-      awaitingScript: null,
-      inbox: [],
-      awaitingMessage: null,
+      // Step 0 of its program is the sleep of its delay: it is taken here (pc 1).
+      ...newClientState({ id, process: creator.process, pc: 1, status: 'ready', order: this.world.nextOrder++, readySinceMs: now, vars: { token: creator.vars.token ?? '', clientId: id } }),
       spawnedBy: creator.id,
     };
     this.world.clients.push(c);

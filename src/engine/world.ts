@@ -210,27 +210,7 @@ export function createWorld(ctx: RunContext): WorldState {
     tokens[spec.id] = drawn;
     const token = spec.tokenFrom === undefined ? drawn : tokens[spec.tokenFrom];
     if (token === undefined) throw new Error(`${ctx.scenario.id}/${ctx.variant.id}: client ${spec.id} takes its token from ${spec.tokenFrom}, which is not listed before it`);
-    return {
-      id: spec.id,
-      process: spec.process ?? spec.id,
-      pc: 0,
-      status: 'idle',
-      blockedUntilMs: null,
-      blockReason: null,
-      order: 0,
-      readySinceMs: 0,
-      vars: { token, clientId: spec.id, ...(spec.vars ?? {}) },
-      replyTypes: {},
-      lastReply: null,
-      inCriticalSection: false,
-      believesHoldsLock: false,
-      attempts: {},
-      retrySinceMs: {},
-      leaseGeneration: null,
-      awaitingScript: null,
-      inbox: [],
-      awaitingMessage: null,
-    };
+    return newClientState({ id: spec.id, process: spec.process ?? spec.id, pc: 0, status: 'idle', order: 0, readySinceMs: 0, vars: { token, clientId: spec.id, ...(spec.vars ?? {}) } });
   });
   const counters: WorldState['counters'] = {};
   for (const c of ctx.scenario.counters ?? []) counters[c.id] = { sold: 0, reported: false, recentMs: [] };
@@ -260,6 +240,31 @@ export function createWorld(ctx: RunContext): WorldState {
   // Only with nodes: a single-node world keeps exactly its old shape.
   if (ctx.nodes !== null) world.cluster = createClusterState(ctx.nodes, ctx.variant.clients);
   return world;
+}
+
+/** A client as it starts: what it is given, and nothing it has done yet (a scenario's client, or an activity a hosted client spawns). */
+export function newClientState(start: Pick<ClientState, 'id' | 'process' | 'pc' | 'status' | 'order' | 'readySinceMs' | 'vars'>): ClientState {
+  return {
+    id: start.id,
+    process: start.process,
+    pc: start.pc,
+    status: start.status,
+    blockedUntilMs: null,
+    blockReason: null,
+    order: start.order,
+    readySinceMs: start.readySinceMs,
+    vars: start.vars,
+    replyTypes: {},
+    lastReply: null,
+    inCriticalSection: false,
+    believesHoldsLock: false,
+    attempts: {},
+    retrySinceMs: {},
+    leaseGeneration: null,
+    awaitingScript: null,
+    inbox: [],
+    awaitingMessage: null,
+  };
 }
 
 /**
