@@ -75,6 +75,9 @@ test('a reload restores the latest run, written in idle time after the steps', a
   await app.stepClient('B');
   await app.stepClient('A');
   const before = await app.state();
+  // The run is written in idle time after a burst of steps (src/ui/share/sync.ts): the address bar
+  // shows it once written, and a reload before that would load the link it still shows.
+  await expect(page).toHaveURL(/[?&]s=A\.B\.A(&|$)/);
   await page.reload();
   await page.waitForFunction(() => window.lockstep?.isReady === true);
   const after = await app.state();
