@@ -1,3 +1,5 @@
+import { traceRef, type MessageRef } from '../i18n';
+
 /** A schedule choice that cannot apply to the current world (replay does not fit). */
 export class ChoiceError extends Error {
   override name = 'ChoiceError';
@@ -5,8 +7,15 @@ export class ChoiceError extends Error {
     /** Why, without the step (e.g. "cannot step A: it has finished"). */
     readonly reason: string,
     readonly stepIndex: number,
+    /** The reason as a catalog key and parameters, for a reader in another language (null: English only). */
+    readonly ref: MessageRef | null = null,
   ) {
     super(`step ${stepIndex + 1}: ${reason}`);
+  }
+
+  /** The refusal `ref`, worded in the trace's English. */
+  static of(ref: MessageRef, stepIndex: number): ChoiceError {
+    return new ChoiceError(traceRef(ref), stepIndex, ref);
   }
 }
 

@@ -7,6 +7,7 @@
  * the timeline (its `command` events carry `clientId: 'console'` and `pc: -1`). Commands that
  * would wait, stream or leave the simulation are refused up front with the reason.
  */
+import type { MessageRef } from '../i18n';
 import type { SimRedisServer } from './redis/server';
 import type { RunContext, WorldState } from './world';
 
@@ -17,12 +18,14 @@ export const CONSOLE_ID = 'console';
 const consoleArgCountMax = 1_000;
 const consoleCharsMax = 65_536;
 
+type CommandRefusal = 'refuseConsoleBlocks' | 'refuseConsoleSubscribes' | 'refuseConsoleOutside' | 'refuseConsoleCloses';
+
 /** Commands the console refuses (lower-case names, by reason): waiting, streaming, leaving the simulation. */
-const REFUSED: readonly (readonly [string, string])[] = [
-  ['blpop brpop brpoplpush blmove blmpop bzpopmin bzpopmax bzmpop wait waitaof xread xreadgroup', 'it blocks until data arrives, and the console cannot wait inside one step'],
-  ['subscribe psubscribe ssubscribe unsubscribe punsubscribe sunsubscribe monitor sync psync', "the console shows one reply per command and cannot show a subscription's messages"],
-  ['shutdown debug save bgsave bgrewriteaof replicaof slaveof failover migrate cluster config module acl select swapdb move', 'it would act outside the simulated Redis'],
-  ['quit reset', 'it closes or resets the console\'s connection'],
+const REFUSED: readonly (readonly [string, CommandRefusal])[] = [
+  ['blpop brpop brpoplpush blmove blmpop bzpopmin bzpopmax bzmpop wait waitaof xread xreadgroup', 'refuseConsoleBlocks'],
+  ['subscribe psubscribe ssubscribe unsubscribe punsubscribe sunsubscribe monitor sync psync', 'refuseConsoleSubscribes'],
+  ['shutdown debug save bgsave bgrewriteaof replicaof slaveof failover migrate cluster config module acl select swapdb move', 'refuseConsoleOutside'],
+  ['quit reset', 'refuseConsoleCloses'],
 ];
 const reasonOf = (name: string) => REFUSED.find(([names]) => names.split(' ').includes(name))?.[1];
 
@@ -36,33 +39,33 @@ const SCRIPT_COMMANDS = 'eval evalsha eval_ro evalsha_ro fcall fcall_ro'.split('
  * commands), then the world: a scenario with several nodes, a client named `console`, a slow
  * script that would make the command wait.
  */
-export function consoleRefusal(argv: readonly string[], world: Readonly<WorldState>, ctx: RunContext, server: SimRedisServer | null): string | null {
+export function consoleRefusal(argv: readonly string[], world: Readonly<WorldState>, ctx: RunContext, server: SimRedisServer | null): MessageRef | null {
   const shape = consoleShapeProblem(argv);
   if (shape !== null) return shape;
   const name = argv[0].toLowerCase();
   const reason = reasonOf(name);
-  if (reason !== undefined) return `the console does not run ${argv[0].toUpperCase()}: ${reason}`;
+  if (reason !== undefined) return { key: reason, params: { command: argv[0].toUpperCase() } };
   if (name === 'client' && argv.length > 1 && REFUSED_CLIENT_SUBCOMMANDS.includes(argv[1].toLowerCase())) {
-    return `the console does not run CLIENT ${argv[1].toUpperCase()}: it reaches the simulated clients' connections`;
+    return { key: 'refuseConsoleClientSub', params: { sub: argv[1].toUpperCase() } };
   }
-  if (world.cluster !== undefined) return 'the console runs only in scenarios with one Redis node';
-  if (ctx.clientIds.includes(CONSOLE_ID)) return `this scenario has a client named "${CONSOLE_ID}", the console's own name`;
+  if (world.cluster !== undefined) return { key: 'refuseConsoleOneNode' };
+  if (ctx.clientIds.includes(CONSOLE_ID)) return { key: 'refuseConsoleNameTaken', params: { name: CONSOLE_ID } };
   if (SCRIPT_COMMANDS.includes(name) && ctx.scenario.scriptTiming !== undefined) {
-    return `the console does not run ${argv[0].toUpperCase()} here: this scenario's scripts take virtual time, and the console answers at once`;
+    return { key: 'refuseConsoleScriptTime', params: { command: argv[0].toUpperCase() } };
   }
   const running = server?.scriptBusy.running(world.nowMs) ?? null;
   if (running !== null && world.nowMs < running.busyFromMs) {
-    return `Redis is running a script until t=${running.endMs} ms: the console's command would wait behind it (advance the clock first)`;
+    return { key: 'refuseConsoleBusy', params: { endMs: running.endMs } };
   }
   return null;
 }
 
 /** A console command's shape: at least one word, a name, and within the bounds. */
-export function consoleShapeProblem(argv: readonly string[]): string | null {
-  if (argv.length === 0 || argv[0] === '') return 'a console command needs a command name';
-  if (argv.length > consoleArgCountMax) return `a console command has at most ${consoleArgCountMax} words`;
+export function consoleShapeProblem(argv: readonly string[]): MessageRef | null {
+  if (argv.length === 0 || argv[0] === '') return { key: 'refuseConsoleEmpty' };
+  if (argv.length > consoleArgCountMax) return { key: 'refuseConsoleWords', params: { max: consoleArgCountMax } };
   let chars = 0;
   for (const word of argv) chars += word.length;
-  if (chars > consoleCharsMax) return `a console command has at most ${consoleCharsMax} characters`;
+  if (chars > consoleCharsMax) return { key: 'refuseConsoleChars', params: { max: consoleCharsMax } };
   return null;
 }

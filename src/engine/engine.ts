@@ -1,3 +1,4 @@
+import { traceRef, type MessageRef } from '../i18n';
 import type { SimRedisServer } from './redis/server';
 import { ChoiceError, ProgramError } from './choice-error';
 import { advanceMsMax, isNodeChoice, type Choice } from './schedule';
@@ -109,8 +110,8 @@ export function nextDueMs(world: WorldState, server: SimRedisServer, ctx: RunCon
 }
 
 function validateChoice(world: WorldState, ctx: RunContext, choice: Choice, server: SimRedisServer): void {
-  const refusal = refusalOf(world, ctx, choice, server);
-  if (refusal !== null) throw new ChoiceError(refusal, world.stepIndex);
+  const refusal = refusalRefOf(world, ctx, choice, server);
+  if (refusal !== null) throw ChoiceError.of(refusal, world.stepIndex);
 }
 
 /**
@@ -118,32 +119,39 @@ function validateChoice(world: WorldState, ctx: RunContext, choice: Choice, serv
  * and random and exhaustive explorers only ever pick choices that fit.
  */
 export function refusalOf(world: Readonly<WorldState>, ctx: RunContext, choice: Choice, server: SimRedisServer | null = null): string | null {
+  const ref = refusalRefOf(world, ctx, choice, server);
+  return ref === null ? null : traceRef(ref);
+}
+
+/** `refusalOf` as a catalog key and its parameters, for a reader in any language (and no string built). */
+export function refusalRefOf(world: Readonly<WorldState>, ctx: RunContext, choice: Choice, server: SimRedisServer | null = null): MessageRef | null {
   if (choice.kind === 'console') return consoleRefusal(choice.argv, world, ctx, server);
   if (choice.kind === 'advance') {
-    return world.nowMs + choice.ms > clockMsMax ? `the clock cannot pass ${clockMsMax} ms` : null;
+    return world.nowMs + choice.ms > clockMsMax ? { key: 'refuseClockPass', params: { max: clockMsMax } } : null;
   }
   if (isNodeChoice(choice)) return nodeFaultRefusal(world, choice);
   const c = world.clients.find((x) => x.id === choice.clientId);
-  if (!c) return `there is no client "${choice.clientId}"`;
+  if (!c) return { key: 'refuseNoClient', params: { client: choice.clientId } };
+  const client = c.id;
   const processClients = world.clients.filter((x) => x.process === c.process);
   if (choice.kind === 'stall') {
-    if (processClients.every((x) => x.status === 'crashed')) return `cannot stall ${c.id}: its process has crashed`;
-    if (Math.max(world.nowMs, world.processes[c.process].stalledUntilMs) + choice.ms > clockMsMax) return `the stall would pass ${clockMsMax} ms`;
+    if (processClients.every((x) => x.status === 'crashed')) return { key: 'refuseStallCrashed', params: { client } };
+    if (Math.max(world.nowMs, world.processes[c.process].stalledUntilMs) + choice.ms > clockMsMax) return { key: 'refuseStallPass', params: { max: clockMsMax } };
     return null;
   }
   if (choice.kind === 'crash') {
-    return processClients.some(isLive) ? null : `cannot crash ${c.id}: ${c.status === 'done' ? 'it has finished' : 'it has crashed'}`;
+    return processClients.some(isLive) ? null : { key: c.status === 'done' ? 'refuseCrashFinished' : 'refuseCrashCrashed', params: { client } };
   }
-  if (!isLive(c)) return `cannot step ${c.id}: it has ${c.status === 'done' ? 'finished' : 'crashed'}`;
+  if (!isLive(c)) return { key: c.status === 'done' ? 'refuseStepFinished' : 'refuseStepCrashed', params: { client } };
   if (c.status === 'idle') {
     const startedBy = ctx.variant.clients.find((spec) => spec.id === c.id)?.startedBy;
-    if (startedBy !== undefined) return `cannot step ${c.id}: it has not started (${startedBy} starts it)`;
+    if (startedBy !== undefined) return { key: 'refuseNotStarted', params: { client, starter: startedBy } };
   }
   if (c.status === 'blocked' && c.blockReason === 'await') {
-    return awaitWakers(world, c).length > 0 ? null : `cannot step ${c.id}: its code awaits a promise, and no other activity of its process is left to settle it`;
+    return awaitWakers(world, c).length > 0 ? null : { key: 'refuseAwaitNoWaker', params: { client } };
   }
   if (c.status === 'blocked' && c.blockedUntilMs === null && !(c.blockReason === 'network' && world.cluster !== undefined && mayAnswer(world.cluster, c.id))) {
-    return `cannot step ${c.id}: it waits for a reply that never comes, and nothing in the schedule can end that wait`;
+    return { key: 'refuseNeverReply', params: { client } };
   }
   return null;
 }
@@ -219,14 +227,14 @@ class WorldRun {
         continue;
       }
       const wakeMs = this.wakeTimeOf(c);
-      if (wakeMs === null) throw new ChoiceError(`cannot step ${c.id}: nothing will end its wait`, this.world.stepIndex);
+      if (wakeMs === null) throw ChoiceError.of({ key: 'refuseNoWake', params: { client: c.id } }, this.world.stepIndex);
       if (wakeMs <= this.world.nowMs) break;
       this.settle(c);
       // Running the others can move A's wake-up (SCRIPT KILL ends the script A waits for).
       const ownMs = this.wakeTimeOf(c);
       const next = this.nextDueMs();
       const toMs = ownMs === null ? next : next === null ? ownMs : Math.min(ownMs, next);
-      if (toMs === null) throw new ChoiceError(`cannot step ${c.id}: nothing will end its wait`, this.world.stepIndex);
+      if (toMs === null) throw ChoiceError.of({ key: 'refuseNoWake', params: { client: c.id } }, this.world.stepIndex);
       this.moveClock(toMs, toMs === ownMs ? 'wait' : 'advance');
     }
     if (c.status === 'idle') this.startClient(c, null);
@@ -240,12 +248,12 @@ class WorldRun {
    * clock moves to the next due time.
    */
   private runUntilAwaitEnds(c: ClientState): void {
-    if (awaitWakers(this.world, c).length === 0) throw new ChoiceError(`cannot step ${c.id}: its code awaits a promise, and no other activity of its process is left to settle it`, this.world.stepIndex);
+    if (awaitWakers(this.world, c).length === 0) throw ChoiceError.of({ key: 'refuseAwaitNoWaker', params: { client: c.id } }, this.world.stepIndex);
     const stepsBefore = this.stepsRun;
     this.settle(c);
     if (c.status !== 'blocked' || this.stepsRun > stepsBefore) return;
     const next = this.nextDueMs();
-    if (next === null) throw new ChoiceError(`cannot step ${c.id}: nothing will end its wait`, this.world.stepIndex);
+    if (next === null) throw ChoiceError.of({ key: 'refuseNoWake', params: { client: c.id } }, this.world.stepIndex);
     this.moveClock(next, 'advance');
   }
 
@@ -329,10 +337,7 @@ class WorldRun {
   private runStep(c: ClientState): void {
     this.stepsRun += 1;
     if (this.stepsRun > choiceStepCountMax) {
-      throw new ChoiceError(
-        `this choice would run more than ${choiceStepCountMax} client steps (at t=${this.world.nowMs}): advance in smaller moves, or a program loops without waiting`,
-        this.world.stepIndex,
-      );
+      throw ChoiceError.of({ key: 'refuseChoiceSteps', params: { max: choiceStepCountMax, atMs: this.world.nowMs } }, this.world.stepIndex);
     }
     try {
       runClientStep(c, {
@@ -352,7 +357,7 @@ class WorldRun {
       });
     } catch (error) {
       // The program cannot go on: the step is refused (Simulation restores the world), the run keeps what it had.
-      if (error instanceof ProgramError) throw new ChoiceError(`cannot step ${c.id}: ${error.message}`, this.world.stepIndex);
+      if (error instanceof ProgramError) throw ChoiceError.of({ key: 'refuseProgram', params: { client: c.id, problem: error.message } }, this.world.stepIndex);
       throw error;
     }
     // Still ready (its next Redis command is pending): it goes to the back of the line.

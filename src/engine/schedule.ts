@@ -19,6 +19,7 @@
  *   @r3+2000 r3's clock jumps 2 s ahead (@r3-2000: back)   A@+2000   A's clock jumps
  *   @r2~5000 r2 now applies its primary's writes 5000 ms after they were made
  */
+import { traceRef } from '../i18n';
 import { activityOwner } from './activity';
 import { consoleShapeProblem } from './console-choice';
 import { decodeBytes, encodeString } from './redis/commands/bytes';
@@ -176,7 +177,7 @@ function parseConsoleToken(token: string, fail: (message: string) => never): Cho
       return decodeBytes(Uint8Array.from(bytes));
     });
   const problem = consoleShapeProblem(argv);
-  if (problem !== null) fail(problem);
+  if (problem !== null) fail(traceRef(problem));
   return { kind: 'console', argv };
 }
 

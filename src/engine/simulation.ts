@@ -1,4 +1,5 @@
-import { applyChoice, ChoiceError, nextDueMs, readLock, refusalOf } from './engine';
+import type { MessageRef } from '../i18n';
+import { applyChoice, ChoiceError, nextDueMs, readLock, refusalOf, refusalRefOf } from './engine';
 import { hash53 } from './hash';
 import type { ClientHost } from './host';
 import type { KeyEntry } from './redis/keyspace';
@@ -151,11 +152,16 @@ export class Simulation {
     return refusalOf(this.world, this.ctx, choice, this.nodes === null ? this.server : null);
   }
 
+  /** `refusal` as a catalog key and parameters: the page words it in the reader's language. */
+  refusalRef(choice: Choice): MessageRef | null {
+    return refusalRefOf(this.world, this.ctx, choice, this.nodes === null ? this.server : null);
+  }
+
   /** Applies one choice at the cursor, forking the timeline if the cursor is not at its end. */
   apply(choice: Choice): readonly TraceEvent[] {
     if (this.cursor < this.choices.length) this.truncateAtCursor();
     if (this.choices.length >= timelineStepCountMax) {
-      throw new ChoiceError(`the timeline is full (${timelineStepCountMax} steps)`, this.cursor);
+      throw ChoiceError.of({ key: 'refuseTimelineFull', params: { max: timelineStepCountMax } }, this.cursor);
     }
     const produced = this.applyLive(choice);
     this.choices.push(choice);

@@ -14,11 +14,13 @@ export {
   formatNumber,
   isLang,
   localized,
+  traceRef,
   traceText,
   translateRef,
   translator,
   type Lang,
   type Translate,
 } from './translate';
+export { refusalRef, refusalText } from './refusals';
 export { VIOLATIONS, violationKindLabel, violationSentence, violationText } from './violations';
 export { boundsText, cutsText, exploreVerdictLines, faultsText, type BoundsInput, type VerdictInput } from './explore';

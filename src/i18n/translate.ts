@@ -88,6 +88,11 @@ export function translateRef(ref: MessageRef, lang: Lang): string {
 /** English with plain numbers: the words the engine writes into a trace (violation messages). */
 export const traceText: Translate = makeTranslate(en, PLAIN);
 
+/** A kept message in the trace's English (plain numbers): a refusal the engine made as a MessageRef. */
+export function traceRef(ref: MessageRef): string {
+  return render(en[ref.key], ref.params as Values | undefined, PLAIN);
+}
+
 export function formatNumber(n: number, lang: Lang): string {
   return FORMATTERS[lang].number(n);
 }

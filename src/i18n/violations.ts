@@ -5,7 +5,7 @@
  * One sentence per situation, in the catalog, for every language.
  */
 import type { MessageKey } from './catalog';
-import { en } from './en';
+import { matchSentence } from './sentences';
 import { translateRef, translator, type Lang } from './translate';
 
 /** Every kind a checker reports (the engine's VIOLATION_KINDS): its label and its sentences. */
@@ -31,43 +31,9 @@ export function violationKindLabel(kind: string, lang: Lang): string {
   return known(kind) ? translator(lang)(VIOLATIONS[kind].label) : kind;
 }
 
-const patterns = new Map<MessageKey, { regex: RegExp; names: string[] }>();
-
-function patternOf(key: MessageKey): { regex: RegExp; names: string[] } {
-  let pattern = patterns.get(key);
-  if (!pattern) {
-    const template = en[key];
-    if (typeof template !== 'string') throw new Error(`violation sentence ${key} has plural forms`);
-    const names: string[] = [];
-    const source = template
-      .split(/\{([a-zA-Z]+)\}/)
-      .map((piece, i) => {
-        if (i % 2 === 0) return piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        names.push(piece);
-        return '(.+?)';
-      })
-      .join('');
-    pattern = { regex: new RegExp(`^${source}$`, 's'), names };
-    patterns.set(key, pattern);
-  }
-  return pattern;
-}
-
 /** The catalog message and parameters behind a checker's English sentence, or null if none fits. */
 export function violationSentence(kind: string, message: string): { key: MessageKey; params: Record<string, string | number> } | null {
-  if (!known(kind)) return null;
-  for (const key of VIOLATIONS[kind].sentences) {
-    const match = patternOf(key).regex.exec(message);
-    if (!match) continue;
-    const params: Record<string, string | number> = {};
-    // Digits are counts and times: numbers, so each language formats them its own way.
-    patternOf(key).names.forEach((name, i) => {
-      const value = match[i + 1];
-      params[name] = /^-?[0-9]+$/.test(value) ? Number(value) : value;
-    });
-    return { key, params };
-  }
-  return null;
+  return known(kind) ? matchSentence(VIOLATIONS[kind].sentences, message) : null;
 }
 
 /** A violation in `lang`. A sentence the catalog cannot read back stays the checker's English. */

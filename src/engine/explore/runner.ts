@@ -1,4 +1,4 @@
-import { applyAdvanceToNextDue, applyChoice, ChoiceError, nextDueMs, refusalOf } from '../engine';
+import { applyAdvanceToNextDue, applyChoice, ChoiceError, nextDueMs, refusalOf, refusalRefOf } from '../engine';
 import type { NodeServers } from '../nodes/servers';
 import type { SimRedisServer, ServerSnapshot } from '../redis/server';
 import type { Scenario } from '../scenario';
@@ -93,7 +93,7 @@ export class ExploreRunner {
   apply(move: Move): Transition | null {
     try {
       if (move.kind === 'next-due') return applyAdvanceToNextDue(this.world, this.server, this.ctx, undefined, this.nodes);
-      if (refusalOf(this.world, this.ctx, move) !== null) return null;
+      if (refusalRefOf(this.world, this.ctx, move) !== null) return null;
       return { choice: move, events: applyChoice(this.world, this.server, this.ctx, move, this.nodes) };
     } catch (error) {
       if (error instanceof ChoiceError) return null;

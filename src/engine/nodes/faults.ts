@@ -1,3 +1,4 @@
+import type { MessageRef } from '../../i18n';
 import { activityOwner } from '../activity';
 import type { NodeChoice } from '../schedule';
 import type { WorldState } from '../world';
@@ -11,27 +12,27 @@ import { linkKey, tidyLinks, type ClusterState, type LinkState } from './state';
  */
 
 /** Why a node fault cannot apply now, or null. */
-export function nodeFaultRefusal(world: Readonly<WorldState>, choice: NodeChoice): string | null {
+export function nodeFaultRefusal(world: Readonly<WorldState>, choice: NodeChoice): MessageRef | null {
   const cluster = world.cluster;
-  if (cluster === undefined) return 'this scenario has one Redis node and no node faults';
-  if ('clientId' in choice && !world.clients.some((c) => c.id === choice.clientId)) return `there is no client "${choice.clientId}"`;
-  if ('nodeId' in choice && !(choice.nodeId in cluster.nodes)) return `there is no node "@${choice.nodeId}"`;
+  if (cluster === undefined) return { key: 'refuseNoNodes' };
+  if ('clientId' in choice && !world.clients.some((c) => c.id === choice.clientId)) return { key: 'refuseNoClient', params: { client: choice.clientId } };
+  if ('nodeId' in choice && !(choice.nodeId in cluster.nodes)) return { key: 'refuseNoNode', params: { node: choice.nodeId } };
   const node = 'nodeId' in choice ? cluster.nodes[choice.nodeId] : null;
   const link = 'nodeId' in choice && 'clientId' in choice ? cluster.links[linkKey(choice.clientId, choice.nodeId)] : undefined;
   switch (choice.kind) {
     case 'node-crash':
-      return node?.up === true ? null : `cannot crash @${choice.nodeId}: it is down`;
+      return node?.up === true ? null : { key: 'refuseNodeCrashDown', params: { node: choice.nodeId } };
     case 'node-restart':
-      return node?.up === false ? null : `cannot restart @${choice.nodeId}: it is running`;
+      return node?.up === false ? null : { key: 'refuseNodeRestartUp', params: { node: choice.nodeId } };
     case 'promote':
-      if (node?.role !== 'replica') return `cannot promote @${choice.nodeId}: it is not a replica`;
-      return node.up ? null : `cannot promote @${choice.nodeId}: it is down`;
+      if (node?.role !== 'replica') return { key: 'refusePromoteNotReplica', params: { node: choice.nodeId } };
+      return node.up ? null : { key: 'refusePromoteDown', params: { node: choice.nodeId } };
     case 'partition':
-      return link?.partitioned === true ? `${choice.clientId} and @${choice.nodeId} are already partitioned` : null;
+      return link?.partitioned === true ? { key: 'refuseAlreadyPartitioned', params: { client: choice.clientId, node: choice.nodeId } } : null;
     case 'heal':
-      return link?.partitioned === true ? null : `${choice.clientId} and @${choice.nodeId} are not partitioned`;
+      return link?.partitioned === true ? null : { key: 'refuseNotPartitioned', params: { client: choice.clientId, node: choice.nodeId } };
     case 'replication-delay':
-      return node?.role === 'replica' ? null : `@${choice.nodeId} is not a replica`;
+      return node?.role === 'replica' ? null : { key: 'refuseNotReplica', params: { node: choice.nodeId } };
     case 'node-clock':
     case 'client-clock':
     case 'lose':

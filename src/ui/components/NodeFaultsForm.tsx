@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { refusalText, type MessageRef } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
+import { selectLang } from '../store/selectors';
 import { advanceMsMax, type SimState } from '../store/createSimStore';
 import type { NodeChoice } from '../store/slices/node-faults';
 
@@ -25,6 +27,7 @@ interface FaultButton {
  */
 export function NodeFaultsForm() {
   const t = useT();
+  const lang = useSimStore(selectLang);
   const store = useSimStoreApi();
   const { clientIds, nodes } = useSimStore(useShallow(selectFaultsForm));
   const [clientId, setClientId] = useState(clientIds[0] ?? '');
@@ -37,6 +40,7 @@ export function NodeFaultsForm() {
   const node = nodes.some((n) => n.id === nodeId) ? nodeId : nodes[0].id;
   const api = store.getState();
   const badMs = (minMs: number) => (msOk(ms, minMs) ? null : t('faultBadMs', { min: minMs, max: advanceMsMax }));
+  const refusalWords = (ref: MessageRef | null) => (ref === null ? null : refusalText(ref, lang));
   const signedMs = ahead ? ms : -ms;
   const signedText = msOk(ms, 1) ? `${ahead ? '+' : '−'}${ms}` : '?';
   const button = (id: string, label: string, choice: NodeChoice, run: () => void, msMin: number | null = null): FaultButton => ({
@@ -44,7 +48,7 @@ export function NodeFaultsForm() {
     label,
     choice,
     run,
-    refusal: (msMin === null ? null : badMs(msMin)) ?? api.nodeFaultRefusal(choice),
+    refusal: (msMin === null ? null : badMs(msMin)) ?? refusalWords(api.nodeFaultRefusal(choice)),
   });
   const link = { client, node };
   const linkButtons = [

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { translateRef, type Translate } from '../../i18n';
+import { refusalText, translateRef, type Lang, type MessageRef, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { linkLengthMax } from '../store/run-link';
 import { selectLang, selectLinkError, selectNotice } from '../store/selectors';
@@ -20,10 +20,18 @@ const LINK_MESSAGES = {
   'bad-definition': 'linkBadDefinition',
 } as const satisfies Record<Exclude<LinkErrorReason, 'too-long'>, string>;
 
-function linkErrorText(error: LinkError, t: Translate): string {
+function linkErrorText(error: LinkError, t: Translate, lang: Lang): string {
   if (error.reason === 'too-long') return t('linkTooLong', { length: Number(error.detail), max: linkLengthMax });
   if (error.reason === 'bad-format' && error.savedText !== undefined) return t('savedRunUnreadable', { detail: error.detail });
-  return t(LINK_MESSAGES[error.reason], { detail: error.detail });
+  // A schedule that does not fit carries the engine's refusal, kept in English: worded here.
+  return t(LINK_MESSAGES[error.reason], { detail: refusalText(error.detail, lang) });
+}
+
+/** A notice in `lang`; an engine refusal among its parameters (`reason`) is worded in `lang` too. */
+function noticeText(notice: MessageRef, lang: Lang): string {
+  const params = notice.params as Record<string, string | number> | undefined;
+  if (params === undefined || typeof params.reason !== 'string') return translateRef(notice, lang);
+  return translateRef({ ...notice, params: { ...params, reason: refusalText(params.reason, lang) } } as MessageRef, lang);
 }
 
 /**
@@ -32,6 +40,7 @@ function linkErrorText(error: LinkError, t: Translate): string {
  */
 export function LinkErrorNotice() {
   const t = useT();
+  const lang = useSimStore(selectLang);
   const store = useSimStoreApi();
   const error = useSimStore(selectLinkError);
   if (!error) return null;
@@ -41,7 +50,7 @@ export function LinkErrorNotice() {
       <Icon name="warning" />
       <div className="link-error__text">
         <strong>{t(saved === undefined ? 'linkErrorTitle' : 'savedRunErrorTitle')}</strong>
-        <span className="link-error__detail" data-testid="link-error.detail">{linkErrorText(error, t)}</span>
+        <span className="link-error__detail" data-testid="link-error.detail">{linkErrorText(error, t, lang)}</span>
         <span className="link-error__after">{t(saved !== undefined ? 'savedRunKept' : error.keptCurrent ? 'linkErrorKeptCurrent' : 'linkErrorLoadedDefault')}</span>
       </div>
       {saved !== undefined && <CopyTextButton text={saved} />}
@@ -72,7 +81,7 @@ export function NoticeLine() {
     <div className={`notice-line${notice ? ` notice-line--${notice.tone}` : ''}`} role="status" data-testid="notice">
       {notice && (
         <>
-          <span className="notice-line__text">{translateRef(notice, lang)}</span>
+          <span className="notice-line__text">{noticeText(notice, lang)}</span>
           <button type="button" className="button button--ghost button--small" onClick={() => store.getState().dismissNotice()}>
             {t('dismiss')}
           </button>

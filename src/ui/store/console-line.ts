@@ -4,6 +4,7 @@
  * transcript, a reply as redis-cli prints it, and the transcript read from the run's events.
  */
 import { formatCli, quoteBulk, splitArgs } from '../../engine/redis/console';
+import { traceText } from '../../i18n';
 import type { Reply } from '../../engine/redis/reply';
 import type { RunLog } from './types';
 import type { ConsoleNote, ConsoleOutcome, SimState } from './createSimStore';
@@ -47,7 +48,7 @@ export function parseConsoleLine(line: string): ParsedLine {
   const split = splitArgs(line);
   if (!split.ok) return { ok: false, error: `ERR ${split.error}` };
   if (split.argv[0]?.startsWith('.')) {
-    return { ok: false, error: `${split.argv[0]} is a directive of the command-line console; on the page the step, advance and pause buttons move the run` };
+    return { ok: false, error: traceText('refuseConsoleDirective', { directive: split.argv[0] }) };
   }
   return { ok: true, argv: split.argv };
 }

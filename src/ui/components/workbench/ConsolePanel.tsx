@@ -6,6 +6,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { refusalText } from '../../../i18n';
 import { workbenchExtraText, type WorkbenchExtraKey } from '../../../i18n/workbench-extra';
 import { ConsoleTranscript, type ConsoleEntry } from '../../store/console-line';
 import { useSimStore, useSimStoreApi } from '../../store/context';
@@ -104,7 +105,7 @@ export function ConsolePanel() {
                 <span className="workbench-console__prompt">{t('noted')} &gt;</span> {row.note.input}
               </div>
               <pre className="workbench-console__output workbench__error" data-testid="console.reply">
-                {t(row.note.kind === 'refused' ? 'refused' : 'error', { message: row.note.message })}
+                {t(row.note.kind === 'refused' ? 'refused' : 'error', { message: refusalText(row.note.message, lang) })}
               </pre>
             </div>
           ),

@@ -6,6 +6,7 @@
  */
 import type { StateCreator } from 'zustand/vanilla';
 import { formatChoice, type NodeChoice } from '../../../engine/schedule';
+import type { MessageRef } from '../../../i18n';
 import type { SimState } from '../createSimStore';
 import type { Runtime } from '../runtime';
 
@@ -25,7 +26,7 @@ export interface NodeFaultsSlice {
   /** A replica now applies its primary's writes `ms` after they were made (`@r2~ms`). */
   setReplicationDelay(nodeId: string, ms: number): void;
   /** Why the fault cannot apply at the cursor (the engine's words), or null when it can. */
-  nodeFaultRefusal(choice: NodeChoice): string | null;
+  nodeFaultRefusal(choice: NodeChoice): MessageRef | null;
 }
 
 export function createNodeFaultsSlice(rt: Runtime): StateCreator<SimState, [], [], NodeFaultsSlice> {
@@ -38,7 +39,7 @@ export function createNodeFaultsSlice(rt: Runtime): StateCreator<SimState, [], [
       jumpNodeClock: (nodeId, ms) => append({ kind: 'node-clock', nodeId, ms }),
       jumpClientClock: (clientId, ms) => append({ kind: 'client-clock', clientId, ms }),
       setReplicationDelay: (nodeId, ms) => append({ kind: 'replication-delay', nodeId, ms }),
-      nodeFaultRefusal: (choice) => rt.engine.sim.refusal(choice),
+      nodeFaultRefusal: (choice) => rt.engine.sim.refusalRef(choice),
     };
   };
 }
