@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatList, localized, violationKindLabel, type Lang, type Translate } from '../../i18n';
+import { formatList, localized, refusalText, violationKindLabel, type Lang, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { SimState, VariantOutcome } from '../store/createSimStore';
 import { compareCursor } from '../store/slices/compare';
@@ -102,7 +102,7 @@ export function ComparePanel() {
                       </span>
                       {outcome.stopDetail !== null && (
                         <span className="compare__refused" data-testid={`compare.${id}.refused`} data-step={outcome.stepsApplied}>
-                          {t('compareRefused', { step: outcome.stepsApplied + 1, reason: outcome.stopDetail })}
+                          {t('compareRefused', { step: outcome.stepsApplied + 1, reason: refusalText(outcome.stopDetail, lang) })}
                         </span>
                       )}
                     </td>

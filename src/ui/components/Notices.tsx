@@ -27,11 +27,13 @@ function linkErrorText(error: LinkError, t: Translate, lang: Lang): string {
   return t(LINK_MESSAGES[error.reason], { detail: refusalText(error.detail, lang) });
 }
 
-/** A notice in `lang`; an engine refusal among its parameters (`reason`) is worded in `lang` too. */
+/** A notice in `lang`; an engine refusal among its parameters (`reason`, `detail`) is worded in `lang` too. */
 function noticeText(notice: MessageRef, lang: Lang): string {
   const params = notice.params as Record<string, string | number> | undefined;
-  if (params === undefined || typeof params.reason !== 'string') return translateRef(notice, lang);
-  return translateRef({ ...notice, params: { ...params, reason: refusalText(params.reason, lang) } } as MessageRef, lang);
+  if (params === undefined) return translateRef(notice, lang);
+  const worded = { ...params };
+  for (const name of ['reason', 'detail']) if (typeof params[name] === 'string') worded[name] = refusalText(params[name], lang);
+  return translateRef({ ...notice, params: worded } as MessageRef, lang);
 }
 
 /**
