@@ -50,7 +50,7 @@ export function AppHeader() {
           onClick={() => store.getState().setTheme(theme === 'dark' ? 'light' : 'dark')}
         >
           <Icon name={theme === 'dark' ? 'moon' : 'sun'} />
-          <span>{t('switchToDark')}</span>
+          <span className="button__label">{t('switchToDark')}</span>
         </button>
         <button
           type="button"
@@ -60,7 +60,7 @@ export function AppHeader() {
           onClick={() => store.getState().togglePresentation()}
         >
           <Icon name="present" />
-          <span>{t('presentation')}</span>
+          <span className="button__label">{t('presentation')}</span>
         </button>
         <CopyLinkButton />
         <CopyEmbedButton />
@@ -114,7 +114,7 @@ function CopyLinkButton() {
     <span className="copy-link">
       <button type="button" className="button button--primary button--icon-text" title={t('copyLink')} disabled={loading} onClick={() => void copyRun()} data-testid="copy-link">
         <Icon name={state === 'copied' ? 'check' : 'link'} />
-        <span>{t('copyLink')}</span>
+        <span className="button__label">{t('copyLink')}</span>
       </button>
       <span className="copy-link__status" role="status" data-testid="copy-link-status">
         {state === 'copied' ? t('linkCopied') : state === 'failed' ? t('linkCopyFailed') : ''}
@@ -150,7 +150,7 @@ function CopyEmbedButton() {
         data-testid="copy-embed"
       >
         <Icon name={state === 'copied' ? 'check' : 'code'} />
-        <span className="button__label--wide">{t('copyEmbed')}</span>
+        <span className="button__label button__label--wide">{t('copyEmbed')}</span>
       </button>
       <span className="copy-link__status" role="status" data-testid="copy-embed-status">
         {state === 'copied' ? t('embedCopied') : state === 'failed' ? t('linkCopyFailed') : ''}

@@ -1,5 +1,5 @@
 import { DurationInput, isValidDurationMs } from './DurationInput';
-import { memo, useCallback, useLayoutEffect, useRef } from 'react';
+import { memo, useCallback, useLayoutEffect, useRef, type CSSProperties } from 'react';
 import { localized, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { SimState } from '../store/createSimStore';
@@ -9,9 +9,6 @@ import { ClientBadge, clientClass } from './ClientBadge';
 import { stallDraftOf } from '../store/slices/drafts';
 import { Icon } from './Icon';
 
-/** Narrowest a lane gets before the lanes scroll sideways (three fit beside the sidebar at 1280 px). */
-const laneWidthMinPx = 268;
-
 /** One lane per client, side by side. */
 export function Lanes() {
   const clientIds = useSimStore(selectClientIds);
@@ -20,7 +17,8 @@ export function Lanes() {
     <section
       className="lanes"
       aria-label={t('clients')}
-      style={{ gridTemplateColumns: `repeat(${Math.max(1, clientIds.length)}, minmax(${laneWidthMinPx}px, 1fr))` }}
+      // The count sizes the columns in CSS (layout.css, .lanes): every lane on screen, narrower with more.
+      style={{ '--lane-count': Math.max(1, clientIds.length) } as CSSProperties}
     >
       {clientIds.map((id) => (
         <Lane key={id} clientId={id} />

@@ -9,7 +9,8 @@ import { TIMELINE_GEOMETRY, densityFor, type TimelineDensity } from './timeline-
 import { zoomLayout } from './timeline-layout';
 import { TimelineSource, useTimelineModel } from './timeline-source';
 import { TimelineSvg } from './timeline-svg';
-import { ZOOM_MAX, ZOOM_MIN, zoomIn, zoomOf, zoomOut, type ZoomChoice } from './timeline-zoom';
+import { ZOOM_MAX, ZOOM_MIN, zoomBy, zoomIn, zoomOf, zoomOut, type ZoomChoice } from './timeline-zoom';
+import { usePinchZoom } from './use-pinch-zoom';
 import type { RunViewProps } from './types';
 import { useViewScale } from './use-view-scale';
 
@@ -135,6 +136,13 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
     }
     setZoomChoice(next);
   };
+  // A pinch scales the zoom it started from; a Ctrl+wheel notch the zoom of the moment.
+  const pinchFromRef = useRef(zoom);
+  usePinchZoom(scrollRef, {
+    begin: () => (pinchFromRef.current = zoom),
+    zoom: (factor) => setZoom(zoomBy(pinchFromRef.current, factor)),
+    wheel: (factor) => setZoom(zoomBy(zoom, factor)),
+  });
   const canZoomIn = zoom < ZOOM_MAX;
   const canZoomOut = zoom > ZOOM_MIN;
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -158,6 +166,7 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
       data-testid="timeline"
       data-density={density}
       data-zoom={zoom.toFixed(3)}
+      data-gutter-px={G.gutterPx * scale}
       role="region"
       aria-label={t('timeline')}
       onKeyDown={onKeyDown}

@@ -4,7 +4,7 @@ import { translator, type Lang, type Translate } from '../../i18n';
 import { blockLabel, pointLabel, textOf } from './view-text';
 import { clientColor, fitText, textWidth } from './svg-text';
 import { OPEN_TAIL_PX, TIMELINE_FONT_MIN_PX, useGeometry as useG, type TimelineGeometry } from './timeline-geometry';
-import { chipFit, chipMaxWidth } from './timeline-marks';
+import { chipFit, chipMaxWidth, chipWidthsMax } from './timeline-marks';
 import type { TimelineLayout } from './timeline-layout';
 import type { BeliefBand, ClientPoint, StaleBelief } from './timeline-types';
 import { cutSpan, type DrawExtent } from './timeline-extent';
@@ -101,8 +101,8 @@ export const ClientRowStatic = memo(function ClientRowStatic(props: RowStaticPro
           </g>
         );
       })}
-      {pointPlaces(visible, layout, G, lang).map(({ point, x }) => (
-        <PointMarker key={point.seq} point={point} x={x} y={G.blockFontPx > 0 ? blockY + blockH / 2 : y + G.chipDy + G.chipH / 2} lang={lang} />
+      {pointPlaces(visible, layout, G, lang).map(({ point, x, text }) => (
+        <PointMarker key={point.seq} point={point} x={x} y={G.blockFontPx > 0 ? blockY + blockH / 2 : y + G.chipDy + G.chipH / 2} text={text} lang={lang} />
       ))}
     </g>
   );
@@ -150,18 +150,23 @@ function staleLabels(
   return out;
 }
 
-/** A point's words: its glyph, what happened, and its detail (a write's value, a mark's count). */
-function pointText(point: ClientPoint, lang: Lang): string {
-  const glyph = { end: '■', crash: '✕', 'give-up': '⊘', write: '✎', mark: '+', drop: '↯', enter: '', leave: '' }[point.kind];
-  const detail = point.detail.length > 0 && point.kind !== 'give-up' ? ` ${textOf(point.detail, lang)}` : '';
-  return `${glyph} ${pointLabel(point.kind, lang)}${detail}`;
+function pointGlyph(point: ClientPoint): string {
+  return { end: '■', crash: '✕', 'give-up': '⊘', write: '✎', mark: '+', drop: '↯', enter: '', leave: '' }[point.kind];
 }
 
-function PointMarker({ point, x, y, lang }: { point: ClientPoint; x: number; y: number; lang: Lang }) {
+/** A point's words: its glyph, what happened, and its detail (a write's value, a mark's count). */
+function pointText(point: ClientPoint, lang: Lang): string {
+  const detail = point.detail.length > 0 && point.kind !== 'give-up' ? ` ${textOf(point.detail, lang)}` : '';
+  return `${pointGlyph(point)} ${pointLabel(point.kind, lang)}${detail}`;
+}
+
+function PointMarker({ point, x, y, text, lang }: { point: ClientPoint; x: number; y: number; text: string; lang: Lang }) {
+  const full = pointText(point, lang);
   return (
     <g className={`lsv-point lsv-point-${point.kind}${point.rejected ? ' lsv-rejected' : ''}`}>
       <text x={x} y={y} textAnchor="start">
-        {pointText(point, lang)}
+        {text !== full && <title>{full}</title>}
+        {text}
       </text>
     </g>
   );
@@ -183,15 +188,43 @@ function RowSeparator({ extent, widthPx, y }: { extent: DrawExtent; widthPx: num
  * Where the row's points go. On their own line (comfortable, compact) at their event; dense rows
  * have no such line: there a point follows its step's chip, and the point before it.
  */
-function pointPlaces(visible: VisibleRow, layout: TimelineLayout, G: TimelineGeometry, lang: Lang): { point: ClientPoint; x: number }[] {
+function pointPlaces(visible: VisibleRow, layout: TimelineLayout, G: TimelineGeometry, lang: Lang): { point: ClientPoint; x: number; text: string }[] {
   const points = visible.points.filter((p) => p.kind !== 'enter' && p.kind !== 'leave');
-  if (G.blockFontPx > 0) return points.map((point) => ({ point, x: layout.xOfSeq(point.seq) }));
+  const chipWidths = chipWidthsMax(visible.commands, layout);
+  // What else is drawn on the points' line: the waits' labels (with blocks) or the command chips.
+  const obstacles: (readonly [number, number])[] =
+    G.blockFontPx > 0
+      ? visible.blocks.map((b) => {
+          const x0 = layout.xOf(b.start);
+          const label = fitText(blockLabel(b.reason, b.durationMs, lang), Math.max(3, layout.xOf(b.end) - x0) - 10, G.blockFontPx, false);
+          return [x0 + 5, x0 + 5 + textWidth(label, G.blockFontPx, false)] as const;
+        })
+      : visible.commands.map((c) => {
+          const xc = layout.xOfSeq(c.seq);
+          const half = chipFit(c, chipWidths.get(c.seq) ?? chipMaxWidth(layout, c.step), G, lang).w / 2;
+          return [xc - half, xc + half] as const;
+        });
+  // Points are drawn at the timeline's smallest size (views.css, .lsv-point text).
+  const fontPx = TIMELINE_FONT_MIN_PX;
+  const gapPx = 4;
+  const clear = (x0: number, x1: number) => obstacles.every(([a, b]) => b + gapPx <= x0 || a - gapPx >= x1);
   let taken = Number.NEGATIVE_INFINITY;
   return points.map((point) => {
-    let x = Math.max(layout.xOfSeq(point.seq), taken + 6);
-    const command = visible.commands.find((c) => c.step === point.step && c.seq < point.seq);
-    if (command) x = Math.max(x, layout.xOfSeq(command.seq) + chipFit(command, chipMaxWidth(layout, command.step), G, lang).w / 2 + 4);
-    taken = x + textWidth(pointText(point, lang), TIMELINE_FONT_MIN_PX, false);
-    return { point, x };
+    let x = Math.max(layout.xOfSeq(point.seq), taken + 10);
+    if (G.blockFontPx === 0) {
+      const command = visible.commands.find((c) => c.step === point.step && c.seq < point.seq);
+      if (command) x = Math.max(x, layout.xOfSeq(command.seq) + chipFit(command, chipWidths.get(command.seq) ?? chipMaxWidth(layout, command.step), G, lang).w / 2 + 4);
+    }
+    // The whole words where they collide with nothing; else the glyph alone (the words are its tooltip).
+    const full = pointText(point, lang);
+    const text = clear(x, x + textWidth(full, fontPx, false)) ? full : pointGlyph(point);
+    // Even the glyph collides: it moves just past what it meets (each obstacle at most once).
+    const glyphW = textWidth(text, fontPx, false);
+    for (let i = 0; i < obstacles.length && !clear(x, x + glyphW); i++) {
+      const hit = obstacles.find(([a, b]) => !(b + gapPx <= x || a - gapPx >= x + glyphW));
+      if (hit) x = hit[1] + gapPx;
+    }
+    taken = x + textWidth(text, fontPx, false);
+    return { point, x, text };
   });
 }

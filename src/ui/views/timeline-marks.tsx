@@ -24,6 +24,7 @@ interface MarksProps {
 export function CommandMarks(props: MarksProps) {
   const G = useG();
   const { marks, layout, y, cursorStep, lang, onJump, colorIndex } = props;
+  const widths = chipWidthsMax(marks, layout);
   return (
     <g>
       {marks.map((m) => {
@@ -32,7 +33,7 @@ export function CommandMarks(props: MarksProps) {
             key={m.seq}
             mark={m}
             x={layout.xOfSeq(m.seq)}
-            maxWidth={chipMaxWidth(layout, m.step)}
+            maxWidth={widths.get(m.seq) ?? chipMaxWidth(layout, m.step)}
             y={y + G.chipDy}
             state={markState(m.step, cursorStep)}
             lang={lang}
@@ -59,6 +60,22 @@ export function chipFit(mark: CommandMark, maxWidth: number, G: TimelineGeometry
     ? textWidth(`${warn}${shortHead} ${replyText}`, G.chipFontPx, true) + 14
     : Math.max(textWidth(`${warn}${shortHead}`, G.chipFontPx, true), textWidth(replyText, G.chipFontPx - 0.5, true)) + 16;
   return { warn, shortHead, w: Math.min(maxWidth, natural) };
+}
+
+/**
+ * The widest each chip of a row may be: its step's slot, and no closer to its neighbours than
+ * halfway to its neighbours, so two never meet (several commands of one client in one step share
+ * the slot), less a margin.
+ */
+export function chipWidthsMax(marks: readonly CommandMark[], layout: TimelineLayout): Map<number, number> {
+  const xs = marks.map((m) => layout.xOfSeq(m.seq));
+  const widths = new Map<number, number>();
+  marks.forEach((m, i) => {
+    const before = i > 0 ? xs[i] - xs[i - 1] : Number.POSITIVE_INFINITY;
+    const after = i + 1 < marks.length ? xs[i + 1] - xs[i] : Number.POSITIVE_INFINITY;
+    widths.set(m.seq, Math.max(12, Math.min(chipMaxWidth(layout, m.step), Math.min(before, after) - 6)));
+  });
+  return widths;
 }
 
 /** The widest a chip may be: its step's slot, less a margin. */

@@ -33,3 +33,8 @@ export function zoomIn(zoom: number): number {
 export function zoomOut(zoom: number): number {
   return clamp(zoom / ZOOM_FACTOR);
 }
+
+/** `zoom` scaled by a gesture's factor (a pinch's spread, a wheel's notch), within the bounds. */
+export function zoomBy(zoom: number, factor: number): number {
+  return Number.isFinite(factor) && factor > 0 ? clamp(zoom * factor) : zoom;
+}
