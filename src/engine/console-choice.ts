@@ -36,10 +36,10 @@ const SCRIPT_COMMANDS = 'eval evalsha eval_ro evalsha_ro fcall fcall_ro'.split('
 
 /**
  * Why the console cannot run `argv` here and now, or null. Static checks first (shape, refused
- * commands), then the world: a scenario with several nodes, a client named `console`, a slow
- * script that would make the command wait.
+ * commands), then the world: the node it is aimed at (several nodes: one, up and serving; one
+ * node: none), a client named `console`, a slow script that would make the command wait.
  */
-export function consoleRefusal(argv: readonly string[], world: Readonly<WorldState>, ctx: RunContext, server: SimRedisServer | null): MessageRef | null {
+export function consoleRefusal(argv: readonly string[], nodeId: string | undefined, world: Readonly<WorldState>, ctx: RunContext, server: SimRedisServer | null): MessageRef | null {
   const shape = consoleShapeProblem(argv);
   if (shape !== null) return shape;
   const name = argv[0].toLowerCase();
@@ -48,7 +48,8 @@ export function consoleRefusal(argv: readonly string[], world: Readonly<WorldSta
   if (name === 'client' && argv.length > 1 && REFUSED_CLIENT_SUBCOMMANDS.includes(argv[1].toLowerCase())) {
     return { key: 'refuseConsoleClientSub', params: { sub: argv[1].toUpperCase() } };
   }
-  if (world.cluster !== undefined) return { key: 'refuseConsoleOneNode' };
+  const aim = aimRefusal(nodeId, world);
+  if (aim !== null) return aim;
   if (ctx.clientIds.includes(CONSOLE_ID)) return { key: 'refuseConsoleNameTaken', params: { name: CONSOLE_ID } };
   if (SCRIPT_COMMANDS.includes(name) && ctx.scenario.scriptTiming !== undefined) {
     return { key: 'refuseConsoleScriptTime', params: { command: argv[0].toUpperCase() } };
@@ -57,6 +58,18 @@ export function consoleRefusal(argv: readonly string[], world: Readonly<WorldSta
   if (running !== null && world.nowMs < running.busyFromMs) {
     return { key: 'refuseConsoleBusy', params: { endMs: running.endMs } };
   }
+  return null;
+}
+
+/** With several nodes the console is connected to one, which must be up and serving; with one node, to none. */
+function aimRefusal(nodeId: string | undefined, world: Readonly<WorldState>): MessageRef | null {
+  const cluster = world.cluster;
+  if (cluster === undefined) return nodeId === undefined ? null : { key: 'refuseConsoleNoNodes' };
+  if (nodeId === undefined) return { key: 'refuseConsoleNeedsNode', params: { node: cluster.order[0] } };
+  const node = Object.hasOwn(cluster.nodes, nodeId) ? cluster.nodes[nodeId] : undefined;
+  if (node === undefined) return { key: 'refuseNoNode', params: { node: nodeId } };
+  if (!node.up) return { key: 'refuseConsoleNodeDown', params: { node: nodeId } };
+  if (world.nowMs < node.servingFromMs) return { key: 'refuseConsoleNodeNotServing', params: { node: nodeId, atMs: node.servingFromMs } };
   return null;
 }
 

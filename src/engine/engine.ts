@@ -69,7 +69,7 @@ export function applyChoice(world: WorldState, server: SimRedisServer, ctx: RunC
       run.stepChosen(clientById(world, choice.clientId));
       break;
     case 'console':
-      run.runConsole(choice.argv);
+      run.runConsole(choice.argv, choice.nodeId);
       break;
   }
   // Invariant between choices: no wake-up is overdue (those due now have fired).
@@ -125,7 +125,7 @@ export function refusalOf(world: Readonly<WorldState>, ctx: RunContext, choice: 
 
 /** `refusalOf` as a catalog key and its parameters, for a reader in any language (and no string built). */
 export function refusalRefOf(world: Readonly<WorldState>, ctx: RunContext, choice: Choice, server: SimRedisServer | null = null): MessageRef | null {
-  if (choice.kind === 'console') return consoleRefusal(choice.argv, world, ctx, server);
+  if (choice.kind === 'console') return consoleRefusal(choice.argv, choice.nodeId, world, ctx, server);
   if (choice.kind === 'advance') {
     return world.nowMs + choice.ms > clockMsMax ? { key: 'refuseClockPass', params: { max: clockMsMax } } : null;
   }
@@ -260,9 +260,11 @@ class WorldRun {
   /**
    * `$CMD|arg`: the console's command runs now, on its own connection, before any client ready
    * at this instant (a person typing goes first, as a chosen client does). Messages it publishes
-   * reach subscribed clients; a SCRIPT KILL it sends ends the killed script's wait.
+   * reach subscribed clients; a SCRIPT KILL it sends ends the killed script's wait. With several
+   * nodes (`$@r1|CMD|arg`) it runs on the node it is aimed at (nodes/cluster.ts).
    */
-  runConsole(argv: readonly string[]): void {
+  runConsole(argv: readonly string[], nodeId: string | undefined): void {
+    if (nodeId !== undefined && this.cluster !== null) return this.cluster.runConsole(nodeId, argv);
     const before = this.emit.lockNow();
     const result = this.server.execute(argv, this.world.nowMs, CONSOLE_ID);
     this.emit.event(CONSOLE_ID, { kind: 'command', pc: -1, argv: argv.slice(), reply: result, releases: false }, before);

@@ -30,7 +30,12 @@ export type Choice =
   | { readonly kind: 'crash'; readonly clientId: string }
   | { readonly kind: 'stall'; readonly clientId: string; readonly ms: number }
   /** A command typed into the console, run on its own connection at the current instant. */
-  | { readonly kind: 'console'; readonly argv: readonly string[] }
+  | {
+      readonly kind: 'console';
+      readonly argv: readonly string[];
+      /** In a scenario with several nodes, the node the console is connected to (`$@r1|GET|lock`). */
+      readonly nodeId?: string;
+    }
   | NodeChoice;
 
 /** A fault on a node, a client-node link or a clock (scenarios with several nodes). */
@@ -121,7 +126,11 @@ export function parseSchedule(text: string, clientIds?: readonly string[], nodeI
       }
     };
     if (token.startsWith('$')) {
-      choices.push(parseConsoleToken(token, (message) => fail(message, token, offset)));
+      const choice = parseConsoleToken(token, (message) => fail(message, token, offset));
+      if (choice.nodeId !== undefined && nodeIds && !nodeIds.includes(choice.nodeId)) {
+        fail(nodeIds.length === 0 ? 'this scenario has one Redis node: the console is aimed at no node' : `unknown node "@${choice.nodeId}" (nodes: ${nodeIds.map((n) => `@${n}`).join(', ')})`, token, offset);
+      }
+      choices.push(choice);
       continue;
     }
     if (token.includes('@')) {
@@ -154,10 +163,14 @@ export function parseSchedule(text: string, clientIds?: readonly string[], nodeI
 /** Bytes a console word writes as themselves in canonical text (printable ASCII but % , |). */
 const isPlainByte = (b: number) => b > 0x20 && b < 0x7f && b !== 0x25 && b !== 0x2c && b !== 0x7c;
 
-/** One console token: `$` then words separated by `|`, with %HH for any byte. */
-function parseConsoleToken(token: string, fail: (message: string) => never): Choice {
+/**
+ * One console token: `$` then words separated by `|`, with %HH for any byte; with several nodes,
+ * the first word is the node it is aimed at (`$@r1|GET|lock`; a command's own leading @ is %40).
+ */
+function parseConsoleToken(token: string, fail: (message: string) => never): Extract<Choice, { kind: 'console' }> {
+  const aimed = /^\$@([A-Za-z0-9_-]+)\|/.exec(token);
   const argv = token
-    .slice(1)
+    .slice(aimed === null ? 1 : aimed[0].length)
     .split('|')
     .map((word) => {
       const bytes: number[] = [];
@@ -178,17 +191,21 @@ function parseConsoleToken(token: string, fail: (message: string) => never): Cho
     });
   const problem = consoleShapeProblem(argv);
   if (problem !== null) fail(traceRef(problem));
-  return { kind: 'console', argv };
+  return aimed === null ? { kind: 'console', argv } : { kind: 'console', argv, nodeId: aimed[1] };
 }
 
-/** A console command as one token: `$SET|k|hello%20world`. */
-function formatConsoleToken(argv: readonly string[]): string {
-  const words = argv.map((word) => {
+/** A console command as one token: `$SET|k|hello%20world`, `$@r1|GET|lock`. */
+function formatConsoleToken(argv: readonly string[], nodeId: string | undefined): string {
+  const words = argv.map((word, w) => {
     let out = '';
-    for (const b of encodeString(word)) out += isPlainByte(b) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    for (const b of encodeString(word)) {
+      // A command's own leading @ must not read as a node.
+      const plain = isPlainByte(b) && !(w === 0 && out === '' && b === 0x40);
+      out += plain ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    }
     return out;
   });
-  return `$${words.join('|')}`;
+  return `$${nodeId === undefined ? '' : `@${nodeId}|`}${words.join('|')}`;
 }
 
 /** One node-fault token (it has an `@`). */
@@ -255,7 +272,7 @@ export function formatChoice(choice: Choice): string {
     case 'stall':
       return `${choice.clientId}~${choice.ms}`;
     case 'console':
-      return formatConsoleToken(choice.argv);
+      return formatConsoleToken(choice.argv, choice.nodeId);
   }
 }
 

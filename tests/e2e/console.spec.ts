@@ -169,3 +169,27 @@ for (const look of CONSOLE_LOOKS) {
     await app.screenshot(`${look.name}-program`);
   });
 }
+
+test('console in a node lesson: aimed at the node chosen, in the schedule as $@node|…, on the timeline', async ({ app, page }) => {
+  await app.open('#/v1/failover-before-replication/async?seed=1&s=A&at=1');
+  await page.getByTestId('workbench-open').click();
+  const drawer = page.getByTestId('workbench');
+  await drawer.getByTestId('workbench.tab.console').click();
+  await expect(drawer.getByTestId('console.node')).toHaveValue('r1');
+  await drawer.getByTestId('console.input').fill('GET lock');
+  await drawer.getByTestId('console.input').press('Enter');
+  await expect(drawer.getByTestId('console.entry')).toHaveCount(1);
+  await expect(drawer.getByTestId('console.entry').last()).toContainText('@r1');
+  // A's token, as redis-cli prints it.
+  await expect(drawer.getByTestId('console.reply').last()).toHaveText(/^"[0-9a-f-]{36}"$/);
+  // The replica has not applied A's write yet (1 s behind): nil; a write there is refused by Redis.
+  await drawer.getByTestId('console.node').selectOption('r2');
+  await drawer.getByTestId('console.input').fill('GET lock');
+  await drawer.getByTestId('console.input').press('Enter');
+  await expect(drawer.getByTestId('console.reply').last()).toHaveText('(nil)');
+  await drawer.getByTestId('console.input').fill('SET lock x');
+  await drawer.getByTestId('console.input').press('Enter');
+  await expect(drawer.getByTestId('console.reply').last()).toContainText('READONLY');
+  expect((await app.state()).schedule).toBe('A $@r1|GET|lock $@r2|GET|lock $@r2|SET|lock|x');
+  await expect(page.getByTestId('timeline.row.console')).toBeVisible();
+});

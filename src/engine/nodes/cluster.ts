@@ -1,5 +1,6 @@
 import { activityOwner } from '../activity';
 import { ProgramError } from '../choice-error';
+import { CONSOLE_ID } from '../console-choice';
 import { readLock, type Emitter } from '../emit';
 import { COMMANDS } from '../redis/commands';
 import { KeyspaceSnapshot } from '../redis/keyspace';
@@ -105,6 +106,16 @@ export class ClusterRun {
     if (awaiting.reply === null) return null;
     delete this.state.awaiting[c.id];
     return awaiting.reply;
+  }
+
+  /**
+   * The console, connected to `nodeId` directly: no link, so no delay and no loss (a person at
+   * redis-cli on that machine). The command runs there now, a write on a primary replicates as
+   * a client's does, and a replica answers READONLY to a write. The console waits for nothing
+   * (WAIT is refused before this: console-choice.ts).
+   */
+  runConsole(nodeId: string, argv: readonly string[]): void {
+    this.execute({ id: -1, kind: 'request', clientId: CONSOLE_ID, nodeId, dueMs: this.now, argv: argv.slice(), reply: null, pc: -1, releases: false });
   }
 
   /** A hosted client's code (engine/host.ts) gets the reply its command's promise waits for. */

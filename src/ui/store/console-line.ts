@@ -22,7 +22,9 @@ export function runConsoleLine(rt: Runtime, set: (change: Partial<SimState>) => 
   if (history[history.length - 1] !== line) set({ consoleHistory: [...history, line].slice(-consoleHistoryCountMax) });
   const parsed = parseConsoleLine(line);
   const sim = rt.engine.sim;
-  const refusal = parsed.ok ? sim.refusal({ kind: 'console', argv: parsed.argv }) : null;
+  const nodeId = consoleNodeOf(get());
+  const choice = parsed.ok ? ({ kind: 'console', argv: parsed.argv, ...(nodeId === undefined ? {} : { nodeId }) } as const) : null;
+  const refusal = choice === null ? null : sim.refusal(choice);
   if (!parsed.ok || refusal !== null) {
     const { scenarioId, variantId, seed } = get();
     const note: ConsoleNote = {
@@ -37,8 +39,14 @@ export function runConsoleLine(rt: Runtime, set: (change: Partial<SimState>) => 
     return { kind: 'note', note };
   }
   const step = sim.cursor;
-  rt.act((s) => void s.apply({ kind: 'console', argv: parsed.argv }));
+  rt.act((s) => void s.apply(choice as NonNullable<typeof choice>));
   return { kind: 'ran', step };
+}
+
+/** The node the console is aimed at with several nodes: the one chosen, else the first; none with one node. */
+export function consoleNodeOf(state: Pick<SimState, 'nodes' | 'consoleNode'>): string | undefined {
+  if (state.nodes.length === 0) return undefined;
+  return state.nodes.some((n) => n.id === state.consoleNode) ? (state.consoleNode as string) : state.nodes[0].id;
 }
 
 export type ParsedLine = { readonly ok: true; readonly argv: string[] } | { readonly ok: false; readonly error: string };
@@ -69,6 +77,8 @@ export interface ConsoleEntry {
   /** The schedule choice it is (0-based): shown once the cursor is past it. */
   readonly step: number;
   readonly atMs: number;
+  /** The node it ran on (several nodes), or null. */
+  readonly node: string | null;
   readonly input: string;
   readonly output: string;
   readonly error: boolean;
@@ -94,7 +104,7 @@ export class ConsoleTranscript {
       const e = log.events[i];
       if (e.kind !== 'command' || e.clientId !== consoleId) continue;
       const output = e.reply === null ? '' : formatConsoleReply(e.reply);
-      added.push({ seq: e.seq, step: e.step, atMs: e.atMs, input: formatConsoleLine(e.argv), output, error: e.reply?.type === 'error' });
+      added.push({ seq: e.seq, step: e.step, atMs: e.atMs, node: e.node ?? null, input: formatConsoleLine(e.argv), output, error: e.reply?.type === 'error' });
     }
     this.scanned = log.eventCount;
     if (added.length > 0) this.entries = [...this.entries, ...added];

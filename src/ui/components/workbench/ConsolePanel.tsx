@@ -8,7 +8,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { refusalText } from '../../../i18n';
 import { workbenchExtraText, type WorkbenchExtraKey } from '../../../i18n/workbench-extra';
-import { ConsoleTranscript, type ConsoleEntry } from '../../store/console-line';
+import { consoleNodeOf, ConsoleTranscript, type ConsoleEntry } from '../../store/console-line';
 import { useSimStore, useSimStoreApi } from '../../store/context';
 import type { ConsoleNote, SimState } from '../../store/createSimStore';
 
@@ -26,13 +26,16 @@ const selectConsole = (s: SimState) => ({
   history: s.consoleHistory,
   notes: s.consoleNotes,
   run: `${s.scenarioId}/${s.variantId}/${s.seed}`,
+  nodeIds: s.nodes.map((n) => n.id).join(' '),
+  node: consoleNodeOf(s) ?? null,
 });
 
 type Row = { readonly kind: 'entry'; readonly entry: ConsoleEntry } | { readonly kind: 'note'; readonly note: ConsoleNote };
 
 export function ConsolePanel() {
   const store = useSimStoreApi();
-  const { runLog, cursor, length, nowMs, lang, history, notes, run } = useSimStore(useShallow(selectConsole));
+  const { runLog, cursor, length, nowMs, lang, history, notes, run, nodeIds, node } = useSimStore(useShallow(selectConsole));
+  const prompt = (ms: number, at: string | null) => (at === null ? t('prompt', { ms }) : t('promptNode', { node: at, ms }));
   const t = (key: WorkbenchExtraKey, params?: Record<string, string | number>) => workbenchExtraText(lang, key, params);
   const [transcript] = useState(() => new ConsoleTranscript());
   const entries = useMemo(() => transcript.sync(runLog, CONSOLE_ID), [transcript, runLog]);
@@ -93,7 +96,7 @@ export function ConsolePanel() {
           row.kind === 'entry' ? (
             <div key={`e${row.entry.seq}`} className="workbench-console__entry" data-testid="console.entry" data-kind={row.entry.error ? 'error' : 'reply'} data-step={row.entry.step}>
               <div className="workbench-console__input">
-                <span className="workbench-console__prompt">{t('prompt', { ms: row.entry.atMs })}</span> {row.entry.input}
+                <span className="workbench-console__prompt">{prompt(row.entry.atMs, row.entry.node)}</span> {row.entry.input}
               </div>
               <pre className="workbench-console__output" data-testid="console.reply">
                 {row.entry.output}
@@ -123,8 +126,24 @@ export function ConsolePanel() {
           submit();
         }}
       >
+        {node !== null && (
+          <select
+            className="select"
+            aria-label={t('node')}
+            title={t('nodeHelp')}
+            value={node}
+            data-testid="console.node"
+            onChange={(e) => store.getState().setConsoleNode(e.target.value)}
+          >
+            {nodeIds.split(' ').map((id) => (
+              <option key={id} value={id}>
+                @{id}
+              </option>
+            ))}
+          </select>
+        )}
         <label className="workbench-console__prompt" htmlFor="console-input">
-          {t('prompt', { ms: nowMs })}
+          {prompt(nowMs, node)}
         </label>
         <input
           id="console-input"

@@ -28,6 +28,9 @@ export interface ConsoleSlice {
   /** Lines typed, oldest first (no blank lines, no repeat of the line before). */
   readonly consoleHistory: readonly string[];
   readonly consoleNotes: readonly ConsoleNote[];
+  /** With several nodes, the node the console is connected to (null: the scenario's first). */
+  readonly consoleNode: string | null;
+  setConsoleNode(nodeId: string): void;
   /** Runs one redis-cli line at the cursor (a later future is dropped, as any choice there does). */
   consoleRun(line: string): Promise<ConsoleOutcome>;
 }
@@ -36,6 +39,10 @@ export function createConsoleSlice(rt: Runtime): StateCreator<SimState, [], [], 
   return (set, get) => ({
     consoleHistory: [],
     consoleNotes: [],
+    consoleNode: null,
+    setConsoleNode(nodeId) {
+      set({ consoleNode: nodeId });
+    },
     async consoleRun(line) {
       const { runConsoleLine } = await import('../console-line');
       return runConsoleLine(rt, set, get, line);
