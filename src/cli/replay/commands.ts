@@ -99,6 +99,20 @@ export function commandShape(args: readonly Arg[]): ShapeResult {
     case 'SREM':
     case 'SISMEMBER':
     case 'SCARD':
+    // Sorted sets and list edits (semaphores, fair queues): one key; scores, ranks and elements are values.
+    case 'ZADD':
+    case 'ZREM':
+    case 'ZCARD':
+    case 'ZSCORE':
+    case 'ZRANK':
+    case 'ZRANGE':
+    case 'ZREMRANGEBYSCORE':
+    case 'LPOP':
+    case 'RPOP':
+    case 'LINDEX':
+    case 'LRANGE':
+    case 'LPOS':
+    case 'LREM':
       return plain(n > 1 ? [1] : []);
     case 'DEL':
     case 'UNLINK':
