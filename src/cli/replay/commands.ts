@@ -98,8 +98,8 @@ export function commandShape(args: readonly Arg[]): ShapeResult {
     case 'SADD':
     case 'SREM':
     case 'SISMEMBER':
-    case 'SCARD':
     // Sorted sets and list edits (semaphores, fair queues): one key; scores, ranks and elements are values.
+    case 'SCARD':
     case 'ZADD':
     case 'ZREM':
     case 'ZCARD':
