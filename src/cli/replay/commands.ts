@@ -72,6 +72,7 @@ export function commandShape(args: readonly Arg[]): ShapeResult {
   const name = first.toUpperCase();
   const n = args.length;
   switch (name) {
+    // One key; values, scores, ranks and list elements are data (sorted sets and list edits: semaphores, fair queues).
     case 'GET':
     case 'GETDEL':
     case 'SETNX':
@@ -98,7 +99,6 @@ export function commandShape(args: readonly Arg[]): ShapeResult {
     case 'SADD':
     case 'SREM':
     case 'SISMEMBER':
-    // Sorted sets and list edits (semaphores, fair queues): one key; scores, ranks and elements are values.
     case 'SCARD':
     case 'ZADD':
     case 'ZREM':
