@@ -2,7 +2,7 @@ import { traceText } from '../i18n';
 import { activityOwner } from './activity';
 import type { ClusterState } from './nodes/state';
 import type { RunContext, WorldState } from './world';
-import type { TraceEvent, ViolationKind } from './trace';
+import { VIOLATION_KINDS, type TraceEvent, type ViolationKind } from './trace';
 
 /**
  * Checkers watch the event stream and report lessons as violation events. They are not
@@ -262,6 +262,16 @@ export const CHECKERS: readonly Checker[] = [
   overLimit,
   starvation,
 ];
+
+/**
+ * The kinds a search of a scenario can claim anything about: those asked for (every kind when
+ * absent) that the scenario's checkers watch (Scenario.checkers; every kind when absent), in
+ * VIOLATION_KINDS order. A kind no checker watches is never reported, so "no violation of it"
+ * would say nothing.
+ */
+export function checkedKinds(scenarioKinds: readonly ViolationKind[] | undefined, asked: readonly ViolationKind[] | undefined): readonly ViolationKind[] {
+  return VIOLATION_KINDS.filter((kind) => (scenarioKinds === undefined || scenarioKinds.includes(kind)) && (asked === undefined || asked.includes(kind)));
+}
 
 /** The checkers a scenario applies: every one (absent), or those of the listed kinds, in CHECKERS order. */
 export function checkersFor(kinds: readonly ViolationKind[] | undefined): readonly Checker[] {

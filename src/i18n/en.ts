@@ -487,7 +487,7 @@ export const en = {
   kindDuplicateRebuild: 'duplicate database query',
   kindLockHeldTooLong: 'lock held too long',
   kindLoadSpike: 'load spike',
-  kindOverLimit: 'over the limit',
+  kindOverLimit: 'holders over the limit',
   kindStarvation: 'starvation',
   vForeignReleaseDeleted: "{a} deleted {b}'s lock",
   vForeignReleaseOverwrote: "{a} overwrote {b}'s lock",

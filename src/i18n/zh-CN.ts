@@ -480,7 +480,7 @@ export const zhCN: Catalog = {
   kindDuplicateRebuild: '重复查询数据库',
   kindLockHeldTooLong: '持锁过久',
   kindLoadSpike: '负载尖峰',
-  kindOverLimit: '超出上限',
+  kindOverLimit: '持有者超出上限',
   kindStarvation: '饥饿',
   vForeignReleaseDeleted: '{a} 删除了 {b} 的锁',
   vForeignReleaseOverwrote: '{a} 覆盖了 {b} 的锁',
