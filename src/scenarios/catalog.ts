@@ -147,7 +147,7 @@ export const SCENARIO_CATALOG: readonly ScenarioEntry[] = [
     id: 'fair-lock',
     title: { en: 'A fair lock: the queue\'s head crashes', zh: '公平锁：队首崩溃' },
     summary: { en: 'Waiters queue in a list and take the lock in turn. B dies at the head of the queue: the lock is free, but it is never C\'s turn.', zh: '等待者在列表里排队，依次加锁。B 在队首死掉：锁是空闲的，却永远轮不到 C。' },
-    variants: [{ id: 'no-timeout', title: { en: 'Queue entries without a timeout', zh: '队列条目不设超时' } }, { id: 'entry-lease', title: { en: 'Queue entries with a lease (RedissonFairLock)', zh: '队列条目带租期（RedissonFairLock）' } }],
+    variants: [{ id: 'no-timeout', title: { en: 'Queue entries without a timeout', zh: '队列条目不设超时' } }, { id: 'entry-lease', title: { en: 'Queue entries with a lease each poll renews', zh: '队列条目带租期，每次轮询续期' } }],
     usesScripts: true,
     load: () => import('./fair-lock').then((m) => m.fairLock),
   },

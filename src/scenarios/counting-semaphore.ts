@@ -121,7 +121,8 @@ export const countingSemaphore: Scenario = {
       'alive. A\'s job takes 6 s, longer than the 5 s timeout, and a GC pause slows it down further: at t=5500 C\'s acquire prunes ' +
       'A\'s entry, scored at t=0, while A is still working, and C takes the place. Three clients now use what allows two. ' +
       'redis-semaphore\'s answer is to refresh: the holder gives its entry a new score regularly (here between batches of its job) ' +
-      'with a script that does so only if the entry is still there, and stops when it is not (its onLockLost). That keeps a slow ' +
+      'with a script that does so only if the entry is still there, and learns when it is not (redis-semaphore calls its ' +
+      'onLockLost; here the holder stops its job). That keeps a slow ' +
       'holder\'s place through a pause shorter than the timeout minus the time between refreshes (5 s - 1.5 s here). It cannot ' +
       'keep a holder paused for longer than the timeout: the entry is pruned while the holder is frozen inside, and the refresh that ' +
       'finds it gone comes after the newcomer is already in (try it in the challenge). Where exceeding the limit must never happen, ' +
@@ -132,7 +133,7 @@ export const countingSemaphore: Scenario = {
       '超时让崩溃持有者的名额得以回收。它也正是问题所在：条目并不能说明持有者是否还活着。A 的任务要 6 秒，比 5 秒的超时长，' +
       '一次 GC 停顿又让它更慢：t=5500 时 C 的加锁清理掉了 A 在 t=0 打分的条目，而 A 还在工作，C 占了这个名额。' +
       '现在有三个客户端在使用只允许两个的资源。redis-semaphore 的答案是续期：持有者定期（这里是在任务的批次之间）给自己的条目一个新分数，' +
-      '脚本只在条目还在时才这么做，条目不在了就停止工作（它的 onLockLost）。这能让慢持有者在短于“超时减去续期间隔”（这里是 5 秒 - 1.5 秒）的停顿中保住名额。' +
+      '脚本只在条目还在时才这么做，条目不在了它就会知道（redis-semaphore 会调用 onLockLost；这里的持有者随即停止任务）。这能让慢持有者在短于“超时减去续期间隔”（这里是 5 秒 - 1.5 秒）的停顿中保住名额。' +
       '但它保不住停顿超过超时的持有者：持有者被冻结在临界区里时条目就被清理了，等到续期发现条目不在时，新来者早已进入（在挑战里试试看）。' +
       '如果绝不允许超出上限，就必须由被保护的资源自己来限制。',
   ),

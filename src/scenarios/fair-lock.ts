@@ -7,9 +7,10 @@ import { releaseWithLua, text } from './common';
  * A fair lock serves waiters in arrival order: they queue in a Redis list, and only the head may
  * take the lock when it is free. The lock itself has a lease, so a crashed holder's lock expires;
  * a queue entry without one does not. B crashes while at the head of the queue: the lock is free,
- * but it is not C's turn, and never will be. Redisson's RedissonFairLock gives every waiter's
- * entry a timeout that its polls keep extending; an entry whose waiter stopped polling is dropped
- * from the head, and the next waiter moves up.
+ * but it is not C's turn, and never will be. The fix gives every queue entry a lease that the
+ * waiter's polls renew; an entry whose waiter stopped polling is dropped from the head, and the next
+ * waiter moves up. (RedissonFairLock drops a head past its deadline too, but sets each deadline once,
+ * when the waiter joins: the lesson's text says how.)
  */
 
 type Variant = 'no-timeout' | 'entry-lease';
@@ -35,9 +36,9 @@ return 0`,
 };
 
 /**
- * The same, with a lease on every queue entry (a sorted set of deadlines, as RedissonFairLock's
- * timeout set): each poll extends the caller's, and waiters at the head whose lease ran out are
- * dropped first. ARGV: 1 my id, 2 lock lease (ms), 3 now (ms, my clock), 4 entry lease (ms).
+ * The same, with a lease on every queue entry (a sorted set of deadlines, as RedissonFairLock keeps
+ * its waiters' timeouts): each poll renews the caller's, and waiters at the head whose lease ran out
+ * are dropped first. ARGV: 1 my id, 2 lock lease (ms), 3 now (ms, my clock), 4 entry lease (ms).
  */
 const FAIR_ACQUIRE_WITH_ENTRY_LEASES: ScriptSpec = {
   title: text('Queue with entry leases, and take the lock in turn', '带条目租期的排队，轮到时再加锁'),
@@ -132,17 +133,20 @@ export const fairLock: Scenario = {
       'free and the client is at the head of the queue. The lock has a lease, so a crashed holder\'s lock expires. The queue ' +
       'entries here have none: B crashes while it is first in line, A releases, and the lock stays free with nobody allowed to ' +
       'take it. C asks every second and is told it is not its turn, until it gives up (a waiter that gives up removes itself ' +
-      'with LREM; a crashed one cannot). Redisson\'s RedissonFairLock gives every queue entry a timeout that the waiter\'s own ' +
-      'polls extend: a waiter that stops asking (crashed, or paused for longer) is dropped from the head and the next one moves ' +
-      'up. Here a poll extends the entry by 2 s: B, dead after its poll at t=1500, has an entry that runs out at t=3500, and C\'s poll at t=4000 drops it and takes the lock. The ' +
+      'with LREM; a crashed one cannot). The fix is a deadline on every queue entry, kept in a sorted set, and a script that ' +
+      'first drops waiters at the head whose deadline has passed. Redisson\'s RedissonFairLock does that, setting each deadline ' +
+      'once, when the waiter joins (the deadline of the waiter ahead, or what is left of the lock\'s lease, plus a thread wait ' +
+      'time). The variant here renews the deadline with every poll instead: a waiter that stops asking (crashed, or paused for ' +
+      'longer) is dropped from the head and the next one moves up. A poll extends the entry by 2 s: B, dead after its poll at t=1500, has an entry that runs out at t=3500, and C\'s poll at t=4000 drops it and takes the lock. The ' +
       'timeout trades one waiting problem for a smaller one: everyone behind a dead waiter still waits up to an entry lease, and ' +
       'a live waiter paused for longer than that loses its place and joins again at the back.',
     'SET NX 谁先重试就给谁（见 retry-and-backoff）。公平锁按到达顺序服务等待者：发现锁被占用的等待者加入一个队列（Redis 列表），' +
       '脚本只在锁空闲且调用者排在队首时才让它加锁。锁本身有租期，所以崩溃持有者的锁会过期。但这里的队列条目没有租期：' +
       'B 在排第一时崩溃，A 释放了锁，锁一直空闲，却没有人被允许拿它。C 每秒问一次，每次都被告知还没轮到它，直到它放弃' +
-      '（放弃的等待者会用 LREM 把自己移出队列；崩溃的等待者做不到）。Redisson 的 RedissonFairLock 给每个队列条目设了超时，' +
-      '由等待者自己的轮询不断延长：停止询问的等待者（崩溃了，或停顿得更久）会被从队首移除，下一个等待者随之上前。' +
-      '这里每次轮询把条目延长 2 秒：B 在 t=1500 轮询后死掉，它的条目在 t=3500 到期，C 在 t=4000 的轮询移除了它并加锁成功。超时把一个等待问题换成了一个较小的问题：' +
+      '（放弃的等待者会用 LREM 把自己移出队列；崩溃的等待者做不到）。修复方法是给每个队列条目一个截止时间，保存在有序集合里，' +
+      '脚本先移除队首那些截止时间已过的等待者。Redisson 的 RedissonFairLock 就是这样做的，它在等待者入队时一次性设定截止时间' +
+      '（前一个等待者的截止时间，或锁剩余的租期，再加上线程等待时间）。这里的变体则在每次轮询时续期：' +
+      '停止询问的等待者（崩溃了，或停顿得更久）会被从队首移除，下一个等待者随之上前。每次轮询把条目延长 2 秒：B 在 t=1500 轮询后死掉，它的条目在 t=3500 到期，C 在 t=4000 的轮询移除了它并加锁成功。超时把一个等待问题换成了一个较小的问题：' +
       '死去等待者后面的所有人仍要多等最多一个条目租期，而停顿超过这个时长的活着的等待者会失去位置，重新排到队尾。',
   ),
   params: { lockKey: 'lock', queueKey: 'lock:queue', leaseKey: 'lock:queue:leases', ttlMs: '3000', entryTtlMs: '2000' },
@@ -168,7 +172,7 @@ export const fairLock: Scenario = {
     },
     {
       id: 'entry-lease',
-      title: text('Queue entries with a lease (RedissonFairLock)', '队列条目带租期（RedissonFairLock）'),
+      title: text('Queue entries with a lease each poll renews', '队列条目带租期，每次轮询续期'),
       summary: text('Each poll extends the waiter\'s entry; a dead head is dropped and the next one moves up.', '每次轮询都延长等待者的条目；死去的队首被移除，下一个上前。'),
       clients: clients('entry-lease'),
       scripts: { fairAcquire: FAIR_ACQUIRE_WITH_ENTRY_LEASES },

@@ -143,14 +143,16 @@ export const readWriteLock: Scenario = {
       'there. The readers inside finish, the count reaches zero, and the writer gets in after the longest read in progress; ' +
       'the readers it held back follow. The price moves to the other side: a stream of writers can starve readers, and a ' +
       'crashed writer\'s intent keeps readers out until its lease runs out. Redisson\'s RReadWriteLock keeps readers and the ' +
-      'writer in one hash with a mode field; the starvation is the same question of who may enter while someone waits.',
+      'writer in one hash with a mode field, and grants a read lock whenever the mode is read, whether or not a writer waits: ' +
+      'reader preference, as in the first variant.',
     '读写锁允许任意多个读者同时进入，而写者只能单独进入。这里读者在一个 Redis 哈希里登记（HSET，并给哈希设租期；完成后 HDEL），' +
       '脚本只在没有登记的读者时才让写者加锁。每个读者只检查里面没有写者，所以在别人还在读时到来的读者会立刻进入：' +
       '读取相互重叠时，写者每次查看，哈希都不为空。在这次运行里，三次 3 秒的读取首尾重叠，每秒轮询一次的 W 为了 1 秒的写入等了 7 秒；' +
       '如果读者源源不断，它就会一直等下去，直到放弃。这就是读者优先，它会饿死写者。写者优先：必须等待的写者留下一个写意图' +
       '（一个带短租期的键，由它的轮询续期），读脚本在写意图存在时拒绝新读者。里面的读者读完，读者数归零，写者在当前最长的读取结束后进入；' +
       '被它挡住的读者随后跟上。代价转到了另一边：源源不断的写者会饿死读者，而崩溃写者的写意图会把读者挡在外面，直到它的租期到期。' +
-      'Redisson 的 RReadWriteLock 把读者和写者放在同一个带 mode 字段的哈希里；饥饿问题同样是“有人在等时谁可以进入”的问题。',
+      'Redisson 的 RReadWriteLock 把读者和写者放在同一个带 mode 字段的哈希里，只要 mode 是 read 就授予读锁，不管有没有写者在等：' +
+      '这就是读者优先，和第一个变体一样。',
   ),
   params: { lockKey: 'rw:write', readersKey: 'rw:readers', intentKey: 'rw:write-intent', ttlMs: '5000', intentTtlMs: '1500' },
   lockKey: 'rw:write',
