@@ -138,8 +138,8 @@ export const fairLock: Scenario = {
       'once, when the waiter joins (the deadline of the waiter ahead, or what is left of the lock\'s lease, plus a thread wait ' +
       'time). The variant here renews the deadline with every poll instead: a waiter that stops asking (crashed, or paused for ' +
       'longer) is dropped from the head and the next one moves up. A poll extends the entry by 2 s: B, dead after its poll at t=1500, has an entry that runs out at t=3500, and C\'s poll at t=4000 drops it and takes the lock. The ' +
-      'timeout trades one waiting problem for a smaller one: everyone behind a dead waiter still waits up to an entry lease, and ' +
-      'a live waiter paused for longer than that loses its place and joins again at the back.',
+      'timeout trades one waiting problem for a smaller one: everyone behind a dead waiter still waits until its lease runs out (and the next poll), and ' +
+      'a live waiter paused for longer than its lease loses its place and joins again at the back.',
     'SET NX 谁先重试就给谁（见 retry-and-backoff）。公平锁按到达顺序服务等待者：发现锁被占用的等待者加入一个队列（Redis 列表），' +
       '脚本只在锁空闲且调用者排在队首时才让它加锁。锁本身有租期，所以崩溃持有者的锁会过期。但这里的队列条目没有租期：' +
       'B 在排第一时崩溃，A 释放了锁，锁一直空闲，却没有人被允许拿它。C 每秒问一次，每次都被告知还没轮到它，直到它放弃' +
@@ -147,7 +147,7 @@ export const fairLock: Scenario = {
       '脚本先移除队首那些截止时间已过的等待者。Redisson 的 RedissonFairLock 就是这样做的，它在等待者入队时一次性设定截止时间' +
       '（前一个等待者的截止时间，或锁剩余的租期，再加上线程等待时间）。这里的变体则在每次轮询时续期：' +
       '停止询问的等待者（崩溃了，或停顿得更久）会被从队首移除，下一个等待者随之上前。每次轮询把条目延长 2 秒：B 在 t=1500 轮询后死掉，它的条目在 t=3500 到期，C 在 t=4000 的轮询移除了它并加锁成功。超时把一个等待问题换成了一个较小的问题：' +
-      '死去等待者后面的所有人仍要多等最多一个条目租期，而停顿超过这个时长的活着的等待者会失去位置，重新排到队尾。',
+      '死去等待者后面的所有人仍要等到它的租期耗尽（再加上下一次轮询），而停顿超过租期的活着的等待者会失去位置，重新排到队尾。',
   ),
   params: { lockKey: 'lock', queueKey: 'lock:queue', leaseKey: 'lock:queue:leases', ttlMs: '3000', entryTtlMs: '2000' },
   lockKey: 'lock',
