@@ -97,7 +97,7 @@ function acquire(variant: Variant): Step[] {
 }
 
 function leaveQueue(variant: Variant): Step[] {
-  const lrem: Step = { op: 'command', label: 'giveUp', argv: ['LREM', '${queueKey}', '0', '${token}'], note: text('gave up: leave the queue', '放弃：离开队列') };
+  const lrem: Step = { op: 'command', argv: ['LREM', '${queueKey}', '0', '${token}'], note: text('gave up: leave the queue', '放弃：离开队列') };
   return variant === 'no-timeout' ? [lrem] : [lrem, { op: 'command', argv: ['ZREM', '${leaseKey}', '${token}'] }];
 }
 
