@@ -6,15 +6,19 @@
  * intended (a scenario's programs changed, the time model changed), and say so in the commit.
  *
  *   npx tsx scripts/gen-engine-traces.ts [--src <checkout>]   (default: this checkout)
+ *
+ * With `--append <id>[,<id>...]` it adds entries for those (new) scenarios only, drawn from a
+ * generator seeded by the scenario's id, and keeps every existing entry as it is: the fixture keeps
+ * testing the other scenarios against the engine it was written from.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { src: { type: 'string' } } });
+const { values } = parseArgs({ options: { src: { type: 'string' }, append: { type: 'string' } } });
 const src = path.resolve(values.src ?? repo);
 const load = async <T>(file: string): Promise<T> => (await import(pathToFileURL(path.join(src, file)).href)) as T;
 
@@ -56,9 +60,16 @@ function randomSchedule(sim: Sim, random: InstanceType<typeof SeededRandom>, len
   return applied;
 }
 
-const entries: { scenario: string; variant: string; seed: number; schedule: string; traceHash: number; eventCount: number }[] = [];
-const random = SeededRandom.fromSeed(2026);
+type Entry = { scenario: string; variant: string; seed: number; schedule: string; traceHash: number; eventCount: number };
+const target = path.join(repo, 'tests/unit/fixtures/engine-traces.json');
+const appended = values.append?.split(',') ?? null;
+const kept = appended === null ? null : (JSON.parse(readFileSync(target, 'utf8')) as { generatedFrom: string; entries: Entry[] });
+const entries: Entry[] = kept === null ? [] : kept.entries.filter((e) => !appended?.includes(e.scenario));
+let random = SeededRandom.fromSeed(2026);
 for (const scenario of SCENARIOS) {
+  if (appended !== null && !appended.includes(scenario.id)) continue;
+  // Appended scenarios draw from a generator of their own, so adding one changes no other's schedules.
+  if (appended !== null) random = SeededRandom.fromSeed(hash53(scenario.id) % 2 ** 31);
   for (const variant of scenario.variants) {
     // Default schedules are tests/golden's (golden-traces.test.ts); these are the seeded random ones with faults.
     const runs: { seed: number; schedule: string }[] = [];
@@ -75,7 +86,7 @@ for (const scenario of SCENARIOS) {
     }
   }
 }
-const target = path.join(repo, 'tests/unit/fixtures/engine-traces.json');
 const commit = execFileSync('git', ['-C', src, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-writeFileSync(target, `${JSON.stringify({ generatedFrom: commit, entries }, null, 1)}\n`);
+const generatedFrom = kept === null ? commit : `${kept.generatedFrom}${kept.generatedFrom.includes(` + ${appended?.join(', ')} at `) ? '' : ` + ${appended?.join(', ')} at ${commit}`}`;
+writeFileSync(target, `${JSON.stringify({ generatedFrom, entries }, null, 1)}\n`);
 process.stdout.write(`wrote ${entries.length} traces to ${target}\n`);

@@ -282,6 +282,10 @@ export const definitionSchema = v.strictObject({
   lockKey: v.optional(value),
   /** Longest a critical section should keep the lock (ms): held longer is lock-held-too-long. */
   lockHoldMsMax: v.optional(durationMs),
+  /** Most clients inside the critical section at once (a counting semaphore's limit): more is over-limit. */
+  holderCountMax: v.optional(v.pipe(count(B.clientCountMax, 'clients'), v.minValue(1, 'at least 1 client'))),
+  /** Longest a client should wait to get in for the first time (ms): waiting longer is starvation. */
+  waitMsMax: v.optional(durationMs),
   /** How fast Lua runs on the virtual clock, and when others get BUSY. */
   scriptTiming: v.optional(
     v.strictObject({

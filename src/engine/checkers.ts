@@ -2,7 +2,7 @@ import { traceText } from '../i18n';
 import { activityOwner } from './activity';
 import type { ClusterState } from './nodes/state';
 import type { RunContext, WorldState } from './world';
-import type { TraceEvent, ViolationKind } from './trace';
+import { VIOLATION_KINDS, type TraceEvent, type ViolationKind } from './trace';
 
 /**
  * Checkers watch the event stream and report lessons as violation events. They are not
@@ -199,6 +199,43 @@ export const loadSpike: Checker = (event, world, ctx) => {
   ];
 };
 
+/**
+ * More live clients inside the critical section than the scenario's holderCountMax (a counting
+ * semaphore's limit): typically a holder whose entry was pruned while it still worked, and a
+ * newcomer given its place.
+ */
+export const overLimit: Checker = (event, world, ctx) => {
+  const limit = ctx.scenario.holderCountMax;
+  if (limit === undefined || event.kind !== 'enter' || event.clientId === null) return [];
+  const inside = world.clients.filter((c) => c.inCriticalSection && c.status !== 'crashed');
+  if (inside.length <= limit) return [];
+  const others = inside.filter((c) => c.id !== event.clientId).map((c) => c.id);
+  return [{ kind: 'over-limit', message: traceText('vOverLimit', { a: event.clientId, count: inside.length, limit }), clients: [event.clientId, ...others] }];
+};
+
+/**
+ * A live client has waited longer than the scenario's waitMsMax to get into the critical section
+ * for the first time: a fair lock's queue stuck behind a dead head, a writer that overlapping
+ * readers keep out. The wait starts at the client's arrival (only clients whose program enters);
+ * reported once per client, at the first event past the limit.
+ */
+export const starvation: Checker = (event, world, ctx) => {
+  const limitMs = ctx.scenario.waitMsMax;
+  if (limitMs === undefined) return [];
+  const own = event.clientId === null ? undefined : world.clients.find((c) => c.id === event.clientId);
+  if (own !== undefined && event.kind === 'start' && (ctx.programs[own.id] ?? []).some((s) => s.op === 'enter')) own.waitingSinceMs = event.atMs;
+  if (own !== undefined && event.kind === 'enter') delete own.waitingSinceMs;
+  const findings: Finding[] = [];
+  for (const c of world.clients) {
+    if (c.waitingSinceMs === undefined || c.status === 'crashed' || c.status === 'done') continue;
+    const waitedMs = world.nowMs - c.waitingSinceMs;
+    if (waitedMs <= limitMs) continue;
+    delete c.waitingSinceMs;
+    findings.push({ kind: 'starvation', message: traceText('vStarvation', { a: c.id, waitedMs, limitMs }), clients: [c.id] });
+  }
+  return findings;
+};
+
 /** Each kind's checker (each checker reports one kind), in the order every run applies them. */
 const CHECKER_OF_KIND: Readonly<Record<ViolationKind, Checker>> = {
   'foreign-release': foreignRelease,
@@ -209,6 +246,8 @@ const CHECKER_OF_KIND: Readonly<Record<ViolationKind, Checker>> = {
   'duplicate-rebuild': duplicateRebuild,
   'lock-held-too-long': lockHeldTooLong,
   'load-spike': loadSpike,
+  'over-limit': overLimit,
+  starvation,
 };
 
 export const CHECKERS: readonly Checker[] = [
@@ -220,7 +259,19 @@ export const CHECKERS: readonly Checker[] = [
   duplicateRebuild,
   lockHeldTooLong,
   loadSpike,
+  overLimit,
+  starvation,
 ];
+
+/**
+ * The kinds a search of a scenario can claim anything about: those asked for (every kind when
+ * absent) that the scenario's checkers watch (Scenario.checkers; every kind when absent), in
+ * VIOLATION_KINDS order. A kind no checker watches is never reported, so "no violation of it"
+ * would say nothing.
+ */
+export function checkedKinds(scenarioKinds: readonly ViolationKind[] | undefined, asked: readonly ViolationKind[] | undefined): readonly ViolationKind[] {
+  return VIOLATION_KINDS.filter((kind) => (scenarioKinds === undefined || scenarioKinds.includes(kind)) && (asked === undefined || asked.includes(kind)));
+}
 
 /** The checkers a scenario applies: every one (absent), or those of the listed kinds, in CHECKERS order. */
 export function checkersFor(kinds: readonly ViolationKind[] | undefined): readonly Checker[] {

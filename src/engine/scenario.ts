@@ -200,6 +200,18 @@ export interface Scenario {
    */
   readonly lockHoldMsMax?: number;
   /**
+   * Most clients the story's critical section admits at once: a counting semaphore's limit. When
+   * set, an enter that makes more clients inside is over-limit (the scenario lists its checkers,
+   * leaving out mutual-exclusion, which allows one).
+   */
+  readonly holderCountMax?: number;
+  /**
+   * Longest a client should wait to get into the critical section for the first time (ms), from
+   * its arrival. When set, a live client still waiting after that long is starving (a fair lock
+   * whose queue is stuck, a writer that readers keep out).
+   */
+  readonly waitMsMax?: number;
+  /**
    * How fast Lua runs on this scenario's virtual clock, and when other clients get BUSY
    * (redis/lua/busy.ts). Default: Redis-like speed, so lock scripts take no time; a story about a
    * slow script slows it down.

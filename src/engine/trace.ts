@@ -11,6 +11,8 @@ export const VIOLATION_KINDS = [
   'duplicate-rebuild',
   'lock-held-too-long',
   'load-spike',
+  'over-limit',
+  'starvation',
 ] as const;
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 

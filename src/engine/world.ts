@@ -94,6 +94,12 @@ export interface ClientState {
    * so worlds that never block keep their shape.
    */
   awaitingPop?: { connection: string; saveAs: string | null; pc: number; reply: Reply | null };
+  /**
+   * Scenarios with a waitMsMax only (the starvation checker): since when this client has waited
+   * to get into the critical section for the first time. Set at its arrival, removed when it gets
+   * in or its starvation is reported; absent otherwise, so other worlds keep their shape.
+   */
+  waitingSinceMs?: number;
 }
 
 /** A process hosting one or more clients (an application instance, a JVM). */

@@ -534,6 +534,8 @@ export const en = {
   kindDuplicateRebuild: 'duplicate database query',
   kindLockHeldTooLong: 'lock held too long',
   kindLoadSpike: 'load spike',
+  kindOverLimit: 'holders over the limit',
+  kindStarvation: 'starvation',
   vForeignReleaseDeleted: "{a} deleted {b}'s lock",
   vForeignReleaseOverwrote: "{a} overwrote {b}'s lock",
   vForeignReleaseDeletedOn: "{a} deleted {b}'s lock on {node}",
@@ -548,6 +550,8 @@ export const en = {
   vDuplicateRebuild: '{a} queried the database for {key} again: {count} queries where {initial} would do',
   vLockHeldTooLong: '{a} has held the lock for {heldMs} ms, longer than the {limitMs} ms any critical section here should take',
   vLoadSpike: '{count} database queries within {windowMs} ms, more than the {max} the database takes',
+  vOverLimit: '{a} got in as holder number {count}, over the limit of {limit}',
+  vStarvation: '{a} has waited {waitedMs} ms and is still not in, longer than the {limitMs} ms any wait here should take',
 
   // The explorer's verdicts (src/i18n/explore.ts): never more than was checked
   exploreFound: { one: 'Found {kind} in {n} choice: {schedule}', other: 'Found {kind} in {n} choices: {schedule}' },

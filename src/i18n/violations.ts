@@ -18,6 +18,8 @@ export const VIOLATIONS = {
   'duplicate-rebuild': { label: 'kindDuplicateRebuild', sentences: ['vDuplicateRebuild'] },
   'lock-held-too-long': { label: 'kindLockHeldTooLong', sentences: ['vLockHeldTooLong'] },
   'load-spike': { label: 'kindLoadSpike', sentences: ['vLoadSpike'] },
+  'over-limit': { label: 'kindOverLimit', sentences: ['vOverLimit'] },
+  starvation: { label: 'kindStarvation', sentences: ['vStarvation'] },
 } as const satisfies Record<string, { readonly label: MessageKey; readonly sentences: readonly MessageKey[] }>;
 
 type Kind = keyof typeof VIOLATIONS;

@@ -525,6 +525,8 @@ export const zhCN: Catalog = {
   kindDuplicateRebuild: '重复查询数据库',
   kindLockHeldTooLong: '持锁过久',
   kindLoadSpike: '负载尖峰',
+  kindOverLimit: '持有者超出上限',
+  kindStarvation: '饥饿',
   vForeignReleaseDeleted: '{a} 删除了 {b} 的锁',
   vForeignReleaseOverwrote: '{a} 覆盖了 {b} 的锁',
   vForeignReleaseDeletedOn: '{a} 删除了 {b} 在 {node} 上的锁',
@@ -539,6 +541,8 @@ export const zhCN: Catalog = {
   vDuplicateRebuild: '{a} 又一次为 {key} 查询了数据库：查询了 {count} 次，{initial} 次就够了',
   vLockHeldTooLong: '{a} 已持锁 {heldMs} 毫秒，超过了这里任何临界区应有的 {limitMs} 毫秒',
   vLoadSpike: '{windowMs} 毫秒内有 {count} 次数据库查询，超过了数据库能承受的 {max} 次',
+  vOverLimit: '{a} 作为第 {count} 个持有者进入，超过了上限 {limit}',
+  vStarvation: '{a} 已等待 {waitedMs} 毫秒仍未进入，超过了这里任何等待应有的 {limitMs} 毫秒',
 
   // 探索器的结论：只说检查过的
   exploreFound: '找到{kind}，共 {n} 步选择：{schedule}',

@@ -47,7 +47,9 @@ function renderScenario(s: Scenario): string[] {
   out.push(`Default schedule / 默认调度: \`${s.defaultSchedule}\``);
   out.push('');
   const params = Object.entries(s.params).map(([k, v]) => `\`${k}=${v}\``);
-  out.push(`Parameters / 参数: ${params.join(', ')}${s.lockHoldMsMax === undefined ? '' : `; lockHoldMsMax=${s.lockHoldMsMax}`}`);
+  // The limits some checkers read (lock-held-too-long, over-limit, starvation), where a lesson sets them.
+  const limits = (['lockHoldMsMax', 'holderCountMax', 'waitMsMax'] as const).filter((name) => s[name] !== undefined).map((name) => `; ${name}=${s[name]}`);
+  out.push(`Parameters / 参数: ${params.join(', ')}${limits.join('')}`);
   if (s.setup && s.setup.length > 0) out.push('', `Setup / 初始化: ${s.setup.map((argv) => `\`${argv.join(' ')}\``).join(', ')}`);
   out.push('');
   out.push('| variant | title | 标题 | shows (violations) | must not show |');

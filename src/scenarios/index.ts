@@ -25,9 +25,12 @@ import { redlockGcPause } from './redlock-gc-pause';
 import { redlockSplitVote } from './redlock-split-vote';
 import { redlockRestartWithoutFsync } from './redlock-restart';
 import { clusterHashSlots } from './cluster-hash-slots';
+import { countingSemaphore } from './counting-semaphore';
+import { fairLock } from './fair-lock';
+import { readWriteLock } from './read-write-lock';
 
 /** Every scenario, in teaching order. Adding one is writing a data file and listing it here. */
-export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, subSecondLease, plainDel, getThenDel, leaseExpiresMidWork, leaseSizing, releaseResult, watchdogScenario, reentrant, redissonLock, stockOversell, cacheBreakdown, cachePenetration, cacheAvalanche, retryAndBackoff, scriptCache, longScript, clusterHashSlots, failoverBeforeReplication, redlockHappyPath, redlockClockJump, redlockRestartWithoutFsync, redlockGcPause, redlockSplitVote];
+export const SCENARIOS: readonly Scenario[] = [setnxNoTtl, setnxThenExpire, subSecondLease, plainDel, getThenDel, leaseExpiresMidWork, leaseSizing, releaseResult, watchdogScenario, reentrant, redissonLock, stockOversell, cacheBreakdown, cachePenetration, cacheAvalanche, retryAndBackoff, countingSemaphore, fairLock, readWriteLock, scriptCache, longScript, clusterHashSlots, failoverBeforeReplication, redlockHappyPath, redlockClockJump, redlockRestartWithoutFsync, redlockGcPause, redlockSplitVote];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);

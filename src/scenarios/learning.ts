@@ -193,6 +193,98 @@ const TEACHING: Readonly<Record<string, Teaching>> = {
     ],
   },
   'retry-and-backoff': { variantLabel: text('Retry policy', '重试策略') },
+  'counting-semaphore': {
+    variantLabel: text('Entry refresh', '条目续期'),
+    challenges: [
+      {
+        id: 'third-holder',
+        title: text('Get a third client into a semaphore of 2', '让第三个客户端挤进上限为 2 的信号量'),
+        goal: { kind: 'break', violation: 'over-limit' },
+        variantIds: ['no-refresh'],
+        start: 'empty',
+      },
+      {
+        id: 'refresh-holds',
+        title: text('Now with refreshes: try to get a third client in within 7 choices, with one 2.5 s pause', '现在加上续期：在 7 次选择内、借助一次 2.5 秒的停顿，设法让第三个客户端进入'),
+        goal: { kind: 'hold', violation: 'over-limit' },
+        variantIds: ['refresh'],
+        start: 'empty',
+        choiceCountMax: 7,
+      },
+      {
+        id: 'beat-the-refresh',
+        title: text('Find a pause that gets a third client in despite the refreshes', '找一次停顿，让第三个客户端在续期之下仍然挤进来'),
+        goal: { kind: 'break', violation: 'over-limit' },
+        variantIds: ['refresh'],
+        start: 'empty',
+        // A pause longer than the 5 s timeout: the entry is pruned while its holder is frozen inside.
+        faults: { stallCountMax: 1, stallLengthsMs: [7000], crashCountMax: 0 },
+      },
+    ],
+    questions: [
+      {
+        step: 6,
+        ask: text('C arrives at t=5500; A and B hold the two places. Does C get in?', 'C 在 t=5500 到来；A 和 B 占着两个名额。C 能进入吗？'),
+        about: { kind: 'enters', clientId: 'C' },
+        options: ['yes', 'no'],
+      },
+    ],
+  },
+  'fair-lock': {
+    variantLabel: text('Queue entries', '队列条目'),
+    challenges: [
+      {
+        id: 'stuck-queue',
+        title: text('Leave C waiting behind a dead waiter', '让 C 困在一个死去的等待者后面'),
+        goal: { kind: 'break', violation: 'starvation', clients: ['C'] },
+        variantIds: ['no-timeout'],
+        start: 'empty',
+      },
+      {
+        id: 'lease-holds',
+        title: text('With entry leases: try to leave anyone waiting too long, crashing B once', '有了条目租期：让 B 崩溃一次，设法让某人等得太久'),
+        goal: { kind: 'hold', violation: 'starvation' },
+        variantIds: ['entry-lease'],
+        start: 'empty',
+      },
+    ],
+    questions: [
+      {
+        step: 6,
+        ask: text('A releases at t=2000; B, first in line, has crashed. Does C get in within the next 12 s?', 'A 在 t=2000 释放锁；排在第一的 B 已经崩溃。C 能在接下来的 12 秒内进入吗？'),
+        about: { kind: 'enters', clientId: 'C' },
+        options: ['yes', 'no'],
+      },
+    ],
+  },
+  'read-write-lock': {
+    variantLabel: text('Who goes first', '谁优先'),
+    challenges: [
+      {
+        id: 'starve-writer',
+        title: text('Keep the writer out for longer than 6 s', '把写者挡在外面超过 6 秒'),
+        goal: { kind: 'break', violation: 'starvation', clients: ['W'] },
+        variantIds: ['reader-preference'],
+        start: 'empty',
+      },
+      {
+        id: 'intent-holds',
+        title: text('With the write intent: try to starve anyone within 7 choices', '有了写意图：在 7 次选择内设法让任何人饥饿'),
+        goal: { kind: 'hold', violation: 'starvation' },
+        variantIds: ['writer-preference'],
+        start: 'empty',
+        choiceCountMax: 7,
+      },
+    ],
+    questions: [
+      {
+        step: 4,
+        ask: text('Reader B arrives at t=2000, while A reads and the writer W waits. Does B get in?', '读者 B 在 t=2000 到来，此时 A 在读、写者 W 在等。B 能进入吗？'),
+        about: { kind: 'enters', clientId: 'B' },
+        options: ['yes', 'no'],
+      },
+    ],
+  },
   'script-cache': { variantLabel: text('Script call', '脚本调用方式') },
   'long-script': { variantLabel: text('Script', '脚本写法') },
 };

@@ -217,3 +217,82 @@ describe('the same schedule with the Lua release', () => {
     expect(sim.lock().holder).toBe('B');
   });
 });
+
+describe('over-limit', () => {
+  // No lock at all: each client just enters, so the count inside is exactly what the schedule makes it.
+  const inside = (workMs: number): Step[] => [{ op: 'enter' }, { op: 'work', durationMs: workMs }, { op: 'leave' }, out];
+  const three = (extra: Parameters<typeof testScenario>[1]) =>
+    testScenario(
+      [
+        { id: 'A', program: inside(3000) },
+        { id: 'B', program: inside(3000) },
+        { id: 'C', program: inside(1000) },
+      ],
+      { checkers: ['over-limit'], ...extra },
+    );
+
+  it('fires when a third client enters a semaphore of 2, naming it first, at its enter', () => {
+    const sim = new Simulation(three({ holderCountMax: 2 }));
+    const [violation, ...rest] = run(sim, 'A B C');
+    expect(rest).toEqual([]);
+    expect(violation.violation).toBe('over-limit');
+    expect(violation.message).toBe('C got in as holder number 3, over the limit of 2');
+    expect(violation.clients).toEqual(['C', 'A', 'B']);
+    expect(sim.allEvents()[violation.causeSeq].kind).toBe('enter');
+  });
+
+  it('stays silent at the limit, when one left before the next entered, without a limit, and for a crashed holder', () => {
+    expect(run(new Simulation(three({ holderCountMax: 3 })), 'A B C')).toEqual([]);
+    expect(run(new Simulation(three({ holderCountMax: 2 })), 'A B +3000 C')).toEqual([]);
+    expect(run(new Simulation(three({})), 'A B C')).toEqual([]);
+    expect(run(new Simulation(three({ holderCountMax: 2 })), 'A B !A C')).toEqual([]);
+  });
+
+  it('the semaphore lesson: C enters while A, pruned, still works; refreshing keeps C out', () => {
+    const scenario = findScenario('counting-semaphore');
+    const [violation] = run(new Simulation(scenario, { variantId: 'no-refresh' }), scenario.defaultSchedule);
+    expect([violation.violation, violation.clients, violation.atMs]).toEqual(['over-limit', ['C', 'A', 'B'], 5500]);
+    expect(run(new Simulation(scenario, { variantId: 'refresh' }), scenario.defaultSchedule)).toEqual([]);
+  });
+});
+
+describe('starvation', () => {
+  // Waits for `flag` to exist, polling every second at most 12 times, then enters.
+  const waiter: Step[] = [
+    { op: 'command', label: 'look', argv: ['EXISTS', 'flag'], saveAs: 'open' },
+    { op: 'if', when: { test: 'eq', left: '${open}', right: '1' }, goto: 'in' },
+    { op: 'retry', goto: 'look', afterMs: 1000, attemptCountMax: 12 },
+    out,
+    { op: 'enter', label: 'in' },
+    { op: 'leave' },
+    { op: 'end' },
+  ];
+  const opener = (afterMs: number): Step[] => [{ op: 'sleep', durationMs: afterMs }, { op: 'command', argv: ['SET', 'flag', '1'] }, { op: 'end' }];
+  const scenario = (openAfterMs: number, extra: Parameters<typeof testScenario>[1] = { waitMsMax: 5000 }) =>
+    testScenario(
+      [
+        { id: 'A', program: waiter },
+        { id: 'O', program: opener(openAfterMs) },
+      ],
+      { checkers: ['starvation'], ...extra },
+    );
+
+  it('fires once, at the first event past the limit, for a client still waiting to get in', () => {
+    const sim = new Simulation(scenario(9000));
+    const violations = run(sim, '+1000 A O +12000');
+    expect(violations.map((v) => [v.violation, v.message, v.clients, v.atMs])).toEqual([
+      ['starvation', 'A has waited 6000 ms and is still not in, longer than the 5000 ms any wait here should take', ['A'], 7000],
+    ]);
+  });
+
+  it('stays silent when the client gets in within the limit, without a limit, and for clients that never enter', () => {
+    expect(run(new Simulation(scenario(4000)), 'A O +12000')).toEqual([]);
+    expect(run(new Simulation(scenario(9000, {})), 'A O +12000')).toEqual([]);
+    // O never enters: its own 9 s sleep is no wait to get in.
+    expect(run(new Simulation(scenario(9000, { waitMsMax: 5000 })), 'O +12000')).toEqual([]);
+  });
+
+  it('a crashed waiter is not starving', () => {
+    expect(run(new Simulation(scenario(9000)), 'A O !A +12000')).toEqual([]);
+  });
+});

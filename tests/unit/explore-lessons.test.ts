@@ -80,6 +80,12 @@ const TABLE: Record<string, Record<string, Row>> = {
   },
   // A cold start spikes under either TTL (the scenario's note says so).
   'cache-avalanche': { 'same-ttl': { found: ['load-spike'], exhaustive: false }, 'jittered-ttl': { found: ['load-spike'], exhaustive: false } },
+  // The refresh keeps a slow holder's place through the story's 2.5 s pause; a pause past the
+  // 5 s timeout beats it (the lesson's challenge, with a 7 s stall).
+  'counting-semaphore': { 'no-refresh': { found: ['over-limit'], exhaustive: false }, refresh: { found: [], exhaustive: false } },
+  // One crash of B at any point: entry leases let the queue move on, exhaustively.
+  'fair-lock': { 'no-timeout': { found: ['starvation'], exhaustive: true }, 'entry-lease': { found: [], exhaustive: true } },
+  'read-write-lock': { 'reader-preference': { found: ['starvation'], exhaustive: false }, 'writer-preference': { found: [], exhaustive: false } },
   'script-cache': { 'evalsha-only': { found: [], exhaustive: true }, fallback: { found: [], exhaustive: true } },
   'long-script': {
     'read-only': { found: [], exhaustive: true },

@@ -12,7 +12,7 @@ import { ExploreRunner, type ExploreSnapshot } from '../../src/engine/explore/ru
 import { SeededRandom } from '../../src/engine/rng';
 import type { FaultBudget } from '../../src/engine/scenario';
 import { Simulation } from '../../src/engine/simulation';
-import type { ViolationKind } from '../../src/engine/trace';
+import { VIOLATION_KINDS, type ViolationKind } from '../../src/engine/trace';
 import { findScenario } from '../../src/scenarios';
 
 const oneStall: FaultBudget = { stallCountMax: 1, stallLengthsMs: [6000], crashCountMax: 0 };
@@ -155,6 +155,16 @@ describe('breadth-first search', () => {
     const result: ExploreResult = explore({ scenario: getThenDel, bounds: { faults: oneStall }, stopAt: 'first' });
     expect(result.violations).toHaveLength(1);
     expect(result).toMatchObject({ exhaustive: false, cut: { stoppedAtViolation: true } });
+  });
+
+  it('claims only the kinds the scenario checks: every kind by default, the listed ones where it names its checkers', () => {
+    const kindsOf = (id: string, variantId: string, invariants?: ViolationKind[], mode?: 'random') =>
+      explore({ scenario: findScenario(id), variantId, bounds: { depthMax: 2 }, invariants, ...(mode ? { mode, walkCountMax: 2 } : {}) }).invariants;
+    expect(kindsOf('get-then-del', 'lua')).toEqual(VIOLATION_KINDS);
+    // Readers share the critical section: read-write-lock applies the starvation checker alone.
+    expect(kindsOf('read-write-lock', 'writer-preference')).toEqual(['starvation']);
+    expect(kindsOf('read-write-lock', 'writer-preference', ['mutual-exclusion', 'starvation'])).toEqual(['starvation']);
+    expect(kindsOf('counting-semaphore', 'refresh', undefined, 'random')).toEqual(['over-limit']);
   });
 
   it('runs in slices to the same result as in one go', () => {

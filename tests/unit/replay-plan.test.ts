@@ -36,6 +36,14 @@ describe('replay plan', () => {
     expect(reentrant.replyIsDurationMs).toBe(true);
   });
 
+  it('scales a sorted-set score that is a time with the timeout it is compared with (the semaphore, the fair queue)', () => {
+    // C's acquire at t=5500: ARGV limit, id, timeout, now. Pruning keeps its meaning: 1100 - 1000 on the scaled clock.
+    const acquire = plan('counting-semaphore', 'no-refresh', 5).commands.find((c) => c.clientId === 'C' && c.argv[0] === 'EVAL');
+    expect(acquire?.realArgv.slice(2)).toEqual(['1', 'p:semaphore', '2', acquire?.argv[5], '1000', '1100']);
+    const queued = plan('fair-lock', 'entry-lease', 5).commands.find((c) => c.clientId === 'B' && c.argv[0] === 'EVAL');
+    expect(queued?.realArgv.slice(2)).toEqual(['3', 'p:lock', 'p:lock:queue', 'p:lock:queue:leases', queued?.argv[6], '600', '100', '400']);
+  });
+
   it('keeps seconds where they stay whole and switches to milliseconds where they do not; leaves 0 and bad values as they are', () => {
     expect(scaleDuration('60', 's', 10)).toEqual({ text: '6', unit: 's' });
     expect(scaleDuration('60', 's', 7)).toEqual({ text: '8571', unit: 'ms' });

@@ -72,6 +72,7 @@ export function commandShape(args: readonly Arg[]): ShapeResult {
   const name = first.toUpperCase();
   const n = args.length;
   switch (name) {
+    // One key; values, scores, ranks and list elements are data (sorted sets and list edits: semaphores, fair queues).
     case 'GET':
     case 'GETDEL':
     case 'SETNX':
@@ -99,6 +100,19 @@ export function commandShape(args: readonly Arg[]): ShapeResult {
     case 'SREM':
     case 'SISMEMBER':
     case 'SCARD':
+    case 'ZADD':
+    case 'ZREM':
+    case 'ZCARD':
+    case 'ZSCORE':
+    case 'ZRANK':
+    case 'ZRANGE':
+    case 'ZREMRANGEBYSCORE':
+    case 'LPOP':
+    case 'RPOP':
+    case 'LINDEX':
+    case 'LRANGE':
+    case 'LPOS':
+    case 'LREM':
       return plain(n > 1 ? [1] : []);
     case 'DEL':
     case 'UNLINK':

@@ -1,6 +1,7 @@
 import type { Scenario } from '../scenario';
 import { formatSchedule, type Choice } from '../schedule';
-import { VIOLATION_KINDS, type ViolationEvent, type ViolationKind } from '../trace';
+import { checkedKinds } from '../checkers';
+import type { ViolationEvent, ViolationKind } from '../trace';
 import { validateBounds, type ExploreBounds } from './bounds';
 import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed, type RankedMove } from './moves';
 import { effectOf, skippable, type Effect } from './por';
@@ -85,7 +86,7 @@ export class BreadthFirstSearch {
   constructor(options: SearchOptions) {
     this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed, keyer: options.keyer });
     this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds, this.runner.ctx.nodeIds);
-    this.invariants = options.invariants ? VIOLATION_KINDS.filter((k) => options.invariants?.includes(k)) : VIOLATION_KINDS;
+    this.invariants = checkedKinds(options.scenario.checkers, options.invariants);
     this.targets = new Set(this.invariants);
     this.offenders = options.offenders;
     this.reduce = options.reduce ?? true;

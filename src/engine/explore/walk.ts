@@ -1,6 +1,7 @@
 import { SeededRandom } from '../rng';
 import type { Choice } from '../schedule';
-import { VIOLATION_KINDS, type ViolationKind } from '../trace';
+import { checkedKinds } from '../checkers';
+import type { ViolationKind } from '../trace';
 import { validateBounds, type ExploreBounds } from './bounds';
 import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed } from './moves';
 import type { ExploreProgress, ExploreResult, FoundViolation } from './result';
@@ -50,7 +51,7 @@ export class RandomWalk {
   constructor(options: WalkOptions) {
     this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed });
     this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds, this.runner.ctx.nodeIds);
-    this.invariants = options.invariants ? VIOLATION_KINDS.filter((k) => options.invariants?.includes(k)) : VIOLATION_KINDS;
+    this.invariants = checkedKinds(options.scenario.checkers, options.invariants);
     this.targets = new Set(this.invariants);
     this.offenders = options.offenders;
     this.random = SeededRandom.fromSeed(options.walkSeed ?? 1);
