@@ -8,17 +8,36 @@ export type EventBody = DistributiveOmit<TraceEvent, 'seq' | 'step' | 'atMs' | '
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** The lock key as the checkers see it: value (hashes as field=value pairs), PTTL, tracked holder. */
-export function readLock(server: SimRedisServer, ctx: RunContext, nowMs: number, holder: string | null): LockView {
+export function readLock(server: SimRedisServer, ctx: RunContext, nowMs: number, holder: string | null, world: Readonly<WorldState> | null = null): LockView {
   const lockKey = lockKeyOf(ctx.scenario, ctx.variant);
   const entry = server.keyspace.entry(lockKey);
-  if (entry === null) return { value: null, pttlMs: -2, holder: null };
+  const holders = world === null ? undefined : holdersOf(server, ctx, world, nowMs);
+  if (entry === null) return holders === undefined ? { value: null, pttlMs: -2, holder: null } : { value: null, pttlMs: -2, holder: null, holders };
   const value =
     entry.type === 'string'
       ? entry.value
       : entry.type === 'hash'
         ? `{${entry.value.map(([f, v]) => `${f}=${v}`).join(', ')}}`
         : JSON.stringify(entry.value);
-  return { value, pttlMs: server.keyspace.pttl(lockKey, nowMs), holder };
+  const view = { value, pttlMs: server.keyspace.pttl(lockKey, nowMs), holder };
+  return holders === undefined ? view : { ...view, holders };
+}
+
+/** The clients whose tokens are in the scenario's holder keys (Scenario.holderKeys), or undefined without them. */
+function holdersOf(server: SimRedisServer, ctx: RunContext, world: Readonly<WorldState>, nowMs: number): string[] | undefined {
+  const keys = ctx.scenario.holderKeys;
+  if (keys === undefined) return undefined;
+  const names = new Set<string>();
+  for (const key of keys) {
+    if (server.keyspace.pttl(key, nowMs) === -2) continue;
+    const entry = server.keyspace.entry(key);
+    if (entry === null) continue;
+    if (entry.type === 'string') names.add(entry.value);
+    else if (entry.type === 'hash') for (const [field] of entry.value) names.add(field);
+    else if (entry.type === 'zset') for (const [member] of entry.value) names.add(member);
+  }
+  // A client, not an activity, holds: the first client listed with the token (activities share their owner's).
+  return world.clients.filter((c) => !c.id.includes('·') && names.has(c.vars.token ?? '')).map((c) => c.id);
 }
 
 /** Collects one choice's events, tracks who holds the lock, and runs the checkers after each event. */
@@ -57,9 +76,9 @@ export function emitter(world: WorldState, server: SimRedisServer, ctx: RunConte
     return changed;
   };
   const read = (holder: string | null): LockView => {
-    if (source === null) return readLock(server, ctx, world.nowMs, holder);
+    if (source === null) return readLock(server, ctx, world.nowMs, holder, world);
     const at = source();
-    return at === null ? ABSENT : readLock(at.server, ctx, at.nowMs, holder);
+    return at === null ? ABSENT : readLock(at.server, ctx, at.nowMs, holder, world);
   };
   const lockNow = (): LockView => read(world.lock.holder);
 

@@ -212,6 +212,13 @@ export interface Scenario {
    */
   readonly waitMsMax?: number;
   /**
+   * Keys where several clients may hold the lock at once, each named by its token: a string's
+   * value, a sorted set's members, a hash's fields (a semaphore's entries, a read-write lock's
+   * writer and readers). When set, the lock as the trace shows it also lists `holders`, the
+   * clients whose tokens are there, and "who holds it" means any of them, not the last writer.
+   */
+  readonly holderKeys?: readonly string[];
+  /**
    * How fast Lua runs on this scenario's virtual clock, and when other clients get BUSY
    * (redis/lua/busy.ts). Default: Redis-like speed, so lock scripts take no time; a story about a
    * slow script slows it down.

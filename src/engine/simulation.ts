@@ -247,7 +247,7 @@ export class Simulation {
     const cluster = this.world.cluster;
     if (cluster !== undefined && !cluster.nodes[cluster.primary].up) return { value: null, pttlMs: -2, holder: null };
     const { server, nowMs } = this.viewNode();
-    return readLock(server, this.ctx, nowMs, this.world.lock.holder);
+    return readLock(server, this.ctx, nowMs, this.world.lock.holder, this.world);
   }
 
   /** Runs a command on this simulation's server (with nodes: the current primary) outside any client (the console). Not part of the timeline. */

@@ -22,6 +22,8 @@ export interface LockView {
   /** PTTL semantics: -2 absent, -1 no expiry, else ms left. */
   readonly pttlMs: number;
   readonly holder: string | null;
+  /** A lock several may hold at once (Scenario.holderKeys): the clients whose tokens are in its keys, in client order. */
+  readonly holders?: readonly string[];
 }
 
 interface EventBase {

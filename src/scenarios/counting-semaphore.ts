@@ -139,6 +139,7 @@ export const countingSemaphore: Scenario = {
   ),
   params: { semaphoreKey: 'semaphore', limit: '2', timeoutMs: '5000' },
   lockKey: 'semaphore',
+  holderKeys: ['semaphore'],
   holderCountMax: 2,
   checkers: ['over-limit'],
   scripts: { acquire: ACQUIRE, refresh: REFRESH },

@@ -156,6 +156,8 @@ export const readWriteLock: Scenario = {
   ),
   params: { lockKey: 'rw:write', readersKey: 'rw:readers', intentKey: 'rw:write-intent', ttlMs: '5000', intentTtlMs: '1500' },
   lockKey: 'rw:write',
+  // The writer holds rw:write; each reader is a field of rw:readers: all of them hold the lock.
+  holderKeys: ['rw:write', 'rw:readers'],
   waitMsMax: 6000,
   // Readers share the critical section: mutual exclusion is not this lock's rule for them.
   checkers: ['starvation'],

@@ -235,3 +235,18 @@ describe('timeline model over random schedules', () => {
     );
   });
 });
+
+describe('a lock several hold at once (holder keys)', () => {
+  it('draws every holder in the Redis row, and a belief is stale only once its client is no longer listed', () => {
+    const sim = new Simulation(findScenario('counting-semaphore'), { variantId: 'no-refresh' });
+    sim.applySchedule(findScenario('counting-semaphore').defaultSchedule ?? '');
+    const model = modelOf(sim);
+    const shared = model.holders.filter((h) => h.holders !== undefined && h.holders.length > 1);
+    expect(shared.length).toBeGreaterThan(0);
+    expect(shared.some((h) => h.holders?.join(' ') === 'A B')).toBe(true);
+    // A's entry is pruned by C's acquire while A works: A's belief goes stale, B's (still listed) does not before its end.
+    const rowA = model.rows.find((r) => r.clientId === 'A');
+    expect(rowA?.staleBeliefs.length).toBeGreaterThan(0);
+    expect(rowA?.staleBeliefs.every((s) => s.redisHolder === null)).toBe(true);
+  });
+});

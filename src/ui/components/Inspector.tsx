@@ -1,8 +1,8 @@
 import { lazy, memo, Suspense } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Translate } from '../../i18n';
+import { formatList, type Translate } from '../../i18n';
 import { useSimStore, useT } from '../store/context';
-import { selectLockState } from '../store/selectors';
+import { selectLang, selectLockState } from '../store/selectors';
 import type { SimState } from '../store/createSimStore';
 import type { LockState } from '../store/published';
 import type { ClientView, KeyView } from '../store/types';
@@ -114,6 +114,9 @@ function holderOf(lock: LockState, clients: readonly ClientView[]): ClientView |
 
 /** True when some client's belief differs from Redis's truth about the lock. */
 function beliefMismatch(lock: LockState, clients: readonly ClientView[]): boolean {
+  // A lock several hold: each believer must be listed, and each live client listed must believe.
+  const holders = lock.kind === 'held' ? lock.holders : undefined;
+  if (holders !== undefined) return clients.some((c) => c.believesHoldsLock !== holders.includes(c.id) && (c.believesHoldsLock || c.live));
   const holder = holderOf(lock, clients);
   return clients.some((c) => c.believesHoldsLock && c !== holder) || (holder !== undefined && !holder.believesHoldsLock && holder.live);
 }
@@ -132,6 +135,7 @@ function MismatchNote() {
 function LockTruth() {
   const t = useT();
   const { lock, clients } = useSimStore(useShallow(selectTruth));
+  const lang = useSimStore(selectLang);
   const holder = holderOf(lock, clients);
   return (
     <div className="truth" data-testid="lock-truth">
@@ -140,7 +144,16 @@ function LockTruth() {
         <div className="truth__row" data-testid="lock-truth.redis">
           <dt>{t('redisSays')}</dt>
           <dd>
-            {holder ? (
+            {lock.kind === 'held' && lock.holders !== undefined && lock.holders.length > 1 ? (
+              <>
+                {clients
+                  .filter((c) => lock.holders?.includes(c.id))
+                  .map((c) => (
+                    <ClientBadge key={c.id} id={c.id} index={c.index} size="small" />
+                  ))}{' '}
+                {t('redisSaysHolders', { ids: formatList(lock.holders, lang) })}
+              </>
+            ) : holder ? (
               <>
                 <ClientBadge id={holder.id} index={holder.index} size="small" /> {t('redisSaysHolder', { id: holder.id })}
               </>

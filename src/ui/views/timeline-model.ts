@@ -50,9 +50,21 @@ interface RowState {
 
 interface OpenHolder {
   holder: string | null;
+  holders: readonly string[] | undefined;
   value: string;
   start: Moment;
   expireAtMs: number | null;
+}
+
+type LockOf = TraceEvent['lockAfter'];
+
+/**
+ * The lock as the Redis row draws it: its value and writer; for a lock several hold at once
+ * (the scenario's holder keys), the set of holders, held while it is not empty.
+ */
+function drawnLock(view: LockOf): { readonly value: string | null; readonly holder: string | null; readonly holders: readonly string[] | undefined; readonly pttlMs: number } {
+  if (view.holders === undefined) return { value: view.value, holder: view.holder, holders: undefined, pttlMs: view.pttlMs };
+  return { value: view.holders.length === 0 ? null : view.holders.join(', '), holder: null, holders: view.holders, pttlMs: view.pttlMs };
 }
 
 interface OpenTtl {
@@ -158,7 +170,7 @@ export function createTimelineModelBuilder(clientIds: readonly string[], tokenOw
     if (!band) return;
     const expiry = band.expireAtMs;
     const end: Moment = reason === 'expired' && expiry !== null && expiry <= e.atMs ? { ms: expiry, seq: null } : at(e);
-    holders.push({ holder: band.holder, value: splitter.split(band.value), start: band.start, end, open: false, endReason: reason, endedBy });
+    holders.push({ holder: band.holder, holders: band.holders, value: splitter.split(band.value), start: band.start, end, open: false, endReason: reason, endedBy });
     closeTtl(end, reason === 'deleted' || reason === 'overwritten' ? reason : null);
     band = null;
   };
@@ -186,7 +198,7 @@ export function createTimelineModelBuilder(clientIds: readonly string[], tokenOw
   const openBand = (): HolderBand | null =>
     band === null
       ? null
-      : { holder: band.holder, value: splitter.split(band.value), start: band.start, end: RUN_END, open: true, endReason: 'open', endedBy: null };
+      : { holder: band.holder, holders: band.holders, value: splitter.split(band.value), start: band.start, end: RUN_END, open: true, endReason: 'open', endedBy: null };
 
   const closeBelief = (r: RowState, end: Moment, endReason: BeliefBand['endReason']) => {
     if (!r.openBelief) return;
@@ -234,15 +246,15 @@ export function createTimelineModelBuilder(clientIds: readonly string[], tokenOw
     current.isCommand.push(e.kind === 'command');
 
     // Redis's truth, first as it was before this event (a lease may have expired in between)...
-    const before = e.lockBefore;
+    const before = drawnLock(e.lockBefore);
     if (band && before.value !== band.value) closeHolder(e, before.value === null ? 'expired' : 'overwritten', null);
-    if (!band && before.value !== null) band = { holder: before.holder, value: before.value, start: at(e), expireAtMs: null };
+    if (!band && before.value !== null) band = { holder: before.holder, holders: before.holders, value: before.value, start: at(e), expireAtMs: null };
     // ...then what this event did to it.
-    const after = e.lockAfter;
+    const after = drawnLock(e.lockAfter);
     if (after.value !== before.value || after.holder !== before.holder) {
       if (e.kind === 'command') closeHolder(e, after.value === null ? 'deleted' : 'overwritten', e.clientId);
       else closeHolder(e, after.value === null ? 'expired' : 'overwritten', null);
-      if (after.value !== null) band = { holder: after.holder, value: after.value, start: at(e), expireAtMs: null };
+      if (after.value !== null) band = { holder: after.holder, holders: after.holders, value: after.value, start: at(e), expireAtMs: null };
     }
     if (after.value !== null) syncTtl(e, after.pttlMs);
 
@@ -498,7 +510,8 @@ function staleParts(belief: BeliefBand, holders: readonly HolderBand[], open: Ho
       cursor = band.start;
     }
     const end = compareMoments(band.end, belief.end) < 0 ? band.end : belief.end;
-    if (band.holder !== id) emit(end, band.holder, end === belief.end && belief.open);
+    // A lock several hold: stale once the believer is not among them ("the lock is gone" for it).
+    if (band.holders !== undefined ? !band.holders.includes(id) : band.holder !== id) emit(end, band.holders !== undefined ? null : band.holder, end === belief.end && belief.open);
     cursor = end;
   }
   emit(belief.end, null, belief.open);

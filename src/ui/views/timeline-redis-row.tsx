@@ -1,6 +1,6 @@
 /** The Redis row of the timeline: who Redis says holds the lock, and the lease. */
 import { memo } from 'react';
-import { translator, type Lang, type Translate } from '../../i18n';
+import { formatList, translator, type Lang, type Translate } from '../../i18n';
 import { clientColor, fitText, textWidth } from './svg-text';
 import { Badge } from './svg-parts';
 import { OPEN_TAIL_PX, TIMELINE_FONT_MIN_PX, useGeometry as useG } from './timeline-geometry';
@@ -35,15 +35,24 @@ export const RedisRowStatic = memo(function RedisRowStatic(props: RedisRowProps)
       {holders.map((h) => {
         const x0 = layout.xOf(h.start);
         const x1 = layout.xOf(h.end) + (h.open ? OPEN_TAIL_PX : 0);
-        const index = h.holder === null ? 0 : (colorIndex.get(h.holder) ?? 0);
-        const color = clientColor(h.holder, index);
-        const words = h.holder === null ? t('redisHoldsNobody') : t('redisHolds', { id: h.holder });
+        // A lock several hold takes its one holder's colour, else none.
+        const colorId = h.holders !== undefined ? (h.holders.length === 1 ? h.holders[0] : null) : h.holder;
+        const index = colorId === null ? 0 : (colorIndex.get(colorId) ?? 0);
+        const color = clientColor(colorId, index);
+        const words =
+          h.holders !== undefined && h.holders.length > 1
+            ? t('redisHoldMany', { ids: formatList(h.holders, lang) })
+            : h.holders !== undefined
+              ? t('redisHolds', { id: h.holders[0] })
+              : h.holder === null
+                ? t('redisHoldsNobody')
+                : t('redisHolds', { id: h.holder });
         const label = fitText(words, x1 - x0 - 34, G.labelFontPx + 0.5, false);
         const [hx, hw] = cutSpan(extent, x0, x1, 2);
         return (
           <g key={`h${h.start.seq}`} className={`lsv-holder${h.open ? ' lsv-open' : ''}`}>
             <rect className="lsv-holder-band" x={hx} y={bandY} width={hw} height={bandH} rx={4} style={{ fill: color, stroke: color }} />
-            {x1 - x0 > 26 && h.holder !== null && <Badge x={x0 + 13} y={bandY + bandH / 2} r={Math.max(BADGE_R_MIN_PX, bandH / 2)} id={h.holder} index={index} />}
+            {x1 - x0 > 26 && colorId !== null && <Badge x={x0 + 13} y={bandY + bandH / 2} r={Math.max(BADGE_R_MIN_PX, bandH / 2)} id={colorId} index={index} />}
             {label && (
               <text className="lsv-holder-label" x={x0 + 26} y={bandY + bandH / 2}>
                 {label}

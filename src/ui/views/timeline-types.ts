@@ -100,6 +100,8 @@ export type HolderEnd = 'expired' | 'deleted' | 'overwritten' | 'open';
 export interface HolderBand extends Span {
   /** The client whose command wrote the value; null when it was written outside the clients. */
   readonly holder: string | null;
+  /** A lock several hold at once (the scenario's holder keys): every holder; undefined otherwise. */
+  readonly holders?: readonly string[];
   readonly value: readonly TextPart[];
   readonly endReason: HolderEnd;
   /** The client whose command ended it (deleted, overwritten). */

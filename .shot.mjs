@@ -1,0 +1,14 @@
+import { chromium } from '@playwright/test';
+const [,, url, w, h, out, zh, dark, pres] = process.argv;
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+const page = await browser.newPage({ viewport: { width: Number(w), height: Number(h) }, deviceScaleFactor: 1, hasTouch: Number(w) < 800, isMobile: Number(w) < 800 });
+await page.goto(url);
+await page.waitForFunction(() => window.lockstep?.isReady === true, null, { timeout: 60000 });
+if (zh === '1') await page.getByRole('button', { name: '中文', exact: true }).click();
+if (dark === '1') await page.getByRole('button', { name: zh === '1' ? '深色主题' : 'Dark theme', exact: true }).click();
+if (pres === '1') await page.getByRole('button', { name: zh === '1' ? '演示模式' : 'Presentation mode', exact: true }).click();
+await page.waitForTimeout(500);
+const m = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, iw: window.innerWidth, sh: document.documentElement.scrollHeight, ih: window.innerHeight }));
+console.log(JSON.stringify(m));
+await page.screenshot({ path: out, fullPage: process.env.FULL === '1' });
+await browser.close();
