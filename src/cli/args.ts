@@ -54,14 +54,20 @@ export interface ExploreCommand {
   /** A whole fault budget as text (parseFaultBudget), over the scenario's declared one; the single flags then apply over it. */
   readonly faults: string | undefined;
   readonly invariants: readonly string[] | undefined;
-  readonly random: boolean;
+  /** bfs (default), or a random mode: random (uniform walks; `--random`), pct, swarm. */
+  readonly mode: ExploreModeName;
   readonly walks: number | undefined;
   readonly walkSeed: number | undefined;
+  /** PCT's bug depth d (--mode pct). */
+  readonly bugDepth: number | undefined;
   readonly reduce: boolean;
   /** Replay each violation's schedule on every variant of the scenario (the page's side-by-side). */
   readonly compareVariants: boolean;
   readonly json: boolean;
 }
+
+export const EXPLORE_MODE_NAMES = ['bfs', 'random', 'pct', 'swarm'] as const;
+export type ExploreModeName = (typeof EXPLORE_MODE_NAMES)[number];
 
 export type CommandName = 'list' | 'run' | 'console' | 'explore' | 'replay';
 
@@ -86,6 +92,8 @@ const FAULTS_MAX = 8;
 const STALL_LENGTHS_MAX = 8;
 const WALKS_DEFAULT = 1000;
 const WALKS_MAX = 1_000_000;
+const BUG_DEPTH_DEFAULT = 2;
+const BUG_DEPTH_MAX = 10;
 /** Longest stall or horizon accepted on the line (a day of virtual time). */
 const MS_MAX = 86_400_000;
 
@@ -131,7 +139,8 @@ Its clock moves only on ".advance <ms>" (${NUMBERS_ACCEPTED}); ".help" lists the
 Input lines longer than 64 MiB are refused (with an error reply) and skipped.`,
   explore: `Usage: npm run sim -- explore <scenario>|--file <definition.json> [--variant <id>|all] [--depth <n>] [--stalls <n>]
          [--stall-ms <ms>[,<ms>...]] [--crashes <n>] [--fault-clients A,B] [--faults <budget>] [--states <n>]
-         [--horizon-ms <ms>] [--invariant <kind>[,<kind>...]] [--random [--walks <n>] [--walk-seed <n>]]
+         [--horizon-ms <ms>] [--invariant <kind>[,<kind>...]] [--mode bfs|random|pct|swarm [--walks <n>]
+         [--walk-seed <n>] [--bug-depth <d>]] [--random]
          [--no-reduce] [--compare-variants] [--seed <n>] [--json]
 
 Searches the schedules of a scenario variant, breadth-first, for the shortest one (fewest choices)
@@ -155,10 +164,15 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   --states <n>              distinct states the search may visit (1 to ${STATES_MAX})
   --horizon-ms <ms>         latest virtual time a schedule may reach
   --invariant <kind>,...    violation kinds to look for (default: all), e.g. foreign-release
-  --random                  seeded random walks instead of the breadth-first search (a sample:
-                            never exhaustive; prints a coverage estimate)
+  --mode <m>                bfs (default): breadth-first, shortest first; or seeded random walks (a sample:
+                            never exhaustive; prints a coverage estimate): random (uniform), pct
+                            (probabilistic concurrency testing, with its probability bound), swarm (each
+                            walk draws its own fault budget within the bounds)
+  --random                  the same as --mode random
   --walks <n>               random walks to take (default ${WALKS_DEFAULT})
-  --walk-seed <n>           the walks' seed (default 1)
+  --walk-seed <n>           the walks' seed (default 1): walk i runs with seed n + i, printed with what it
+                            finds; --walk-seed <that> --walks 1 replays that walk alone
+  --bug-depth <d>           PCT's bug depth, 1 to ${BUG_DEPTH_MAX} (default ${BUG_DEPTH_DEFAULT}): d - 1 priority change points per walk
   --no-reduce               turn off the partial-order reduction (same states, more transitions)
   --compare-variants        replay each violation's schedule on every variant: which it breaks, which
                             refuse one of its choices, and the first step where each run differs
@@ -234,6 +248,8 @@ const OPTIONS = {
     faults: { type: 'string' },
     invariant: { type: 'string' },
     random: { type: 'boolean' },
+    mode: { type: 'string' },
+    'bug-depth': { type: 'string' },
     walks: { type: 'string' },
     'walk-seed': { type: 'string' },
     'no-reduce': { type: 'boolean' },
@@ -334,8 +350,14 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
   if (stallMs && (stallMs.length > STALL_LENGTHS_MAX || stallMs.includes(0))) {
     throw new UsageError(`--stall-ms wants 1 to ${STALL_LENGTHS_MAX} lengths, each at least 1 ms`, 'explore');
   }
-  const random = values.random === true;
-  if (!random && (values.walks !== undefined || values['walk-seed'] !== undefined)) throw new UsageError('--walks and --walk-seed need --random', 'explore');
+  const modeText = text('mode');
+  if (modeText !== undefined && !(EXPLORE_MODE_NAMES as readonly string[]).includes(modeText)) {
+    throw new UsageError(`--mode must be one of ${EXPLORE_MODE_NAMES.join(', ')}, got "${modeText}"`, 'explore');
+  }
+  if (values.random === true && modeText !== undefined && modeText !== 'random') throw new UsageError(`--random is --mode random: not with --mode ${modeText}`, 'explore');
+  const mode: ExploreModeName = values.random === true ? 'random' : ((modeText as ExploreModeName | undefined) ?? 'bfs');
+  if (mode === 'bfs' && (values.walks !== undefined || values['walk-seed'] !== undefined)) throw new UsageError('--walks and --walk-seed need a random mode (--mode random, pct or swarm)', 'explore');
+  if (mode !== 'pct' && values['bug-depth'] !== undefined) throw new UsageError('--bug-depth needs --mode pct', 'explore');
   return {
     name: 'explore',
     scenario: scenario ?? null,
@@ -351,9 +373,10 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
     faultClients: list('fault-clients'),
     faults: text('faults'),
     invariants: list('invariant'),
-    random,
+    mode,
     walks: whole('walks', 1, WALKS_MAX),
     walkSeed: whole('walk-seed', 0, SEED_MAX),
+    bugDepth: whole('bug-depth', 1, BUG_DEPTH_MAX),
     reduce: values['no-reduce'] !== true,
     compareVariants: values['compare-variants'] === true,
     json,

@@ -4,7 +4,7 @@
  * found, so a CI job can fail on it; 0 when none was found within the bounds.
  */
 import { formatNumber, translator } from '../i18n';
-import { BoundsError, explore, parseFaultBudget, resolveBounds, verdictLines, type BoundsOverrides, type ExploreResult } from '../engine/explore';
+import { BoundsError, explore, formatFaultBudget, parseFaultBudget, resolveBounds, verdictLines, type BoundsOverrides, type ExploreResult } from '../engine/explore';
 import { validateBounds } from '../engine/explore/bounds';
 import { findVariant, nodeIdsOf, type FaultBudget, type Scenario } from '../engine/scenario';
 import { VIOLATION_KINDS, type ViolationKind } from '../engine/trace';
@@ -35,9 +35,20 @@ function exploreJson(result: ExploreResult, elapsedMs: number): Record<string, u
     cut: result.cut,
     coverage: result.coverage,
     violation: first === null ? null : { kind: first.kind, schedule: first.schedule, steps: first.steps },
-    violations: result.violations.map((v) => ({ kind: v.kind, schedule: v.schedule, steps: v.steps, atMs: v.atMs, clients: v.clients, message: v.message })),
+    violations: result.violations.map((v) => ({ kind: v.kind, schedule: v.schedule, steps: v.steps, atMs: v.atMs, clients: v.clients, message: v.message, ...(v.walk ? { walk: v.walk } : {}) })),
+    pct: result.pct,
     verdict: verdictLines(result),
   };
+}
+
+/** The command that takes one walk alone again (the same mode, bounds and seeds, that walk's seed). */
+function walkReplayCommand(command: ExploreCommand, scenarioId: string, variantId: string, result: ExploreResult, walkSeed: number): string {
+  const parts = ['npm run sim -- explore', command.file !== null ? `--file ${command.file}` : scenarioId, `--variant ${variantId}`, `--seed ${result.seed}`, `--mode ${result.mode}`];
+  if (result.pct) parts.push(`--bug-depth ${result.pct.bugDepth}`);
+  parts.push(`--depth ${result.bounds.depthMax}`, `--faults ${formatFaultBudget(result.bounds.faults)}`);
+  if (result.bounds.horizonMs !== null) parts.push(`--horizon-ms ${result.bounds.horizonMs}`);
+  parts.push(`--walk-seed ${walkSeed}`, '--walks 1');
+  return parts.join(' ');
 }
 
 /** One found schedule replayed on every variant (the page's side-by-side, engine/variant-outcomes.ts). */
@@ -128,10 +139,11 @@ export function exploreCommand(command: ExploreCommand): number {
       seed: command.seed,
       bounds,
       invariants,
-      mode: command.random ? 'random' : 'bfs',
+      mode: command.mode,
       reduce: command.reduce,
       walkSeed: command.walkSeed,
       walkCountMax: command.walks,
+      bugDepth: command.bugDepth,
     });
     const elapsedMs = performance.now() - startedMs;
     found ||= result.violations.length > 0;
@@ -152,7 +164,10 @@ export function exploreCommand(command: ExploreCommand): number {
         rate: formatNumber(statesPerS, 'en'),
       })}`,
     );
-    for (const v of result.violations) text.push(`  ${t('cliExploreReplay', { command: `npm run sim -- run ${scenario.id} --variant ${variantId} --seed ${result.seed} --schedule "${v.schedule}"` })}`);
+    for (const v of result.violations) {
+      text.push(`  ${t('cliExploreReplay', { command: `npm run sim -- run ${scenario.id} --variant ${variantId} --seed ${result.seed} --schedule "${v.schedule}"` })}`);
+      if (v.walk !== undefined) text.push(`  ${t('cliExploreWalkReplay', { index: v.walk.index, seed: v.walk.seed, command: walkReplayCommand(command, scenario.id, variantId, result, v.walk.seed) })}`);
+    }
     for (const c of compared) {
       text.push(`  ${t('cliCompareHeading', { schedule: c.schedule })}`);
       for (const line of comparisonLines(c.outcomes, variantId, t)) text.push(`    ${line}`);

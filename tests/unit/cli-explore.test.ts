@@ -79,7 +79,11 @@ describe('npm run sim -- explore', () => {
     [['explore', 'get-then-del', '--depth', '0'], /--depth must be at least 1/],
     [['explore', 'get-then-del', '--stalls', 'x'], /--stalls must be a whole number/],
     [['explore', 'get-then-del', '--invariant', 'nope'], /unknown invariant "nope"/],
-    [['explore', 'get-then-del', '--walks', '5'], /--walks and --walk-seed need --random/],
+    [['explore', 'get-then-del', '--walks', '5'], /--walks and --walk-seed need a random mode/],
+    [['explore', 'get-then-del', '--mode', 'dfs'], /--mode must be one of bfs, random, pct, swarm, got "dfs"/],
+    [['explore', 'get-then-del', '--bug-depth', '2'], /--bug-depth needs --mode pct/],
+    [['explore', 'get-then-del', '--mode', 'pct', '--bug-depth', '0'], /--bug-depth must be at least 1/],
+    [['explore', 'get-then-del', '--mode', 'pct', '--random'], /--random is --mode random: not with --mode pct/],
     [['explore', 'stock-oversell', '--stalls', '1'], /stalls need at least one length/],
     [['explore', 'get-then-del', '--frobnicate'], /Unknown option '--frobnicate'/],
     [['explore', 'get-then-del', '--faults', 'node-crashes=1'], /one Redis node/],
@@ -94,7 +98,9 @@ describe('npm run sim -- explore', () => {
 
   it('parses every bound and fault option strictly', () => {
     const command = parseCommandLine(['explore', 'get-then-del', '--variant', 'all', '--depth', '12', '--stalls', '2', '--stall-ms', '2500,5000', '--crashes', '1', '--fault-clients', 'A', '--states', '1000', '--horizon-ms', '60000', '--no-reduce']);
-    expect(command).toMatchObject({ name: 'explore', variant: 'all', depth: 12, stalls: 2, stallMs: [2500, 5000], crashes: 1, faultClients: ['A'], states: 1000, horizonMs: 60000, reduce: false, random: false });
+    expect(command).toMatchObject({ name: 'explore', variant: 'all', depth: 12, stalls: 2, stallMs: [2500, 5000], crashes: 1, faultClients: ['A'], states: 1000, horizonMs: 60000, reduce: false, mode: 'bfs' });
+    expect(parseCommandLine(['explore', 'x', '--mode', 'pct', '--bug-depth', '3', '--walks', '50', '--walk-seed', '9'])).toMatchObject({ mode: 'pct', bugDepth: 3, walks: 50, walkSeed: 9 });
+    expect(parseCommandLine(['explore', 'x', '--random'])).toMatchObject({ mode: 'random', bugDepth: undefined });
     expect(() => parseCommandLine(['explore', 'x', '--stall-ms', '5000,,7000'])).toThrow(UsageError);
     expect(() => parseCommandLine(['explore', 'x', '--stall-ms', '0'])).toThrow(/at least 1 ms/);
     expect(parseCommandLine(['explore', 'x', '--help'])).toEqual({ name: 'help', topic: 'explore', exitCode: 0 });

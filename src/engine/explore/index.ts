@@ -7,13 +7,16 @@
 import { exploreVerdictLines, type Lang } from '../../i18n';
 import type { Scenario } from '../scenario';
 import type { ViolationKind } from '../trace';
-import { resolveBounds, type BoundsOverrides } from './bounds';
+import { BoundsError, resolveBounds, type BoundsOverrides } from './bounds';
+import { bugDepthMax } from './pct';
 import type { ExploreMode, ExploreProgress, ExploreResult } from './result';
 import { BreadthFirstSearch } from './search';
 import { RandomWalk } from './walk';
 
 export { BoundsError, formatFaultBudget, hasNodeFaults, noFaults, parseFaultBudget, resolveBounds, type BoundsOverrides, type ExploreBounds } from './bounds';
-export type { ExploreMode, ExploreProgress, ExploreResult, FoundViolation, SearchCut, WalkCoverage } from './result';
+export { EXPLORE_MODES, type ExploreMode, type ExploreProgress, type ExploreResult, type FoundViolation, type PctGuarantee, type SearchCut, type WalkCoverage, type WalkMode } from './result';
+export { bugDepthMax, defaultBugDepth } from './pct';
+export { seedOfWalk } from './walk';
 
 export interface ExploreOptions {
   readonly scenario: Scenario;
@@ -26,7 +29,11 @@ export interface ExploreOptions {
   readonly invariants?: readonly ViolationKind[];
   /** Only violations whose clients start with these, offender first (a challenge's "make A delete B's lock"). */
   readonly offenders?: readonly string[];
-  /** 'bfs' (default): breadth-first, shortest first, exhaustive when it can. 'random': seeded random walks. */
+  /**
+   * 'bfs' (default): breadth-first, shortest first, exhaustive when it can. Seeded random walks:
+   * 'random' (uniform), 'pct' (probabilistic concurrency testing, `bugDepth`), 'swarm' (a fault
+   * budget drawn per walk).
+   */
   readonly mode?: ExploreMode;
   /** Partial-order reduction (bfs only; default on). */
   readonly reduce?: boolean;
@@ -35,6 +42,8 @@ export interface ExploreOptions {
   /** Random walks: the walks' seed and how many to take. */
   readonly walkSeed?: number;
   readonly walkCountMax?: number;
+  /** PCT's bug depth d (1 to 10, default 2). */
+  readonly bugDepth?: number;
 }
 
 /** A search that runs in slices: `run(n)` applies at most n moves and returns true when done. */
@@ -49,9 +58,14 @@ export interface Exploration {
 export function createExploration(options: ExploreOptions): Exploration {
   const bounds = resolveBounds(options.scenario, options.bounds);
   const common = { scenario: options.scenario, variantId: options.variantId, seed: options.seed, bounds, invariants: options.invariants, offenders: options.offenders, stopAt: options.stopAt };
-  return options.mode === 'random'
-    ? new RandomWalk({ ...common, walkSeed: options.walkSeed, walkCountMax: options.walkCountMax })
-    : new BreadthFirstSearch({ ...common, reduce: options.reduce });
+  const mode = options.mode ?? 'bfs';
+  if (options.bugDepth !== undefined && mode !== 'pct') throw new BoundsError('a bug depth is for PCT walks (mode pct)');
+  if (options.bugDepth !== undefined && (!Number.isSafeInteger(options.bugDepth) || options.bugDepth < 1 || options.bugDepth > bugDepthMax)) {
+    throw new BoundsError(`bugDepth must be an integer from 1 to ${bugDepthMax}, got ${options.bugDepth}`);
+  }
+  return mode === 'bfs'
+    ? new BreadthFirstSearch({ ...common, reduce: options.reduce })
+    : new RandomWalk({ ...common, mode, walkSeed: options.walkSeed, walkCountMax: options.walkCountMax, bugDepth: options.bugDepth });
 }
 
 /** Runs an exploration to its end (or a bound) and returns what it found. */

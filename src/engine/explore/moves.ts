@@ -162,6 +162,12 @@ export class MoveTable {
     return spends === null ? used : { ...used, [spends]: used[spends] + 1 };
   }
 
+  /** Fault moves in the table (PCT's F: the moves a fault point picks among). */
+  get faultMoveCount(): number {
+    const allowed = (m: FaultMove) => m.spends === null || limitOf(this.budget, m.spends) > 0;
+    return this.faults.filter(allowed).length + this.nodeFaults.filter(allowed).length;
+  }
+
   get context(): RunContext {
     return this.ctx;
   }

@@ -248,6 +248,7 @@ export class BreadthFirstSearch {
       },
       violations: [...this.found.values()].sort((a, b) => a.steps - b.steps),
       coverage: null,
+      pct: null,
     };
   }
 }
