@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { ReplayCommand } from './replay';
 import { parseServerUrl } from './replay/address';
+import { parseShardSpec, ShardError } from '../engine/explore/shard';
+import type { ShardSpec } from '../engine/explore/search';
 
 /**
  * The CLI's command line, parsed with node:util's parseArgs (strict: an unknown option or a
@@ -31,7 +33,15 @@ export type Command =
     }
   | { readonly name: 'console'; readonly json: boolean }
   | ExploreCommand
+  | ExploreMergeCommand
   | ({ readonly name: 'replay' } & ReplayCommand);
+
+/** `explore merge <shard.json>...`: one verdict from every shard of a search (engine/explore/shard.ts). */
+export interface ExploreMergeCommand {
+  readonly name: 'explore-merge';
+  readonly files: readonly string[];
+  readonly json: boolean;
+}
 
 /** `explore`: the explorer's options (docs/EXPLORER.md); undefined means the scenario's declared bound. */
 export interface ExploreCommand {
@@ -63,6 +73,8 @@ export interface ExploreCommand {
   readonly reduce: boolean;
   /** Replay each violation's schedule on every variant of the scenario (the page's side-by-side). */
   readonly compareVariants: boolean;
+  /** Search only this shard (`i/n`, 1-based) and print its file for `explore merge`. */
+  readonly shard: ShardSpec | undefined;
   readonly json: boolean;
 }
 
@@ -141,7 +153,8 @@ Input lines longer than 64 MiB are refused (with an error reply) and skipped.`,
          [--stall-ms <ms>[,<ms>...]] [--crashes <n>] [--fault-clients A,B] [--faults <budget>] [--states <n>]
          [--horizon-ms <ms>] [--invariant <kind>[,<kind>...]] [--mode bfs|random|pct|swarm [--walks <n>]
          [--walk-seed <n>] [--bug-depth <d>]] [--random]
-         [--no-reduce] [--compare-variants] [--seed <n>] [--json]
+         [--no-reduce] [--compare-variants] [--shard <i>/<n>] [--seed <n>] [--json]
+       npm run sim -- explore merge <shard.json>... [--json]
 
 Searches the schedules of a scenario variant, breadth-first, for the shortest one (fewest choices)
 that breaks an invariant: client steps, the clock moved to the next due time, and faults within the
@@ -176,6 +189,9 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   --no-reduce               turn off the partial-order reduction (same states, more transitions)
   --compare-variants        replay each violation's schedule on every variant: which it breaks, which
                             refuse one of its choices, and the first step where each run differs
+  --shard <i>/<n>           search shard i of n (1-based) of the breadth-first search and print its file
+                            (JSON, exit 0 whatever it found); "explore merge <files>" gives the verdict
+                            of one unsharded run (docs/EXPLORER.md, "Shards")
   --seed <n>                the run's seed (tokens, jitter), 0 to ${SEED_MAX} (default 1)
   --json                    one JSON document (an array with --variant all)
   -h, --help                this text
@@ -254,6 +270,7 @@ const OPTIONS = {
     'walk-seed': { type: 'string' },
     'no-reduce': { type: 'boolean' },
     'compare-variants': { type: 'boolean' },
+    shard: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -326,7 +343,15 @@ export function parseCommandLine(argv: readonly string[]): Command {
   }
 }
 
-function exploreCommand(values: Record<string, unknown>, positionals: readonly string[], json: boolean): ExploreCommand {
+function exploreMerge(values: Record<string, unknown>, files: readonly string[], json: boolean): ExploreMergeCommand {
+  const others = Object.keys(values).filter((k) => k !== 'json' && values[k] !== undefined);
+  if (others.length > 0) throw new UsageError(`explore merge takes shard files and --json only, not --${others[0]}: the shards carry what was searched`, 'explore');
+  if (files.length === 0) throw new UsageError('explore merge needs the shard files (the output of explore --shard i/n), e.g. explore merge shard-1.json shard-2.json', 'explore');
+  return { name: 'explore-merge', files, json };
+}
+
+function exploreCommand(values: Record<string, unknown>, positionals: readonly string[], json: boolean): ExploreCommand | ExploreMergeCommand {
+  if (positionals[0] === 'merge') return exploreMerge(values, positionals.slice(1), json);
   const [scenario, ...extra] = positionals;
   const file = definitionFile(values, scenario, 'explore');
   if (scenario === undefined && file === null) throw new UsageError('explore needs a scenario id (see "list") or --file <definition.json>', 'explore');
@@ -358,6 +383,18 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
   const mode: ExploreModeName = values.random === true ? 'random' : ((modeText as ExploreModeName | undefined) ?? 'bfs');
   if (mode === 'bfs' && (values.walks !== undefined || values['walk-seed'] !== undefined)) throw new UsageError('--walks and --walk-seed need a random mode (--mode random, pct or swarm)', 'explore');
   if (mode !== 'pct' && values['bug-depth'] !== undefined) throw new UsageError('--bug-depth needs --mode pct', 'explore');
+  let shard: ShardSpec | undefined;
+  if (text('shard') !== undefined) {
+    try {
+      shard = parseShardSpec(text('shard') as string);
+    } catch (error) {
+      if (error instanceof ShardError) throw new UsageError(`--shard: ${error.message}`, 'explore');
+      throw error;
+    }
+    if (mode !== 'bfs') throw new UsageError('--shard splits the breadth-first search: random modes split by --walk-seed instead', 'explore');
+    if (text('variant') === 'all') throw new UsageError('--shard searches one variant: give --variant <id>', 'explore');
+    if (values['compare-variants'] === true) throw new UsageError('--compare-variants goes with the merge, not a shard', 'explore');
+  }
   return {
     name: 'explore',
     scenario: scenario ?? null,
@@ -379,6 +416,7 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
     bugDepth: whole('bug-depth', 1, BUG_DEPTH_MAX),
     reduce: values['no-reduce'] !== true,
     compareVariants: values['compare-variants'] === true,
+    shard,
     json,
   };
 }

@@ -4,13 +4,14 @@
  * found, so a CI job can fail on it; 0 when none was found within the bounds.
  */
 import { formatNumber, translator } from '../i18n';
-import { BoundsError, explore, formatFaultBudget, parseFaultBudget, resolveBounds, verdictLines, type BoundsOverrides, type ExploreResult } from '../engine/explore';
+import { BoundsError, explore, exploreShard, formatFaultBudget, mergeShards, parseFaultBudget, ShardError, resolveBounds, verdictLines, type BoundsOverrides, type ExploreResult } from '../engine/explore';
 import { validateBounds } from '../engine/explore/bounds';
 import { findVariant, nodeIdsOf, type FaultBudget, type Scenario } from '../engine/scenario';
 import { VIOLATION_KINDS, type ViolationKind } from '../engine/trace';
 import { VariantRuns, type VariantOutcome } from '../engine/variant-outcomes';
 import { findScenario } from '../scenarios';
-import { UsageError, type ExploreCommand } from './args';
+import { UsageError, type ExploreCommand, type ExploreMergeCommand } from './args';
+import { readFileSync } from 'node:fs';
 import { readDefinitionFile } from './definition-file';
 
 /** Exit code when a violation was found (documented in the help and docs/EXPLORER.md). */
@@ -127,6 +128,11 @@ export function exploreCommand(command: ExploreCommand): number {
     if (error instanceof BoundsError) throw new UsageError(error.message, 'explore');
     throw error;
   }
+  if (command.shard !== undefined) {
+    const file = exploreShard({ scenario, variantId: variantIds[0], seed: command.seed, bounds, invariants, reduce: command.reduce, shard: command.shard });
+    process.stdout.write(`${JSON.stringify(file)}\n`);
+    return 0;
+  }
   const outputs: Record<string, unknown>[] = [];
   const text: string[] = [];
   const t = translator('en');
@@ -176,4 +182,31 @@ export function exploreCommand(command: ExploreCommand): number {
   if (command.json) process.stdout.write(`${JSON.stringify(command.variant === 'all' ? outputs : outputs[0])}\n`);
   else process.stdout.write(`${text.join('\n')}\n`);
   return found ? exitViolationFound : 0;
+}
+
+/** `explore merge`: every shard's file in, one verdict out (engine/explore/shard.ts); exit 3 on a violation. */
+export function exploreMergeCommand(command: ExploreMergeCommand): number {
+  const files = command.files.map((name) => {
+    let text: string;
+    try {
+      text = readFileSync(name, 'utf8');
+    } catch (error) {
+      throw new ShardError(`${name}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    try {
+      return { name, data: JSON.parse(text) as unknown };
+    } catch (error) {
+      throw new ShardError(`${name}: not JSON, or cut short (${(error as Error).message}): write each shard's whole output to its file`);
+    }
+  });
+  const startedMs = performance.now();
+  const result = mergeShards(files);
+  const elapsedMs = performance.now() - startedMs;
+  if (command.json) process.stdout.write(`${JSON.stringify({ ...exploreJson(result, elapsedMs), shards: files.length })}\n`);
+  else {
+    const lines = [`${result.scenarioId} / ${result.variantId}   seed ${result.seed}   merged from ${files.length} shards`, ...verdictLines(result).map((l) => `  ${l}`)];
+    for (const v of result.violations) lines.push(`  ${translator('en')('cliExploreReplay', { command: `npm run sim -- run ${result.scenarioId} --variant ${result.variantId} --seed ${result.seed} --schedule "${v.schedule}"` })}`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+  return result.violations.length > 0 ? exitViolationFound : 0;
 }

@@ -3,6 +3,9 @@
 // a violation and 0 when it proves none within the bounds, says "exhaustive" only when it was, and
 // refuses bad options with a clear message and exit code 2.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine, UsageError } from '../../src/cli/args';
 
@@ -94,6 +97,37 @@ describe('npm run sim -- explore', () => {
     expect(status).toBe(2);
     expect(stderr).toMatch(message);
     expect(stdout).toBe('');
+  });
+
+  it('--shard i/n prints a shard file (exit 0), and explore merge of every shard gives one run\'s verdict and exit code', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lockstep-shards-'));
+    const files = ['1/2', '2/2'].map((spec, i) => {
+      const { status, stdout } = sim('explore', 'get-then-del', '--invariant', 'foreign-release', '--shard', spec);
+      expect(status).toBe(0);
+      const file = join(dir, `shard-${i + 1}.json`);
+      writeFileSync(file, stdout);
+      return file;
+    });
+    const merged = sim('explore', 'merge', ...files, '--json');
+    expect(merged.status).toBe(3);
+    const one = sim('explore', 'get-then-del', '--invariant', 'foreign-release', '--json');
+    const [a, b] = [JSON.parse(merged.stdout), JSON.parse(one.stdout)];
+    expect(a.violations).toEqual(b.violations);
+    expect(a.verdict).toEqual(b.verdict);
+    expect(a.shards).toBe(2);
+    writeFileSync(join(dir, 'cut.json'), readFileSync(files[1], 'utf8').slice(0, 100));
+    const cut = sim('explore', 'merge', files[0], join(dir, 'cut.json'));
+    expect(cut.status).toBe(2);
+    expect(cut.stderr).toMatch(/cut.json: not JSON, or cut short/);
+  });
+
+  it('refuses a shard spec or merge it cannot use', () => {
+    expect(() => parseCommandLine(['explore', 'x', '--shard', '3/2'])).toThrow(/--shard: bad shard "3\/2": the shard must be 1 to 2/);
+    expect(() => parseCommandLine(['explore', 'x', '--shard', '1/2', '--mode', 'pct'])).toThrow(/random modes split by --walk-seed/);
+    expect(() => parseCommandLine(['explore', 'x', '--shard', '1/2', '--variant', 'all'])).toThrow(/one variant/);
+    expect(() => parseCommandLine(['explore', 'merge'])).toThrow(/needs the shard files/);
+    expect(() => parseCommandLine(['explore', 'merge', 'a.json', '--depth', '3'])).toThrow(/not --depth/);
+    expect(parseCommandLine(['explore', 'x', '--shard', '2/4'])).toMatchObject({ shard: { index: 1, count: 4 } });
   });
 
   it('parses every bound and fault option strictly', () => {

@@ -10,13 +10,16 @@ import type { ViolationKind } from '../trace';
 import { BoundsError, resolveBounds, type BoundsOverrides } from './bounds';
 import { bugDepthMax } from './pct';
 import type { ExploreMode, ExploreProgress, ExploreResult } from './result';
-import { BreadthFirstSearch } from './search';
+import { BreadthFirstSearch, type ShardSpec } from './search';
+import { scenarioHash, shardFile, type ShardFile } from './shard';
 import { RandomWalk } from './walk';
 
 export { BoundsError, formatFaultBudget, hasNodeFaults, noFaults, parseFaultBudget, resolveBounds, type BoundsOverrides, type ExploreBounds } from './bounds';
 export { EXPLORE_MODES, type ExploreMode, type ExploreProgress, type ExploreResult, type FoundViolation, type PctGuarantee, type SearchCut, type WalkCoverage, type WalkMode } from './result';
 export { bugDepthMax, defaultBugDepth } from './pct';
 export { seedOfWalk } from './walk';
+export { mergeShards, parseShardSpec, ShardError, type ShardFile } from './shard';
+export type { ShardSpec } from './search';
 
 export interface ExploreOptions {
   readonly scenario: Scenario;
@@ -66,6 +69,26 @@ export function createExploration(options: ExploreOptions): Exploration {
   return mode === 'bfs'
     ? new BreadthFirstSearch({ ...common, reduce: options.reduce })
     : new RandomWalk({ ...common, mode, walkSeed: options.walkSeed, walkCountMax: options.walkCountMax, bugDepth: options.bugDepth });
+}
+
+/** One shard of a breadth-first search (shard.ts): runs it and returns its file for the merge. */
+export function exploreShard(options: ExploreOptions & { readonly shard: ShardSpec }): ShardFile {
+  if ((options.mode ?? 'bfs') !== 'bfs') throw new BoundsError('only the breadth-first search is sharded (random walks split by walk seed instead)');
+  const bounds = resolveBounds(options.scenario, options.bounds);
+  const search = new BreadthFirstSearch({ scenario: options.scenario, variantId: options.variantId, seed: options.seed, bounds, invariants: options.invariants, offenders: options.offenders, stopAt: options.stopAt, reduce: options.reduce, shard: options.shard });
+  search.run();
+  const result = search.result();
+  return shardFile(search, {
+    scenario: result.scenarioId,
+    scenarioHash: scenarioHash(options.scenario),
+    variant: result.variantId,
+    seed: result.seed,
+    bounds: result.bounds,
+    invariants: result.invariants,
+    offenders: options.offenders ?? null,
+    reduce: result.reduced,
+    stopAt: options.stopAt ?? 'all',
+  });
 }
 
 /** Runs an exploration to its end (or a bound) and returns what it found. */

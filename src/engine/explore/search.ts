@@ -30,6 +30,42 @@ export interface SearchOptions extends ExploreTarget {
   readonly stopAt?: 'first' | 'all' | 'never';
   /** The key maker, when two searches' keys must be comparable (by default each has its own). */
   readonly keyer?: StateKeyer;
+  /** Search only this shard's part (shard.ts): 0-based index of count. */
+  readonly shard?: ShardSpec;
+}
+
+/** One part of a search split across processes (shard.ts). */
+export interface ShardSpec {
+  readonly index: number;
+  readonly count: number;
+}
+
+/** A shard splits at the first level with at least this many states per shard (or the last level). */
+const splitWidthPerShard = 8;
+
+/** A state a shard visited past the split level: what the merge needs to count it once (shard.ts). */
+export interface ShardState {
+  readonly hash: string;
+  readonly depth: number;
+  /** At the depth bound with a move left. */
+  cut: boolean;
+  /** Moves from it cut by the horizon. */
+  horizonCutMoves: number;
+  /** Moves applied and skipped (partial-order reduction) when it was expanded. */
+  transitions: number;
+  skipped: number;
+}
+
+/** What a shard saw, before the merge (shard.ts builds the file from it). */
+export interface ShardTally {
+  readonly splitDepth: number | null;
+  /** Counts up to the split level, the same in every shard. */
+  readonly prefix: { readonly states: number; readonly transitions: number; readonly skipped: number; readonly horizonCutMoves: number };
+  /** Horizon cuts, moves applied and moves skipped expanding this shard's states at the split level. */
+  readonly frontier: { readonly horizonCutMoves: number; readonly transitions: number; readonly skipped: number };
+  readonly states: readonly ShardState[];
+  /** Each found violation's order key: the positions of its moves (moves.ts), compared after its length. */
+  readonly orders: ReadonlyMap<ViolationKind, readonly number[]>;
 }
 
 /** One state waiting to be expanded. */
@@ -67,6 +103,15 @@ export class BreadthFirstSearch {
   /** Per visited state: its parent node and the choice from there (the path back to the start). */
   private readonly parents: number[] = [];
   private readonly choices: (Choice | null)[] = [];
+  /** Per visited state: the position (moves.ts) of the move from its parent. */
+  private readonly positions: number[] = [];
+  private readonly shard: ShardSpec | null;
+  private splitDepth: number | null = null;
+  private prefix: ShardTally['prefix'] | null = null;
+  private readonly frontier = { horizonCutMoves: 0, transitions: 0, skipped: 0 };
+  /** States visited past the split level, by node. */
+  private readonly beyond = new Map<number, ShardState>();
+  private readonly orders = new Map<ViolationKind, number[]>();
   private level: FrontierEntry[] = [];
   private next: FrontierEntry[] = [];
   private position = 0;
@@ -91,8 +136,9 @@ export class BreadthFirstSearch {
     this.reduce = options.reduce ?? true;
     this.stopAt = options.stopAt ?? 'all';
     this.moves = new MoveTable(this.runner.ctx, this.runner.state, this.bounds.faults);
+    this.shard = options.shard ?? null;
     const root = this.runner.root;
-    this.visit(this.runner.key() + usedKey(noFaultsUsed), -1, null);
+    this.visit(this.runner.key() + usedKey(noFaultsUsed), -1, null, -1);
     this.level.push({ node: 0, snapshot: root, used: noFaultsUsed, depth: 0, via: null, siblings: null });
   }
 
@@ -117,6 +163,8 @@ export class BreadthFirstSearch {
       const ranked = x.moves[x.index++];
       if (this.reduce && skippable(ranked, x.entry.via, x.entry.siblings?.get(ranked.id))) {
         this.skipped += 1;
+        const tally = this.tallyOf(x.entry);
+        if (tally !== null) tally.skipped += 1;
         continue;
       }
       budget -= 1;
@@ -135,6 +183,8 @@ export class BreadthFirstSearch {
       this.position = 0;
       if (this.level.length === 0) return false;
       this.depth += 1;
+      if (this.shard !== null && this.splitDepth === null && (this.level.length >= splitWidthPerShard * this.shard.count || this.depth >= this.bounds.depthMax - 1)) this.split(this.shard);
+      if (this.position >= this.level.length) return false;
     }
     const entry = this.level[this.position];
     this.level[this.position++] = undefined as unknown as FrontierEntry;
@@ -144,34 +194,59 @@ export class BreadthFirstSearch {
     return true;
   }
 
+  /**
+   * Splits the search at the level starting now: every shard has searched the same levels so far
+   * (the prefix); from here each expands only every count-th state of this level, by position.
+   */
+  private split(shard: ShardSpec): void {
+    this.splitDepth = this.depth;
+    this.prefix = { states: this.visited.size, transitions: this.transitions, skipped: this.skipped, horizonCutMoves: this.horizonCutMoves };
+    this.level = this.level.filter((_, i) => i % shard.count === shard.index);
+  }
+
   /** Applies one move to the live state (at `entry`) and records what it reached. */
   private expand(entry: FrontierEntry, ranked: RankedMove, effects: Map<string, Effect>): void {
     const runner = this.runner;
     const transition = runner.apply(ranked.move);
     this.transitions += 1;
+    const tally = this.tallyOf(entry);
+    if (tally !== null) tally.transitions += 1;
     if (transition === null) return;
     if (this.bounds.horizonMs !== null && runner.state.nowMs > this.bounds.horizonMs) {
       this.horizonCutMoves += 1;
+      if (tally !== null) tally.horizonCutMoves += 1;
       return;
     }
     if (this.reduce) effects.set(ranked.id, effectOf(ranked, entry.snapshot.world, runner.state, transition.events, runner.ctx));
     const used = MoveTable.spend(entry.used, ranked.move);
-    this.noteViolations(entry.node, transition);
+    this.noteViolations(entry.node, transition, ranked.position);
     if (this.stoppedAtViolation) return;
     const snapshot = runner.snapshot();
-    const key = runner.key(snapshot) + usedKey(used);
+    const worldKey = runner.key(snapshot);
+    const key = worldKey + usedKey(used);
     if (this.visited.has(key)) return;
     if (this.visited.size >= this.bounds.stateCountMax) {
       this.stateBudgetHit = true;
       return;
     }
-    const node = this.visit(key, entry.node, transition.choice);
+    const node = this.visit(key, entry.node, transition.choice, ranked.position);
     const depth = entry.depth + 1;
+    const past: ShardState | null = this.splitDepth === null ? null : { hash: runner.stableHash(worldKey) + usedKey(used), depth, cut: false, horizonCutMoves: 0, transitions: 0, skipped: 0 };
+    if (past !== null) this.beyond.set(node, past);
     if (depth >= this.bounds.depthMax) {
-      if (this.hasMoves(used)) this.depthCutStates += 1;
+      if (this.hasMoves(used)) {
+        this.depthCutStates += 1;
+        if (past !== null) past.cut = true;
+      }
       return;
     }
     this.next.push({ node, snapshot, used, depth, via: this.reduce ? (effects.get(ranked.id) ?? null) : null, siblings: this.reduce ? effects : null });
+  }
+
+  /** Where a shard counts the expansion of `entry`: its split-level tally or its own state's, else null. */
+  private tallyOf(entry: FrontierEntry): { horizonCutMoves: number; transitions: number; skipped: number } | null {
+    if (this.splitDepth === null || entry.depth < this.splitDepth) return null;
+    return entry.depth === this.splitDepth ? this.frontier : (this.beyond.get(entry.node) ?? null);
   }
 
   /** Whether the live state (at the depth bound) could still change: a move, or something due. */
@@ -182,12 +257,19 @@ export class BreadthFirstSearch {
     return runner.nextDueMs() !== null;
   }
 
-  private visit(key: string, parent: number, choice: Choice | null): number {
+  private visit(key: string, parent: number, choice: Choice | null, position: number): number {
     const node = this.parents.length;
     this.visited.set(key, node);
     this.parents.push(parent);
     this.choices.push(choice);
+    this.positions.push(position);
     return node;
+  }
+
+  private positionsTo(node: number): number[] {
+    const path: number[] = [];
+    for (let n = node; n > 0; n = this.parents[n]) path.push(this.positions[n]);
+    return path.reverse();
   }
 
   private pathTo(node: number): Choice[] {
@@ -196,12 +278,13 @@ export class BreadthFirstSearch {
     return path.reverse();
   }
 
-  private noteViolations(parent: number, transition: Transition): void {
+  private noteViolations(parent: number, transition: Transition, position: number): void {
     for (const event of transition.events) {
       if (event.kind !== 'violation' || !this.targets.has(event.violation) || this.found.has(event.violation)) continue;
       if (!byOffenders(event, this.offenders)) continue;
       const choices = [...this.pathTo(parent), transition.choice];
       this.found.set(event.violation, foundViolation(event, choices));
+      if (this.shard !== null) this.orders.set(event.violation, [...this.positionsTo(parent), position]);
       if (this.stopAt === 'first' || (this.stopAt === 'all' && this.found.size === this.targets.size)) this.stoppedAtViolation = true;
     }
   }
@@ -209,6 +292,17 @@ export class BreadthFirstSearch {
   /** Every state visited so far, by key (with the faults spent): for comparing two searches. */
   visitedKeys(): IterableIterator<string> {
     return this.visited.keys();
+  }
+
+  get shardSpec(): ShardSpec | null {
+    return this.shard;
+  }
+
+  /** What this shard saw (null when the search is not a shard). */
+  shardTally(): ShardTally | null {
+    if (this.shard === null) return null;
+    const prefix = this.prefix ?? { states: this.visited.size, transitions: this.transitions, skipped: this.skipped, horizonCutMoves: this.horizonCutMoves };
+    return { splitDepth: this.splitDepth, prefix, frontier: { ...this.frontier }, states: [...this.beyond.values()], orders: this.orders };
   }
 
   progress(): ExploreProgress {
