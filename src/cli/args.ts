@@ -75,6 +75,10 @@ export interface ExploreCommand {
   readonly compareVariants: boolean;
   /** Search only this shard (`i/n`, 1-based) and print its file for `explore merge`. */
   readonly shard: ShardSpec | undefined;
+  /** Resume from / stop into this file (the breadth-first search). */
+  readonly checkpoint: string | undefined;
+  /** With a checkpoint: stop after this many seconds of wall time. */
+  readonly maxSeconds: number | undefined;
   readonly json: boolean;
 }
 
@@ -106,6 +110,8 @@ const WALKS_DEFAULT = 1000;
 const WALKS_MAX = 1_000_000;
 const BUG_DEPTH_DEFAULT = 2;
 const BUG_DEPTH_MAX = 10;
+/** A week. */
+const MAX_SECONDS = 604_800;
 /** Longest stall or horizon accepted on the line (a day of virtual time). */
 const MS_MAX = 86_400_000;
 
@@ -153,7 +159,8 @@ Input lines longer than 64 MiB are refused (with an error reply) and skipped.`,
          [--stall-ms <ms>[,<ms>...]] [--crashes <n>] [--fault-clients A,B] [--faults <budget>] [--states <n>]
          [--horizon-ms <ms>] [--invariant <kind>[,<kind>...]] [--mode bfs|random|pct|swarm [--walks <n>]
          [--walk-seed <n>] [--bug-depth <d>]] [--random]
-         [--no-reduce] [--compare-variants] [--shard <i>/<n>] [--seed <n>] [--json]
+         [--no-reduce] [--compare-variants] [--shard <i>/<n>] [--checkpoint <file> [--max-seconds <n>]]
+         [--seed <n>] [--json]
        npm run sim -- explore merge <shard.json>... [--json]
 
 Searches the schedules of a scenario variant, breadth-first, for the shortest one (fewest choices)
@@ -192,11 +199,15 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   --shard <i>/<n>           search shard i of n (1-based) of the breadth-first search and print its file
                             (JSON, exit 0 whatever it found); "explore merge <files>" gives the verdict
                             of one unsharded run (docs/EXPLORER.md, "Shards")
+  --checkpoint <file>       go on from this file when it exists; on Ctrl-C or after --max-seconds write the
+                            search there and exit 4 (run again to go on); removed when the search ends
+  --max-seconds <n>         with --checkpoint: stop and write the checkpoint after n seconds
   --seed <n>                the run's seed (tokens, jitter), 0 to ${SEED_MAX} (default 1)
   --json                    one JSON document (an array with --variant all)
   -h, --help                this text
 Numbers: ${NUMBERS_ACCEPTED}.
-Exit codes: 0 no violation found, 3 a violation found, 2 bad usage or input (1: an internal error).`,
+Exit codes: 0 no violation found, 3 a violation found, 4 stopped into its checkpoint, 2 bad usage or input
+(1: an internal error).`,
   replay: `Usage: npm run sim -- replay <scenario> (--redis redis://host:port ... | --start-server) [--variant <id>] [--schedule "<text>"]
                             [--seed <n>] [--time-scale <k>] [--key-prefix <p>] [--allow-server-wide] [--cluster] [--json]
 
@@ -271,6 +282,8 @@ const OPTIONS = {
     'no-reduce': { type: 'boolean' },
     'compare-variants': { type: 'boolean' },
     shard: { type: 'string' },
+    checkpoint: { type: 'string' },
+    'max-seconds': { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -395,6 +408,15 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
     if (text('variant') === 'all') throw new UsageError('--shard searches one variant: give --variant <id>', 'explore');
     if (values['compare-variants'] === true) throw new UsageError('--compare-variants goes with the merge, not a shard', 'explore');
   }
+  const checkpoint = text('checkpoint');
+  if (checkpoint !== undefined) {
+    if (checkpoint === '') throw new UsageError('--checkpoint wants a file name', 'explore');
+    if (mode !== 'bfs') throw new UsageError('--checkpoint is for the breadth-first search (random walks are resumed by --walk-seed)', 'explore');
+    if (text('variant') === 'all') throw new UsageError('--checkpoint searches one variant: give --variant <id>', 'explore');
+    if (shard !== undefined) throw new UsageError('--checkpoint and --shard do not go together: checkpoint one shard by running it whole', 'explore');
+    if (values['compare-variants'] === true) throw new UsageError('--compare-variants does not go with --checkpoint', 'explore');
+  }
+  if (values['max-seconds'] !== undefined && checkpoint === undefined) throw new UsageError('--max-seconds needs --checkpoint <file> (where the search stops and goes on)', 'explore');
   return {
     name: 'explore',
     scenario: scenario ?? null,
@@ -417,6 +439,8 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
     reduce: values['no-reduce'] !== true,
     compareVariants: values['compare-variants'] === true,
     shard,
+    checkpoint,
+    maxSeconds: whole('max-seconds', 1, MAX_SECONDS),
     json,
   };
 }

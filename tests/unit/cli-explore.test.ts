@@ -130,6 +130,29 @@ describe('npm run sim -- explore', () => {
     expect(parseCommandLine(['explore', 'x', '--shard', '2/4'])).toMatchObject({ shard: { index: 1, count: 4 } });
   });
 
+  it('refuses a checkpoint file cut short or of another search, exit 2, and leaves it there', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lockstep-checkpoint-'));
+    const file = join(dir, 'cp.json');
+    writeFileSync(file, '{"format":"lockstep-explore-checkpoint","version":1,"ident');
+    const cut = sim('explore', 'get-then-del', '--checkpoint', file);
+    expect(cut.status).toBe(2);
+    expect(cut.stderr).toMatch(/cp.json: not JSON, or cut short/);
+    writeFileSync(file, JSON.stringify({ format: 'lockstep-explore-checkpoint', version: 99 }));
+    const old = sim('explore', 'get-then-del', '--checkpoint', file);
+    expect(old.status).toBe(2);
+    expect(old.stderr).toMatch(/checkpoint version 99, this explorer reads version 1/);
+    expect(readFileSync(file, 'utf8')).toContain('99');
+  });
+
+  it('parses the checkpoint options and refuses what does not go with them', () => {
+    expect(parseCommandLine(['explore', 'x', '--checkpoint', 'cp.json', '--max-seconds', '60'])).toMatchObject({ checkpoint: 'cp.json', maxSeconds: 60 });
+    expect(() => parseCommandLine(['explore', 'x', '--max-seconds', '60'])).toThrow(/--max-seconds needs --checkpoint/);
+    expect(() => parseCommandLine(['explore', 'x', '--checkpoint', 'cp.json', '--mode', 'random'])).toThrow(/breadth-first/);
+    expect(() => parseCommandLine(['explore', 'x', '--checkpoint', 'cp.json', '--shard', '1/2'])).toThrow(/do not go together/);
+    expect(() => parseCommandLine(['explore', 'x', '--checkpoint', 'cp.json', '--variant', 'all'])).toThrow(/one variant/);
+    expect(() => parseCommandLine(['explore', 'x', '--checkpoint', 'cp.json', '--max-seconds', '0'])).toThrow(/at least 1/);
+  });
+
   it('parses every bound and fault option strictly', () => {
     const command = parseCommandLine(['explore', 'get-then-del', '--variant', 'all', '--depth', '12', '--stalls', '2', '--stall-ms', '2500,5000', '--crashes', '1', '--fault-clients', 'A', '--states', '1000', '--horizon-ms', '60000', '--no-reduce']);
     expect(command).toMatchObject({ name: 'explore', variant: 'all', depth: 12, stalls: 2, stallMs: [2500, 5000], crashes: 1, faultClients: ['A'], states: 1000, horizonMs: 60000, reduce: false, mode: 'bfs' });

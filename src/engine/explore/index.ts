@@ -10,8 +10,9 @@ import type { ViolationKind } from '../trace';
 import { BoundsError, resolveBounds, type BoundsOverrides } from './bounds';
 import { bugDepthMax } from './pct';
 import type { ExploreMode, ExploreProgress, ExploreResult } from './result';
-import { BreadthFirstSearch, type ShardSpec } from './search';
-import { scenarioHash, shardFile, type ShardFile } from './shard';
+import { checkpointFile, CheckpointError, readCheckpoint, type CheckpointFile } from './checkpoint';
+import { BreadthFirstSearch, CheckpointMismatch, type ShardSpec } from './search';
+import { scenarioHash, shardFile, type ShardFile, type ShardIdentity } from './shard';
 import { RandomWalk } from './walk';
 
 export { BoundsError, formatFaultBudget, hasNodeFaults, noFaults, parseFaultBudget, resolveBounds, type BoundsOverrides, type ExploreBounds } from './bounds';
@@ -20,6 +21,7 @@ export { bugDepthMax, defaultBugDepth } from './pct';
 export { seedOfWalk } from './walk';
 export { mergeShards, parseShardSpec, ShardError, type ShardFile } from './shard';
 export type { ShardSpec } from './search';
+export { CheckpointError, type CheckpointFile } from './checkpoint';
 
 export interface ExploreOptions {
   readonly scenario: Scenario;
@@ -77,8 +79,13 @@ export function exploreShard(options: ExploreOptions & { readonly shard: ShardSp
   const bounds = resolveBounds(options.scenario, options.bounds);
   const search = new BreadthFirstSearch({ scenario: options.scenario, variantId: options.variantId, seed: options.seed, bounds, invariants: options.invariants, offenders: options.offenders, stopAt: options.stopAt, reduce: options.reduce, shard: options.shard });
   search.run();
+  return shardFile(search, identityOf(search, options));
+}
+
+/** What makes a search this search (for shard and checkpoint files). */
+function identityOf(search: BreadthFirstSearch, options: ExploreOptions): ShardIdentity {
   const result = search.result();
-  return shardFile(search, {
+  return {
     scenario: result.scenarioId,
     scenarioHash: scenarioHash(options.scenario),
     variant: result.variantId,
@@ -88,7 +95,30 @@ export function exploreShard(options: ExploreOptions & { readonly shard: ShardSp
     offenders: options.offenders ?? null,
     reduce: result.reduced,
     stopAt: options.stopAt ?? 'all',
-  });
+  };
+}
+
+/**
+ * A breadth-first search that can stop between two expansions and be written to a checkpoint
+ * (checkpoint.ts): from the start, or from `checkpoint` (a parsed file, named `name` in errors),
+ * which must be a checkpoint of this very search (CheckpointError otherwise).
+ */
+export function createCheckpointedSearch(options: ExploreOptions, checkpoint?: { readonly name: string; readonly data: unknown }): { readonly search: BreadthFirstSearch; write(): CheckpointFile } {
+  if ((options.mode ?? 'bfs') !== 'bfs') throw new BoundsError('only the breadth-first search takes checkpoints');
+  const bounds = resolveBounds(options.scenario, options.bounds);
+  const base = { scenario: options.scenario, variantId: options.variantId, seed: options.seed, bounds, invariants: options.invariants, offenders: options.offenders, stopAt: options.stopAt, reduce: options.reduce, stableKeys: true };
+  let search = new BreadthFirstSearch(base);
+  const identity = identityOf(search, options);
+  if (checkpoint !== undefined) {
+    const resume = readCheckpoint(checkpoint.data, checkpoint.name, identity);
+    try {
+      search = new BreadthFirstSearch({ ...base, resume });
+    } catch (error) {
+      if (error instanceof CheckpointMismatch) throw new CheckpointError(`${checkpoint.name}: ${error.message}`);
+      throw error;
+    }
+  }
+  return { search, write: () => checkpointFile(search, identity) };
 }
 
 /** Runs an exploration to its end (or a bound) and returns what it found. */

@@ -32,6 +32,38 @@ export interface SearchOptions extends ExploreTarget {
   readonly keyer?: StateKeyer;
   /** Search only this shard's part (shard.ts): 0-based index of count. */
   readonly shard?: ShardSpec;
+  /**
+   * Key visited states by their process-independent hash (StateKeyer.stableHash), so that the
+   * search can be written to a checkpoint and resumed in another process (checkpoint.ts).
+   */
+  readonly stableKeys?: boolean;
+  /** Go on from a checkpoint of this very search (checkpoint.ts checks that it is). */
+  readonly resume?: SearchCheckpoint;
+}
+
+/** A state waiting to be expanded, as a checkpoint keeps it: the path that reached it, not its snapshot. */
+export interface CheckpointEntry {
+  readonly choices: readonly Choice[];
+  readonly positions: readonly number[];
+  readonly used: FaultsUsed;
+  readonly depth: number;
+  readonly via: Effect | null;
+  readonly siblings: readonly (readonly [string, Effect])[] | null;
+}
+
+/** A breadth-first search between two states' expansions, as plain data (checkpoint.ts writes it). */
+export interface SearchCheckpoint {
+  readonly depth: number;
+  readonly transitions: number;
+  readonly skipped: number;
+  readonly depthCutStates: number;
+  readonly horizonCutMoves: number;
+  /** Every visited state's stable key. */
+  readonly visited: readonly string[];
+  /** The rest of the level being expanded, then the next level so far. */
+  readonly level: readonly CheckpointEntry[];
+  readonly next: readonly CheckpointEntry[];
+  readonly found: readonly FoundViolation[];
 }
 
 /** One part of a search split across processes (shard.ts). */
@@ -66,6 +98,11 @@ export interface ShardTally {
   readonly states: readonly ShardState[];
   /** Each found violation's order key: the positions of its moves (moves.ts), compared after its length. */
   readonly orders: ReadonlyMap<ViolationKind, readonly number[]>;
+}
+
+/** A checkpoint that does not fit the search it is given to (checkpoint.ts names what). */
+export class CheckpointMismatch extends Error {
+  override name = 'CheckpointMismatch';
 }
 
 /** One state waiting to be expanded. */
@@ -112,6 +149,10 @@ export class BreadthFirstSearch {
   /** States visited past the split level, by node. */
   private readonly beyond = new Map<number, ShardState>();
   private readonly orders = new Map<ViolationKind, number[]>();
+  private readonly stableKeys: boolean;
+  /** Nodes restored from a checkpoint: their paths from the start. */
+  private readonly restored = new Map<number, { readonly choices: readonly Choice[]; readonly positions: readonly number[] }>();
+  private pauseRequested = false;
   private level: FrontierEntry[] = [];
   private next: FrontierEntry[] = [];
   private position = 0;
@@ -137,9 +178,77 @@ export class BreadthFirstSearch {
     this.stopAt = options.stopAt ?? 'all';
     this.moves = new MoveTable(this.runner.ctx, this.runner.state, this.bounds.faults);
     this.shard = options.shard ?? null;
+    this.stableKeys = options.stableKeys === true || options.resume !== undefined;
     const root = this.runner.root;
-    this.visit(this.runner.key() + usedKey(noFaultsUsed), -1, null, -1);
-    this.level.push({ node: 0, snapshot: root, used: noFaultsUsed, depth: 0, via: null, siblings: null });
+    this.visit(this.keyOf(this.runner.key(), noFaultsUsed), -1, null, -1);
+    if (options.resume !== undefined) this.resumeFrom(options.resume);
+    else this.level.push({ node: 0, snapshot: root, used: noFaultsUsed, depth: 0, via: null, siblings: null });
+  }
+
+  private keyOf(worldKey: string, used: FaultsUsed): string {
+    return (this.stableKeys ? this.runner.stableHash(worldKey) : worldKey) + usedKey(used);
+  }
+
+  /** Takes up a checkpoint: its counts and visited states, and its waiting states rebuilt by replaying their paths. */
+  private resumeFrom(c: SearchCheckpoint): void {
+    this.visited.clear();
+    for (const key of c.visited) this.visited.set(key, 0);
+    this.depth = c.depth;
+    this.transitions = c.transitions;
+    this.skipped = c.skipped;
+    this.depthCutStates = c.depthCutStates;
+    this.horizonCutMoves = c.horizonCutMoves;
+    for (const v of c.found) this.found.set(v.kind, v);
+    const rebuild = (e: CheckpointEntry): FrontierEntry => {
+      this.runner.restore(this.runner.root);
+      for (const choice of e.choices) {
+        if (this.runner.apply(choice) === null) throw new CheckpointMismatch(`its waiting state ${formatSchedule(e.choices)} does not replay on this scenario`);
+      }
+      const node = this.parents.length;
+      this.parents.push(0);
+      this.choices.push(e.choices[e.choices.length - 1] ?? null);
+      this.positions.push(e.positions[e.positions.length - 1] ?? -1);
+      this.restored.set(node, { choices: e.choices, positions: e.positions });
+      const siblings = e.siblings === null ? null : new Map(e.siblings);
+      return { node, snapshot: this.runner.snapshot(), used: e.used, depth: e.depth, via: e.via, siblings };
+    };
+    this.level = c.level.map(rebuild);
+    this.next = c.next.map(rebuild);
+  }
+
+  /** Asks `run` to return at the next point between two states' expansions (for checkpoint()). */
+  pause(): void {
+    this.pauseRequested = true;
+  }
+
+  /** Whether the search is between two states' expansions (a checkpoint can be taken). */
+  get atBoundary(): boolean {
+    return this.expanding === null;
+  }
+
+  /** The search as plain data, between two expansions (pause, then run until it returns). */
+  checkpoint(): SearchCheckpoint {
+    if (this.expanding !== null) throw new Error('a checkpoint is taken between two expansions: pause() and run() first');
+    if (!this.stableKeys) throw new Error('a checkpoint needs stable keys (the stableKeys option)');
+    const entry = (e: FrontierEntry): CheckpointEntry => ({
+      choices: this.pathTo(e.node),
+      positions: this.positionsTo(e.node),
+      used: e.used,
+      depth: e.depth,
+      via: e.via,
+      siblings: e.siblings === null ? null : [...e.siblings],
+    });
+    return {
+      depth: this.depth,
+      transitions: this.transitions,
+      skipped: this.skipped,
+      depthCutStates: this.depthCutStates,
+      horizonCutMoves: this.horizonCutMoves,
+      visited: [...this.visited.keys()],
+      level: this.level.slice(this.position).map(entry),
+      next: this.next.map(entry),
+      found: [...this.found.values()],
+    };
   }
 
   get done(): boolean {
@@ -154,6 +263,10 @@ export class BreadthFirstSearch {
   run(transitionCountMax = Number.POSITIVE_INFINITY): boolean {
     let budget = transitionCountMax;
     while (!this.done && budget > 0) {
+      if (this.expanding === null && this.pauseRequested) {
+        this.pauseRequested = false;
+        break;
+      }
       if (this.expanding === null && !this.startNext()) continue;
       const x = this.expanding as NonNullable<typeof this.expanding>;
       if (x.index >= x.moves.length) {
@@ -223,7 +336,7 @@ export class BreadthFirstSearch {
     if (this.stoppedAtViolation) return;
     const snapshot = runner.snapshot();
     const worldKey = runner.key(snapshot);
-    const key = worldKey + usedKey(used);
+    const key = this.keyOf(worldKey, used);
     if (this.visited.has(key)) return;
     if (this.visited.size >= this.bounds.stateCountMax) {
       this.stateBudgetHit = true;
@@ -268,13 +381,21 @@ export class BreadthFirstSearch {
 
   private positionsTo(node: number): number[] {
     const path: number[] = [];
-    for (let n = node; n > 0; n = this.parents[n]) path.push(this.positions[n]);
+    for (let n = node; n > 0; n = this.parents[n]) {
+      const restored = this.restored.get(n);
+      if (restored !== undefined) return [...restored.positions, ...path.reverse()];
+      path.push(this.positions[n]);
+    }
     return path.reverse();
   }
 
   private pathTo(node: number): Choice[] {
     const path: Choice[] = [];
-    for (let n = node; n > 0; n = this.parents[n]) path.push(this.choices[n] as Choice);
+    for (let n = node; n > 0; n = this.parents[n]) {
+      const restored = this.restored.get(n);
+      if (restored !== undefined) return [...restored.choices, ...path.reverse()];
+      path.push(this.choices[n] as Choice);
+    }
     return path.reverse();
   }
 
