@@ -79,6 +79,8 @@ export interface ExploreCommand {
   readonly checkpoint: string | undefined;
   /** With a checkpoint: stop after this many seconds of wall time. */
   readonly maxSeconds: number | undefined;
+  /** Worker threads for the breadth-first search (1: none). */
+  readonly workers: number;
   readonly json: boolean;
 }
 
@@ -110,6 +112,7 @@ const WALKS_DEFAULT = 1000;
 const WALKS_MAX = 1_000_000;
 const BUG_DEPTH_DEFAULT = 2;
 const BUG_DEPTH_MAX = 10;
+const WORKERS_MAX = 64;
 /** A week. */
 const MAX_SECONDS = 604_800;
 /** Longest stall or horizon accepted on the line (a day of virtual time). */
@@ -159,7 +162,7 @@ Input lines longer than 64 MiB are refused (with an error reply) and skipped.`,
          [--stall-ms <ms>[,<ms>...]] [--crashes <n>] [--fault-clients A,B] [--faults <budget>] [--states <n>]
          [--horizon-ms <ms>] [--invariant <kind>[,<kind>...]] [--mode bfs|random|pct|swarm [--walks <n>]
          [--walk-seed <n>] [--bug-depth <d>]] [--random]
-         [--no-reduce] [--compare-variants] [--shard <i>/<n>] [--checkpoint <file> [--max-seconds <n>]]
+         [--no-reduce] [--compare-variants] [--shard <i>/<n>] [--checkpoint <file> [--max-seconds <n>]] [--workers <n>]
          [--seed <n>] [--json]
        npm run sim -- explore merge <shard.json>... [--json]
 
@@ -202,6 +205,8 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   --checkpoint <file>       go on from this file when it exists; on Ctrl-C or after --max-seconds write the
                             search there and exit 4 (run again to go on); removed when the search ends
   --max-seconds <n>         with --checkpoint: stop and write the checkpoint after n seconds
+  --workers <n>             run the breadth-first search on n worker threads (default 1; each searches a
+                            shard, merged as by explore merge: the same verdict and schedules)
   --seed <n>                the run's seed (tokens, jitter), 0 to ${SEED_MAX} (default 1)
   --json                    one JSON document (an array with --variant all)
   -h, --help                this text
@@ -284,6 +289,7 @@ const OPTIONS = {
     shard: { type: 'string' },
     checkpoint: { type: 'string' },
     'max-seconds': { type: 'string' },
+    workers: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -416,6 +422,12 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
     if (shard !== undefined) throw new UsageError('--checkpoint and --shard do not go together: checkpoint one shard by running it whole', 'explore');
     if (values['compare-variants'] === true) throw new UsageError('--compare-variants does not go with --checkpoint', 'explore');
   }
+  const workersOf = (n: number | undefined): number => {
+    if (n === undefined || n === 1) return 1;
+    if (mode !== 'bfs') throw new UsageError('--workers runs the breadth-first search on threads: random modes run on one', 'explore');
+    if (checkpoint !== undefined || shard !== undefined) throw new UsageError('--workers does not go with --checkpoint or --shard', 'explore');
+    return n;
+  };
   if (values['max-seconds'] !== undefined && checkpoint === undefined) throw new UsageError('--max-seconds needs --checkpoint <file> (where the search stops and goes on)', 'explore');
   return {
     name: 'explore',
@@ -441,6 +453,7 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
     shard,
     checkpoint,
     maxSeconds: whole('max-seconds', 1, MAX_SECONDS),
+    workers: workersOf(whole('workers', 1, WORKERS_MAX)),
     json,
   };
 }

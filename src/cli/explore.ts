@@ -13,6 +13,7 @@ import { findScenario } from '../scenarios';
 import { UsageError, type ExploreCommand, type ExploreMergeCommand } from './args';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readDefinitionFile } from './definition-file';
+import { exploreInWorkers } from '../api/explore-workers';
 
 /** Exit code when a violation was found (documented in the help and docs/EXPLORER.md). */
 const exitViolationFound = 3;
@@ -197,6 +198,7 @@ export function exploreCommand(command: ExploreCommand): number | Promise<number
     process.stdout.write(`${JSON.stringify(file)}\n`);
     return 0;
   }
+  if (command.workers > 1) return exploreOnWorkers(command, scenario, variantIds, { bounds, invariants });
   const outputs: Record<string, unknown>[] = [];
   const text: string[] = [];
   let found = false;
@@ -254,6 +256,26 @@ function reportOne(command: ExploreCommand, scenario: Scenario, variantId: strin
     for (const line of comparisonLines(c.outcomes, variantId, t)) text.push(`    ${line}`);
   }
   return { json, lines: text };
+}
+
+/** `--workers n`: each variant's breadth-first search on n worker threads (api/explore-workers.ts), printed as one run. */
+async function exploreOnWorkers(command: ExploreCommand, scenario: Scenario, variantIds: readonly string[], looked: { bounds: BoundsOverrides; invariants: ViolationKind[] | undefined }): Promise<number> {
+  const outputs: Record<string, unknown>[] = [];
+  const text: string[] = [];
+  let found = false;
+  for (const variantId of variantIds) {
+    const startedMs = performance.now();
+    const options = { variantId, seed: command.seed, bounds: looked.bounds, invariants: looked.invariants, reduce: command.reduce };
+    const result = await exploreInWorkers({ scenarioId: command.file === null ? scenario.id : null, scenario, options }, command.workers);
+    const one = reportOne(command, scenario, variantId, result, performance.now() - startedMs);
+    found ||= result.violations.length > 0;
+    outputs.push({ ...one.json, workers: command.workers });
+    if (text.length > 0) text.push('');
+    text.push(...one.lines);
+  }
+  if (command.json) process.stdout.write(`${JSON.stringify(command.variant === 'all' ? outputs : outputs[0])}\n`);
+  else process.stdout.write(`${text.join('\n')}\n`);
+  return found ? exitViolationFound : 0;
 }
 
 /** `explore merge`: every shard's file in, one verdict out (engine/explore/shard.ts); exit 3 on a violation. */

@@ -151,6 +151,11 @@ describe('npm run sim -- explore', () => {
     expect(() => parseCommandLine(['explore', 'x', '--checkpoint', 'cp.json', '--shard', '1/2'])).toThrow(/do not go together/);
     expect(() => parseCommandLine(['explore', 'x', '--checkpoint', 'cp.json', '--variant', 'all'])).toThrow(/one variant/);
     expect(() => parseCommandLine(['explore', 'x', '--checkpoint', 'cp.json', '--max-seconds', '0'])).toThrow(/at least 1/);
+    expect(parseCommandLine(['explore', 'x', '--workers', '4'])).toMatchObject({ workers: 4 });
+    expect(parseCommandLine(['explore', 'x'])).toMatchObject({ workers: 1 });
+    expect(() => parseCommandLine(['explore', 'x', '--workers', '2', '--mode', 'pct'])).toThrow(/random modes run on one/);
+    expect(() => parseCommandLine(['explore', 'x', '--workers', '2', '--checkpoint', 'cp.json'])).toThrow(/does not go with --checkpoint/);
+    expect(() => parseCommandLine(['explore', 'x', '--workers', '65'])).toThrow(UsageError);
   });
 
   it('parses every bound and fault option strictly', () => {
