@@ -86,6 +86,8 @@ export interface ShardState {
   /** Moves applied and skipped (partial-order reduction) when it was expanded. */
   transitions: number;
   skipped: number;
+  /** The positions of the moves that reached it here (moves.ts), joined by commas: which path it was expanded for. */
+  readonly order: string;
 }
 
 /** What a shard saw, before the merge (shard.ts builds the file from it). */
@@ -344,7 +346,7 @@ export class BreadthFirstSearch {
     }
     const node = this.visit(key, entry.node, transition.choice, ranked.position);
     const depth = entry.depth + 1;
-    const past: ShardState | null = this.splitDepth === null ? null : { hash: runner.stableHash(worldKey) + usedKey(used), depth, cut: false, horizonCutMoves: 0, transitions: 0, skipped: 0 };
+    const past: ShardState | null = this.splitDepth === null ? null : { hash: runner.stableHash(worldKey) + usedKey(used), depth, cut: false, horizonCutMoves: 0, transitions: 0, skipped: 0, order: this.positionsTo(node).join(',') };
     if (past !== null) this.beyond.set(node, past);
     if (depth >= this.bounds.depthMax) {
       if (this.hasMoves(used)) {

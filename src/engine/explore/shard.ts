@@ -18,9 +18,9 @@ import { hash64 } from './state-key';
  * first search meets states in the order of their least shortest paths, and the shard owning that
  * path's state at the split level finds it); states counted once (by hash, at their least depth),
  * states cut by the depth bound counted at that least depth, and each state's transitions and
- * horizon cuts as it was expanded there. With the partial-order reduction, a state reached at one
- * depth along two paths may have more moves skipped on one: the merge keeps the fewest moves, and
- * tests/unit/explore-shard.test.ts checks equality with one run on several scenarios. Counts of a
+ * horizon cuts as expanded for its least path there (with the partial-order reduction a state
+ * reached along two paths may have different moves skipped; one run expands it for its least
+ * path). tests/unit/explore-shard.test.ts checks equality with one run on several scenarios. Counts of a
  * search stopped at a violation, or cut by the state budget, are each shard's own and not equal.
  */
 
@@ -45,7 +45,7 @@ export interface ShardFile {
   readonly prefix: { readonly states: number; readonly transitions: number; readonly skipped: number; readonly horizonCutMoves: number };
   /** Horizon cuts, moves applied and skipped expanding this shard's states at the split level. */
   readonly frontier: { readonly horizonCutMoves: number; readonly transitions: number; readonly skipped: number };
-  /** [hash, depth, cut (0/1), horizon cut moves, moves applied, moves skipped] per state past the split. */
+  /** [hash, depth, cut (0/1), horizon cut moves, moves applied, moves skipped, order key of its path] per state past the split. */
   readonly states: readonly ShardStateRow[];
   readonly transitions: number;
   readonly skipped: number;
@@ -54,7 +54,7 @@ export interface ShardFile {
   readonly violations: readonly (FoundViolation & { readonly order: readonly number[] })[];
 }
 
-export type ShardStateRow = readonly [string, number, number, number, number, number];
+export type ShardStateRow = readonly [string, number, number, number, number, number, string];
 
 export interface ShardIdentity {
   readonly scenario: string;
@@ -99,7 +99,7 @@ export function shardFile(search: BreadthFirstSearch, identity: ShardIdentity): 
     splitDepth: tally.splitDepth,
     prefix: tally.prefix,
     frontier: tally.frontier,
-    states: tally.states.map((s) => [s.hash, s.depth, s.cut ? 1 : 0, s.horizonCutMoves, s.transitions, s.skipped] as const),
+    states: tally.states.map((s) => [s.hash, s.depth, s.cut ? 1 : 0, s.horizonCutMoves, s.transitions, s.skipped, s.order] as const),
     transitions: result.transitionsExplored,
     skipped: result.transitionsSkipped,
     depthReached: result.depthReached,
@@ -133,8 +133,8 @@ export function checkShardFile(data: unknown, name: string): ShardFile {
   if (!isCount(data.transitions) || !isCount(data.skipped) || !isCount(data.depthReached)) throw bad('its counts are missing or malformed');
   if (!Array.isArray(data.states)) throw bad('its "states" list is missing');
   data.states.forEach((s, i) => {
-    if (!Array.isArray(s) || s.length !== 6 || typeof s[0] !== 'string' || !isCount(s[1]) || (s[2] !== 0 && s[2] !== 1) || !isCount(s[3]) || !isCount(s[4]) || !isCount(s[5])) {
-      throw bad(`states[${i}] is malformed (want [hash, depth, 0|1, horizon cuts, transitions, skipped])`);
+    if (!Array.isArray(s) || s.length !== 7 || typeof s[0] !== 'string' || !isCount(s[1]) || (s[2] !== 0 && s[2] !== 1) || !isCount(s[3]) || !isCount(s[4]) || !isCount(s[5]) || typeof s[6] !== 'string') {
+      throw bad(`states[${i}] is malformed (want [hash, depth, 0|1, horizon cuts, transitions, skipped, order])`);
     }
   });
   if (!isObject(data.cut) || typeof data.cut.stateBudget !== 'boolean' || typeof data.cut.cancelled !== 'boolean') throw bad('its "cut" is missing or malformed');
@@ -143,6 +143,10 @@ export function checkShardFile(data: unknown, name: string): ShardFile {
     if (!isObject(v) || !(VIOLATION_KINDS as readonly unknown[]).includes(v.kind) || typeof v.schedule !== 'string' || !isCount(v.steps) || !Array.isArray(v.order) || !v.order.every(isCount)) throw bad(`violations[${i}] is malformed`);
   });
   return data as unknown as ShardFile;
+}
+
+function orderOf(text: string): number[] {
+  return text === '' ? [] : text.split(',').map(Number);
 }
 
 function compareOrder(a: readonly number[], b: readonly number[]): number {
@@ -174,14 +178,14 @@ export function mergeShards(files: readonly { readonly name: string; readonly da
   if (missing.length > 0) throw new ShardError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i + 1}/${count}`).join(', ')} missing: the merge needs every shard`);
   const id = first.file.identity;
   const bounds = id.bounds;
-  // Every state past the split once, at its least depth, with what expanding it there did (the
-  // least of several at that depth: the partial-order reduction may skip more on one path).
-  const least = new Map<string, { depth: number; cut: boolean; horizon: number; transitions: number; skipped: number }>();
+  // Every state past the split once, at its least depth, with what expanding it did on its
+  // least path there (the one a single run expands it for: same reduction record, same counts).
+  const least = new Map<string, { depth: number; order: string; cut: boolean; horizon: number; transitions: number; skipped: number }>();
   for (const { file } of shards) {
-    for (const [hash, depth, cut, horizon, transitions, skipped] of file.states) {
+    for (const [hash, depth, cut, horizon, transitions, skipped, order] of file.states) {
       const known = least.get(hash);
-      const here = { depth, cut: cut === 1, horizon, transitions, skipped };
-      if (known === undefined || depth < known.depth || (depth === known.depth && transitions + skipped < known.transitions + known.skipped)) least.set(hash, { ...here, cut: here.cut || (known?.depth === depth && known.cut) });
+      const here = { depth, order, cut: cut === 1, horizon, transitions, skipped };
+      if (known === undefined || depth < known.depth || (depth === known.depth && compareOrder(orderOf(order), orderOf(known.order)) < 0)) least.set(hash, { ...here, cut: here.cut || (known?.depth === depth && known.cut) });
       else if (depth === known.depth) known.cut ||= here.cut;
     }
   }
