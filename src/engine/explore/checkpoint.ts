@@ -1,4 +1,8 @@
-import type { BreadthFirstSearch, CheckpointEntry, SearchCheckpoint } from './search';
+import type { Choice } from '../schedule';
+import type { FaultsUsed } from './moves';
+import type { Effect } from './por';
+import type { FoundViolation } from './result';
+import type { BreadthFirstSearch } from './search';
 import type { ShardIdentity } from './shard';
 import { VIOLATION_KINDS } from '../trace';
 
@@ -11,6 +15,36 @@ import { VIOLATION_KINDS } from '../trace';
  * variant, seed, bounds, invariants, reduction, stop rule). A file of another version or search,
  * or cut short, is refused with what is wrong; it never resumes into another search.
  */
+
+/** A state waiting to be expanded, as a checkpoint keeps it: the path that reached it, not its snapshot. */
+export interface CheckpointEntry {
+  readonly choices: readonly Choice[];
+  readonly positions: readonly number[];
+  readonly used: FaultsUsed;
+  readonly depth: number;
+  readonly via: Effect | null;
+  readonly siblings: readonly (readonly [string, Effect])[] | null;
+}
+
+/** A breadth-first search between two states' expansions, as plain data (checkpoint.ts writes it). */
+export interface SearchCheckpoint {
+  readonly depth: number;
+  readonly transitions: number;
+  readonly skipped: number;
+  readonly depthCutStates: number;
+  readonly horizonCutMoves: number;
+  /** Every visited state's stable key. */
+  readonly visited: readonly string[];
+  /** The rest of the level being expanded, then the next level so far. */
+  readonly level: readonly CheckpointEntry[];
+  readonly next: readonly CheckpointEntry[];
+  readonly found: readonly FoundViolation[];
+}
+
+/** A checkpoint that does not fit the search it is given to (checkpoint.ts names what). */
+export class CheckpointMismatch extends Error {
+  override name = 'CheckpointMismatch';
+}
 
 export const checkpointFormat = 'lockstep-explore-checkpoint';
 export const checkpointFormatVersion = 1;

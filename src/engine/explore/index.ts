@@ -10,8 +10,8 @@ import type { ViolationKind } from '../trace';
 import { BoundsError, resolveBounds, type BoundsOverrides } from './bounds';
 import { bugDepthMax } from './pct';
 import type { ExploreMode, ExploreProgress, ExploreResult } from './result';
-import { checkpointFile, CheckpointError, readCheckpoint, type CheckpointFile } from './checkpoint';
-import { BreadthFirstSearch, CheckpointMismatch, type ShardSpec } from './search';
+import { checkpointFile, CheckpointError, CheckpointMismatch, readCheckpoint, type CheckpointFile } from './checkpoint';
+import { BreadthFirstSearch, type ShardSpec } from './search';
 import { scenarioHash, shardFile, type ShardFile, type ShardIdentity } from './shard';
 import { RandomWalk } from './walk';
 

@@ -5,6 +5,8 @@ import { validateBounds, type ExploreBounds } from './bounds';
 import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed, type RankedMove } from './moves';
 import { effectOf, skippable, type Effect } from './por';
 import type { ExploreProgress, ExploreResult, FoundViolation } from './result';
+import { CheckpointMismatch, type CheckpointEntry, type SearchCheckpoint } from './checkpoint';
+import type { ShardState, ShardTally } from './shard';
 import type { StateKeyer } from './state-key';
 import { ExploreRunner, type ExploreSnapshot, type Transition } from './runner';
 
@@ -41,31 +43,6 @@ export interface SearchOptions extends ExploreTarget {
   readonly resume?: SearchCheckpoint;
 }
 
-/** A state waiting to be expanded, as a checkpoint keeps it: the path that reached it, not its snapshot. */
-export interface CheckpointEntry {
-  readonly choices: readonly Choice[];
-  readonly positions: readonly number[];
-  readonly used: FaultsUsed;
-  readonly depth: number;
-  readonly via: Effect | null;
-  readonly siblings: readonly (readonly [string, Effect])[] | null;
-}
-
-/** A breadth-first search between two states' expansions, as plain data (checkpoint.ts writes it). */
-export interface SearchCheckpoint {
-  readonly depth: number;
-  readonly transitions: number;
-  readonly skipped: number;
-  readonly depthCutStates: number;
-  readonly horizonCutMoves: number;
-  /** Every visited state's stable key. */
-  readonly visited: readonly string[];
-  /** The rest of the level being expanded, then the next level so far. */
-  readonly level: readonly CheckpointEntry[];
-  readonly next: readonly CheckpointEntry[];
-  readonly found: readonly FoundViolation[];
-}
-
 /** One part of a search split across processes (shard.ts). */
 export interface ShardSpec {
   readonly index: number;
@@ -74,38 +51,6 @@ export interface ShardSpec {
 
 /** A shard splits at the first level with at least this many states per shard (or the last level). */
 const splitWidthPerShard = 8;
-
-/** A state a shard visited past the split level: what the merge needs to count it once (shard.ts). */
-export interface ShardState {
-  readonly hash: string;
-  readonly depth: number;
-  /** At the depth bound with a move left. */
-  cut: boolean;
-  /** Moves from it cut by the horizon. */
-  horizonCutMoves: number;
-  /** Moves applied and skipped (partial-order reduction) when it was expanded. */
-  transitions: number;
-  skipped: number;
-  /** The positions of the moves that reached it here (moves.ts), joined by commas: which path it was expanded for. */
-  readonly order: string;
-}
-
-/** What a shard saw, before the merge (shard.ts builds the file from it). */
-export interface ShardTally {
-  readonly splitDepth: number | null;
-  /** Counts up to the split level, the same in every shard. */
-  readonly prefix: { readonly states: number; readonly transitions: number; readonly skipped: number; readonly horizonCutMoves: number };
-  /** Horizon cuts, moves applied and moves skipped expanding this shard's states at the split level. */
-  readonly frontier: { readonly horizonCutMoves: number; readonly transitions: number; readonly skipped: number };
-  readonly states: readonly ShardState[];
-  /** Each found violation's order key: the positions of its moves (moves.ts), compared after its length. */
-  readonly orders: ReadonlyMap<ViolationKind, readonly number[]>;
-}
-
-/** A checkpoint that does not fit the search it is given to (checkpoint.ts names what). */
-export class CheckpointMismatch extends Error {
-  override name = 'CheckpointMismatch';
-}
 
 /** One state waiting to be expanded. */
 interface FrontierEntry {

@@ -24,6 +24,33 @@ import { hash64 } from './state-key';
  * search stopped at a violation, or cut by the state budget, are each shard's own and not equal.
  */
 
+/** A state a shard visited past the split level: what the merge needs to count it once (shard.ts). */
+export interface ShardState {
+  readonly hash: string;
+  readonly depth: number;
+  /** At the depth bound with a move left. */
+  cut: boolean;
+  /** Moves from it cut by the horizon. */
+  horizonCutMoves: number;
+  /** Moves applied and skipped (partial-order reduction) when it was expanded. */
+  transitions: number;
+  skipped: number;
+  /** The positions of the moves that reached it here (moves.ts), joined by commas: which path it was expanded for. */
+  readonly order: string;
+}
+
+/** What a shard saw, before the merge (shard.ts builds the file from it). */
+export interface ShardTally {
+  readonly splitDepth: number | null;
+  /** Counts up to the split level, the same in every shard. */
+  readonly prefix: { readonly states: number; readonly transitions: number; readonly skipped: number; readonly horizonCutMoves: number };
+  /** Horizon cuts, moves applied and moves skipped expanding this shard's states at the split level. */
+  readonly frontier: { readonly horizonCutMoves: number; readonly transitions: number; readonly skipped: number };
+  readonly states: readonly ShardState[];
+  /** Each found violation's order key: the positions of its moves (moves.ts), compared after its length. */
+  readonly orders: ReadonlyMap<ViolationKind, readonly number[]>;
+}
+
 export const shardFormat = 'lockstep-explore-shard';
 export const shardFormatVersion = 1;
 
