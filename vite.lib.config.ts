@@ -16,7 +16,7 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     rollupOptions: {
-      input: { index: 'src/api/index.ts', playwright: 'src/playwright/index.ts', cli: 'src/cli/main.ts' },
+      input: { index: 'src/api/index.ts', playwright: 'src/playwright/index.ts', cli: 'src/cli/main.ts', 'explore-worker': 'src/api/explore-worker.ts' },
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },
   },

@@ -13,6 +13,7 @@ import type { RedisClientChoice } from './async/client-links';
 import type { AsyncClients } from './async/run';
 import { searchAsync, type AsyncSearchResult } from './async/search';
 import { ArgumentError } from './errors';
+import { exploreInWorkers, workerCountMax } from './explore-workers';
 import { checkInvariants, checkProperties, type FindingKind, type Properties } from './findings';
 import type { NodeOption } from './nodes';
 import { scenarioOf } from './simulate';
@@ -65,6 +66,11 @@ export interface ExploreOptions {
   readonly stopAt?: 'first' | 'all';
   /** The client your code gets: `auto` (default: your ioredis 5 when installed), `ioredis` or `lockstep`. */
   readonly redisClient?: RedisClientChoice;
+  /**
+   * Worker threads for a scenario made of programs (default 1: none): each searches a shard of the
+   * breadth-first search, merged into the result one thread gives (explore-workers.ts).
+   */
+  readonly workers?: number;
 }
 
 export type ExploreResult = AsyncSearchResult;
@@ -78,7 +84,7 @@ export const exploreBounds = {
   stallLengthCountMaxLimit: 8,
 } as const;
 
-const OPTIONS = ['scenario', 'variant', 'seed', 'clients', 'lockKey', 'nodes', 'faults', 'depthMax', 'runCountMax', 'invariants', 'properties', 'stopAt', 'redisClient'] as const;
+const OPTIONS = ['scenario', 'variant', 'seed', 'clients', 'lockKey', 'nodes', 'faults', 'depthMax', 'runCountMax', 'invariants', 'properties', 'stopAt', 'redisClient', 'workers'] as const;
 
 function integerIn(path: string, value: unknown, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -148,6 +154,9 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   if (clients === undefined || Object.keys(clients).length === 0) {
     return explorePrograms(scenario, variant.id, seed, o, clientIds, { invariants, properties, stopAt });
   }
+  if (o.workers !== undefined && o.workers !== 1) {
+    throw new ArgumentError('workers', 'worker threads search scenarios made of programs; async clients are searched on one thread');
+  }
   const bounds = {
     faults: faultBudgetOf(o.faults, clientIds, nodeIdsOf(scenario, variant)),
     depthMax: integerIn('depthMax', o.depthMax, exploreBounds.depthMaxDefault, 1, exploreBounds.depthMaxLimit),
@@ -162,14 +171,14 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
  * unless the options give others; `runCountMax` bounds its states there. Its result takes this API's
  * shape (`runs` counts transitions: each is one move applied to a restored state).
  */
-function explorePrograms(
+async function explorePrograms(
   scenario: Scenario,
   variantId: string,
   seed: number,
   o: Record<string, unknown>,
   clientIds: readonly string[],
   looked: { readonly invariants: ReturnType<typeof checkInvariants>; readonly properties: Properties; readonly stopAt: 'first' | 'all' | undefined },
-): ExploreResult {
+): Promise<ExploreResult> {
   if (Object.keys(looked.properties).length > 0) throw new ArgumentError('properties', 'properties are checked on async clients (`clients`); a scenario made of programs states its checks as data');
   const declared = resolveBounds(scenario);
   let bounds: ExploreBounds;
@@ -184,7 +193,9 @@ function explorePrograms(
     throw error;
   }
   const kinds = (looked.invariants ?? VIOLATION_KINDS).filter((k): k is ViolationKind => k !== 'client-error');
-  const result = exploreEngine({ scenario, variantId, seed, bounds, invariants: kinds, stopAt: looked.stopAt ?? 'first' });
+  const workers = integerIn('workers', o.workers, 1, 1, workerCountMax);
+  const options = { variantId, seed, bounds, invariants: kinds, stopAt: looked.stopAt ?? 'first' } as const;
+  const result = workers === 1 ? exploreEngine({ ...options, scenario }) : await exploreInWorkers({ scenarioId: null, scenario, options }, workers);
   return {
     scenarioId: result.scenarioId,
     variantId: result.variantId,

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { ReplayCommand } from './replay';
 import { parseServerUrl } from './replay/address';
+import { parseShardSpec, ShardError } from '../engine/explore/shard';
+import type { ShardSpec } from '../engine/explore/search';
 
 /**
  * The CLI's command line, parsed with node:util's parseArgs (strict: an unknown option or a
@@ -31,7 +33,15 @@ export type Command =
     }
   | { readonly name: 'console'; readonly json: boolean }
   | ExploreCommand
+  | ExploreMergeCommand
   | ({ readonly name: 'replay' } & ReplayCommand);
+
+/** `explore merge <shard.json>...`: one verdict from every shard of a search (engine/explore/shard.ts). */
+export interface ExploreMergeCommand {
+  readonly name: 'explore-merge';
+  readonly files: readonly string[];
+  readonly json: boolean;
+}
 
 /** `explore`: the explorer's options (docs/EXPLORER.md); undefined means the scenario's declared bound. */
 export interface ExploreCommand {
@@ -54,14 +64,28 @@ export interface ExploreCommand {
   /** A whole fault budget as text (parseFaultBudget), over the scenario's declared one; the single flags then apply over it. */
   readonly faults: string | undefined;
   readonly invariants: readonly string[] | undefined;
-  readonly random: boolean;
+  /** bfs (default), or a random mode: random (uniform walks; `--random`), pct, swarm. */
+  readonly mode: ExploreModeName;
   readonly walks: number | undefined;
   readonly walkSeed: number | undefined;
+  /** PCT's bug depth d (--mode pct). */
+  readonly bugDepth: number | undefined;
   readonly reduce: boolean;
   /** Replay each violation's schedule on every variant of the scenario (the page's side-by-side). */
   readonly compareVariants: boolean;
+  /** Search only this shard (`i/n`, 1-based) and print its file for `explore merge`. */
+  readonly shard: ShardSpec | undefined;
+  /** Resume from / stop into this file (the breadth-first search). */
+  readonly checkpoint: string | undefined;
+  /** With a checkpoint: stop after this many seconds of wall time. */
+  readonly maxSeconds: number | undefined;
+  /** Worker threads for the breadth-first search (1: none). */
+  readonly workers: number;
   readonly json: boolean;
 }
+
+export const EXPLORE_MODE_NAMES = ['bfs', 'random', 'pct', 'swarm'] as const;
+export type ExploreModeName = (typeof EXPLORE_MODE_NAMES)[number];
 
 export type CommandName = 'list' | 'run' | 'console' | 'explore' | 'replay';
 
@@ -86,6 +110,11 @@ const FAULTS_MAX = 8;
 const STALL_LENGTHS_MAX = 8;
 const WALKS_DEFAULT = 1000;
 const WALKS_MAX = 1_000_000;
+const BUG_DEPTH_DEFAULT = 2;
+const BUG_DEPTH_MAX = 10;
+const WORKERS_MAX = 64;
+/** A week. */
+const MAX_SECONDS = 604_800;
 /** Longest stall or horizon accepted on the line (a day of virtual time). */
 const MS_MAX = 86_400_000;
 
@@ -131,8 +160,11 @@ Its clock moves only on ".advance <ms>" (${NUMBERS_ACCEPTED}); ".help" lists the
 Input lines longer than 64 MiB are refused (with an error reply) and skipped.`,
   explore: `Usage: npm run sim -- explore <scenario>|--file <definition.json> [--variant <id>|all] [--depth <n>] [--stalls <n>]
          [--stall-ms <ms>[,<ms>...]] [--crashes <n>] [--fault-clients A,B] [--faults <budget>] [--states <n>]
-         [--horizon-ms <ms>] [--invariant <kind>[,<kind>...]] [--random [--walks <n>] [--walk-seed <n>]]
-         [--no-reduce] [--compare-variants] [--seed <n>] [--json]
+         [--horizon-ms <ms>] [--invariant <kind>[,<kind>...]] [--mode bfs|random|pct|swarm [--walks <n>]
+         [--walk-seed <n>] [--bug-depth <d>]] [--random]
+         [--no-reduce] [--compare-variants] [--shard <i>/<n>] [--checkpoint <file> [--max-seconds <n>]] [--workers <n>]
+         [--seed <n>] [--json]
+       npm run sim -- explore merge <shard.json>... [--json]
 
 Searches the schedules of a scenario variant, breadth-first, for the shortest one (fewest choices)
 that breaks an invariant: client steps, the clock moved to the next due time, and faults within the
@@ -155,18 +187,32 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   --states <n>              distinct states the search may visit (1 to ${STATES_MAX})
   --horizon-ms <ms>         latest virtual time a schedule may reach
   --invariant <kind>,...    violation kinds to look for (default: all), e.g. foreign-release
-  --random                  seeded random walks instead of the breadth-first search (a sample:
-                            never exhaustive; prints a coverage estimate)
+  --mode <m>                bfs (default): breadth-first, shortest first; or seeded random walks (a sample:
+                            never exhaustive; prints a coverage estimate): random (uniform), pct
+                            (probabilistic concurrency testing, with its probability bound), swarm (each
+                            walk draws its own fault budget within the bounds)
+  --random                  the same as --mode random
   --walks <n>               random walks to take (default ${WALKS_DEFAULT})
-  --walk-seed <n>           the walks' seed (default 1)
+  --walk-seed <n>           the walks' seed (default 1): walk i runs with seed n + i, printed with what it
+                            finds; --walk-seed <that> --walks 1 replays that walk alone
+  --bug-depth <d>           PCT's bug depth, 1 to ${BUG_DEPTH_MAX} (default ${BUG_DEPTH_DEFAULT}): d - 1 priority change points per walk
   --no-reduce               turn off the partial-order reduction (same states, more transitions)
   --compare-variants        replay each violation's schedule on every variant: which it breaks, which
                             refuse one of its choices, and the first step where each run differs
+  --shard <i>/<n>           search shard i of n (1-based) of the breadth-first search and print its file
+                            (JSON, exit 0 whatever it found); "explore merge <files>" gives the verdict
+                            of one unsharded run (docs/EXPLORER.md, "Shards")
+  --checkpoint <file>       go on from this file when it exists; on Ctrl-C or after --max-seconds write the
+                            search there and exit 4 (run again to go on); removed when the search ends
+  --max-seconds <n>         with --checkpoint: stop and write the checkpoint after n seconds
+  --workers <n>             run the breadth-first search on n worker threads (default 1; each searches a
+                            shard, merged as by explore merge: the same verdict and schedules)
   --seed <n>                the run's seed (tokens, jitter), 0 to ${SEED_MAX} (default 1)
   --json                    one JSON document (an array with --variant all)
   -h, --help                this text
 Numbers: ${NUMBERS_ACCEPTED}.
-Exit codes: 0 no violation found, 3 a violation found, 2 bad usage or input (1: an internal error).`,
+Exit codes: 0 no violation found, 3 a violation found, 4 stopped into its checkpoint, 2 bad usage or input
+(1: an internal error).`,
   replay: `Usage: npm run sim -- replay <scenario> (--redis redis://host:port ... | --start-server) [--variant <id>] [--schedule "<text>"]
                             [--seed <n>] [--time-scale <k>] [--key-prefix <p>] [--allow-server-wide] [--cluster] [--json]
 
@@ -234,10 +280,16 @@ const OPTIONS = {
     faults: { type: 'string' },
     invariant: { type: 'string' },
     random: { type: 'boolean' },
+    mode: { type: 'string' },
+    'bug-depth': { type: 'string' },
     walks: { type: 'string' },
     'walk-seed': { type: 'string' },
     'no-reduce': { type: 'boolean' },
     'compare-variants': { type: 'boolean' },
+    shard: { type: 'string' },
+    checkpoint: { type: 'string' },
+    'max-seconds': { type: 'string' },
+    workers: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -310,7 +362,15 @@ export function parseCommandLine(argv: readonly string[]): Command {
   }
 }
 
-function exploreCommand(values: Record<string, unknown>, positionals: readonly string[], json: boolean): ExploreCommand {
+function exploreMerge(values: Record<string, unknown>, files: readonly string[], json: boolean): ExploreMergeCommand {
+  const others = Object.keys(values).filter((k) => k !== 'json' && values[k] !== undefined);
+  if (others.length > 0) throw new UsageError(`explore merge takes shard files and --json only, not --${others[0]}: the shards carry what was searched`, 'explore');
+  if (files.length === 0) throw new UsageError('explore merge needs the shard files (the output of explore --shard i/n), e.g. explore merge shard-1.json shard-2.json', 'explore');
+  return { name: 'explore-merge', files, json };
+}
+
+function exploreCommand(values: Record<string, unknown>, positionals: readonly string[], json: boolean): ExploreCommand | ExploreMergeCommand {
+  if (positionals[0] === 'merge') return exploreMerge(values, positionals.slice(1), json);
   const [scenario, ...extra] = positionals;
   const file = definitionFile(values, scenario, 'explore');
   if (scenario === undefined && file === null) throw new UsageError('explore needs a scenario id (see "list") or --file <definition.json>', 'explore');
@@ -334,8 +394,41 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
   if (stallMs && (stallMs.length > STALL_LENGTHS_MAX || stallMs.includes(0))) {
     throw new UsageError(`--stall-ms wants 1 to ${STALL_LENGTHS_MAX} lengths, each at least 1 ms`, 'explore');
   }
-  const random = values.random === true;
-  if (!random && (values.walks !== undefined || values['walk-seed'] !== undefined)) throw new UsageError('--walks and --walk-seed need --random', 'explore');
+  const modeText = text('mode');
+  if (modeText !== undefined && !(EXPLORE_MODE_NAMES as readonly string[]).includes(modeText)) {
+    throw new UsageError(`--mode must be one of ${EXPLORE_MODE_NAMES.join(', ')}, got "${modeText}"`, 'explore');
+  }
+  if (values.random === true && modeText !== undefined && modeText !== 'random') throw new UsageError(`--random is --mode random: not with --mode ${modeText}`, 'explore');
+  const mode: ExploreModeName = values.random === true ? 'random' : ((modeText as ExploreModeName | undefined) ?? 'bfs');
+  if (mode === 'bfs' && (values.walks !== undefined || values['walk-seed'] !== undefined)) throw new UsageError('--walks and --walk-seed need a random mode (--mode random, pct or swarm)', 'explore');
+  if (mode !== 'pct' && values['bug-depth'] !== undefined) throw new UsageError('--bug-depth needs --mode pct', 'explore');
+  let shard: ShardSpec | undefined;
+  if (text('shard') !== undefined) {
+    try {
+      shard = parseShardSpec(text('shard') as string);
+    } catch (error) {
+      if (error instanceof ShardError) throw new UsageError(`--shard: ${error.message}`, 'explore');
+      throw error;
+    }
+    if (mode !== 'bfs') throw new UsageError('--shard splits the breadth-first search: random modes split by --walk-seed instead', 'explore');
+    if (text('variant') === 'all') throw new UsageError('--shard searches one variant: give --variant <id>', 'explore');
+    if (values['compare-variants'] === true) throw new UsageError('--compare-variants goes with the merge, not a shard', 'explore');
+  }
+  const checkpoint = text('checkpoint');
+  if (checkpoint !== undefined) {
+    if (checkpoint === '') throw new UsageError('--checkpoint wants a file name', 'explore');
+    if (mode !== 'bfs') throw new UsageError('--checkpoint is for the breadth-first search (random walks are resumed by --walk-seed)', 'explore');
+    if (text('variant') === 'all') throw new UsageError('--checkpoint searches one variant: give --variant <id>', 'explore');
+    if (shard !== undefined) throw new UsageError('--checkpoint and --shard do not go together: checkpoint one shard by running it whole', 'explore');
+    if (values['compare-variants'] === true) throw new UsageError('--compare-variants does not go with --checkpoint', 'explore');
+  }
+  const workersOf = (n: number | undefined): number => {
+    if (n === undefined || n === 1) return 1;
+    if (mode !== 'bfs') throw new UsageError('--workers runs the breadth-first search on threads: random modes run on one', 'explore');
+    if (checkpoint !== undefined || shard !== undefined) throw new UsageError('--workers does not go with --checkpoint or --shard', 'explore');
+    return n;
+  };
+  if (values['max-seconds'] !== undefined && checkpoint === undefined) throw new UsageError('--max-seconds needs --checkpoint <file> (where the search stops and goes on)', 'explore');
   return {
     name: 'explore',
     scenario: scenario ?? null,
@@ -351,11 +444,16 @@ function exploreCommand(values: Record<string, unknown>, positionals: readonly s
     faultClients: list('fault-clients'),
     faults: text('faults'),
     invariants: list('invariant'),
-    random,
+    mode,
     walks: whole('walks', 1, WALKS_MAX),
     walkSeed: whole('walk-seed', 0, SEED_MAX),
+    bugDepth: whole('bug-depth', 1, BUG_DEPTH_MAX),
     reduce: values['no-reduce'] !== true,
     compareVariants: values['compare-variants'] === true,
+    shard,
+    checkpoint,
+    maxSeconds: whole('max-seconds', 1, MAX_SECONDS),
+    workers: workersOf(whole('workers', 1, WORKERS_MAX)),
     json,
   };
 }

@@ -16,7 +16,9 @@ import { Simulation, defaultSeed } from '../engine/simulation';
 import { SCENARIOS, findScenario } from '../scenarios';
 import { helpText, parseCommandLine, UsageError, type Command } from './args';
 import { DefinitionFileError, readDefinitionFile } from './definition-file';
-import { exploreCommand } from './explore';
+import { exploreCommand, exploreMergeCommand } from './explore';
+import { ShardError } from '../engine/explore/shard';
+import { CheckpointError } from '../engine/explore/checkpoint';
 
 function list(command: Extract<Command, { name: 'list' }>): number {
   const lang = command.lang;
@@ -147,7 +149,9 @@ async function main(argv: readonly string[]): Promise<number> {
       case 'run':
         return run(command);
       case 'explore':
-        return exploreCommand(command);
+        return await exploreCommand(command);
+      case 'explore-merge':
+        return exploreMergeCommand(command);
       case 'console': {
         const { runConsole } = await import('./console');
         return await runConsole({ json: command.json, input: process.stdin, output: process.stdout });
@@ -170,7 +174,7 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`lockstep: ${error.message}\n\n${helpText(error.topic)}\n`);
       return 2;
     }
-    if (error instanceof ScenarioError || error instanceof ChoiceError || error instanceof DefinitionFileError || isLockstepError(error)) {
+    if (error instanceof ScenarioError || error instanceof ChoiceError || error instanceof DefinitionFileError || error instanceof ShardError || error instanceof CheckpointError || isLockstepError(error)) {
       process.stderr.write(`lockstep: ${error.message}\n`);
       return 2;
     }

@@ -561,6 +561,12 @@ export const en = {
   exploreNoneCut: 'No violation of {invariants} found within {bounds}: {states} states, {transitions} transitions, not exhaustive: {cuts}.',
   exploreNoneSampled:
     'No violation of {invariants} found in {walks} random walks within {bounds}: {states} distinct states, estimated coverage {coverage}; a sample, not exhaustive.',
+  exploreNonePct:
+    'No violation of {invariants} found in {walks} PCT walks (bug depth {d}) within {bounds}: {states} distinct states, estimated coverage {coverage}; a sample, not exhaustive.',
+  exploreNoneSwarm:
+    'No violation of {invariants} found in {walks} swarm walks (each with a fault budget of its own within these) within {bounds}: {states} distinct states, estimated coverage {coverage}; a sample, not exhaustive.',
+  explorePctBound:
+    'PCT bound: one walk finds a given bug of depth at most {d} that needs no fault with probability at least 1/(n·k^(d−1)) = {p} (n = {n} clients; k = {k}: the estimated length of a walk in choices); {walks} walks: at least {total}. Each fault such a bug needs at a given point multiplies this by at least 1/(2·k·F) (F = {f} fault moves).',
   exploreStoppedEarly: 'Stopped at the first violation: {invariants} not searched to the end ({states} states, {transitions} transitions).',
   exploreBounds: 'schedules of at most {depth} choices, {faults}, time moving from one due time to the next',
   exploreBoundsHorizon: 'schedules of at most {depth} choices up to t = {horizonMs} ms, {faults}, time moving from one due time to the next',
@@ -626,6 +632,7 @@ export const en = {
   cliViolationLine: 'step {step}  {kind}: {message}',
   cliExploreFigures: '{states} states, {transitions} transitions ({skipped} skipped by the partial-order reduction), depth {depth}, {ms} ms ({rate} states/s)',
   cliExploreReplay: 'replay: {command}',
+  cliExploreWalkReplay: 'found by walk {index} (its seed {seed}); that walk alone: {command}',
   cliCompareHeading: 'the same schedule on every variant ({schedule}):',
   cliCompareRefused: 'refuses step {step}: {reason}',
   cliCompareClean: 'no violation',

@@ -31,7 +31,7 @@ export interface BoundsInput {
 }
 
 export interface VerdictInput {
-  readonly mode: 'bfs' | 'random';
+  readonly mode: 'bfs' | 'random' | 'pct' | 'swarm';
   readonly bounds: BoundsInput;
   readonly invariants: readonly string[];
   readonly statesExplored: number;
@@ -46,6 +46,34 @@ export interface VerdictInput {
   };
   readonly violations: readonly { readonly kind: string; readonly steps: number; readonly schedule: string }[];
   readonly coverage: { readonly walks: number; readonly goodTuring: number } | null;
+  readonly pct?: {
+    readonly bugDepth: number;
+    readonly entities: number;
+    readonly stepCountMax: number;
+    readonly faultMoves: number;
+    readonly perWalkProbability: number;
+    readonly walks: number;
+    readonly foundProbability: number;
+  } | null;
+}
+
+/** A probability for a verdict: a percentage to 3 significant digits, or scientific when tiny. */
+export function probabilityText(p: number, lang: Lang): string {
+  if (p >= 0.001) return `${formatNumber(Number((p * 100).toPrecision(3)), lang)}%`;
+  return p.toExponential(2);
+}
+
+/** PCT's guarantee in words (pct.ts, pctGuarantee). */
+function pctLine(pct: NonNullable<VerdictInput['pct']>, lang: Lang): string {
+  return translator(lang)('explorePctBound', {
+    d: pct.bugDepth,
+    p: probabilityText(pct.perWalkProbability, lang),
+    n: pct.entities,
+    k: pct.stepCountMax,
+    walks: pct.walks,
+    total: probabilityText(pct.foundProbability, lang),
+    f: pct.faultMoves,
+  });
 }
 
 /** "at most 1 stall of 5 s or 7 s and at most 1 crash" / "no faults". */
@@ -106,7 +134,7 @@ export function exploreVerdictLines(result: VerdictInput, lang: Lang): string[] 
   const lines = result.violations.map((v) => t('exploreFound', { kind: violationKindLabel(v.kind, lang), n: v.steps, schedule: v.schedule }));
   const foundKinds = new Set(result.violations.map((v) => v.kind));
   const rest = result.invariants.filter((kind) => !foundKinds.has(kind));
-  if (rest.length === 0) return lines;
+  if (rest.length === 0) return result.pct ? [...lines, pctLine(result.pct, lang)] : lines;
   const invariants = formatList(
     rest.map((kind) => violationKindLabel(kind, lang)),
     lang,
@@ -114,10 +142,14 @@ export function exploreVerdictLines(result: VerdictInput, lang: Lang): string[] 
   const counts = { invariants, states: result.statesExplored, transitions: result.transitionsExplored };
   const bounds = boundsText(result.bounds, lang);
   if (result.cut.stoppedAtViolation) lines.push(t('exploreStoppedEarly', counts));
-  else if (result.mode === 'random' && result.coverage) {
+  else if (result.mode !== 'bfs' && result.coverage) {
     const coverage = `${formatNumber(Math.round(result.coverage.goodTuring * 1000) / 10, lang)}%`;
-    lines.push(t('exploreNoneSampled', { ...counts, bounds, walks: result.coverage.walks, coverage }));
+    const sampled = { ...counts, bounds, walks: result.coverage.walks, coverage };
+    if (result.mode === 'pct') lines.push(t('exploreNonePct', { ...sampled, d: result.pct?.bugDepth ?? 0 }));
+    else if (result.mode === 'swarm') lines.push(t('exploreNoneSwarm', sampled));
+    else lines.push(t('exploreNoneSampled', sampled));
   } else if (result.exhaustive) lines.push(t('exploreNone', { ...counts, bounds }));
   else lines.push(t('exploreNoneCut', { ...counts, bounds, cuts: cutsText(result, lang) }));
+  if (result.pct) lines.push(pctLine(result.pct, lang));
   return lines;
 }

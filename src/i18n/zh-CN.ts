@@ -551,6 +551,10 @@ export const zhCN: Catalog = {
   exploreNone: '在{bounds}范围内没有违反{invariants}：{states} 个状态，{transitions} 次转移，已穷尽。',
   exploreNoneCut: '在{bounds}范围内未发现违反{invariants}：{states} 个状态，{transitions} 次转移，未穷尽：{cuts}。',
   exploreNoneSampled: '{walks} 次随机游走在{bounds}范围内未发现违反{invariants}：见到 {states} 个不同状态，估计覆盖率 {coverage}；只是抽样，未穷尽。',
+  exploreNonePct: '{walks} 次 PCT 游走（缺陷深度 {d}）在{bounds}范围内未发现违反{invariants}：见到 {states} 个不同状态，估计覆盖率 {coverage}；只是抽样，未穷尽。',
+  exploreNoneSwarm: '{walks} 次蜂群游走（每次在此范围内抽取自己的故障预算）在{bounds}范围内未发现违反{invariants}：见到 {states} 个不同状态，估计覆盖率 {coverage}；只是抽样，未穷尽。',
+  explorePctBound:
+    'PCT 下界：对一个深度不超过 {d}、无需故障的缺陷，一次游走找到它的概率至少为 1/(n·k^(d−1)) = {p}（n = {n}：客户端数；k = {k}：以选择计的游走估计长度）；{walks} 次游走：至少 {total}。这种缺陷每需要在某处发生一个故障，该下界至少再乘以 1/(2·k·F)（F = {f} 种故障动作）。',
   exploreStoppedEarly: '在第一次违反处停止：{invariants}未搜索完（{states} 个状态，{transitions} 次转移）。',
   exploreBounds: '最多 {depth} 步选择的调度、{faults}、时间从一个到期时刻推进到下一个',
   exploreBoundsHorizon: '最多 {depth} 步选择且不超过 t = {horizonMs} 毫秒的调度、{faults}、时间从一个到期时刻推进到下一个',
@@ -616,6 +620,7 @@ export const zhCN: Catalog = {
   cliViolationLine: '第 {step} 步  {kind}：{message}',
   cliExploreFigures: '{states} 个状态，{transitions} 次转移（偏序归约跳过 {skipped} 次），深度 {depth}，{ms} 毫秒（每秒 {rate} 个状态）',
   cliExploreReplay: '重放：{command}',
+  cliExploreWalkReplay: '由第 {index} 次游走找到（其种子 {seed}）；单独重放这次游走：{command}',
   cliCompareHeading: '同一调度在每个变体上（{schedule}）：',
   cliCompareRefused: '拒绝第 {step} 步：{reason}',
   cliCompareClean: '没有违规',

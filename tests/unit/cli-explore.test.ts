@@ -3,6 +3,9 @@
 // a violation and 0 when it proves none within the bounds, says "exhaustive" only when it was, and
 // refuses bad options with a clear message and exit code 2.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine, UsageError } from '../../src/cli/args';
 
@@ -79,7 +82,11 @@ describe('npm run sim -- explore', () => {
     [['explore', 'get-then-del', '--depth', '0'], /--depth must be at least 1/],
     [['explore', 'get-then-del', '--stalls', 'x'], /--stalls must be a whole number/],
     [['explore', 'get-then-del', '--invariant', 'nope'], /unknown invariant "nope"/],
-    [['explore', 'get-then-del', '--walks', '5'], /--walks and --walk-seed need --random/],
+    [['explore', 'get-then-del', '--walks', '5'], /--walks and --walk-seed need a random mode/],
+    [['explore', 'get-then-del', '--mode', 'dfs'], /--mode must be one of bfs, random, pct, swarm, got "dfs"/],
+    [['explore', 'get-then-del', '--bug-depth', '2'], /--bug-depth needs --mode pct/],
+    [['explore', 'get-then-del', '--mode', 'pct', '--bug-depth', '0'], /--bug-depth must be at least 1/],
+    [['explore', 'get-then-del', '--mode', 'pct', '--random'], /--random is --mode random: not with --mode pct/],
     [['explore', 'stock-oversell', '--stalls', '1'], /stalls need at least one length/],
     [['explore', 'get-then-del', '--frobnicate'], /Unknown option '--frobnicate'/],
     [['explore', 'get-then-del', '--faults', 'node-crashes=1'], /one Redis node/],
@@ -92,9 +99,70 @@ describe('npm run sim -- explore', () => {
     expect(stdout).toBe('');
   });
 
+  it('--shard i/n prints a shard file (exit 0), and explore merge of every shard gives one run\'s verdict and exit code', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lockstep-shards-'));
+    const files = ['1/2', '2/2'].map((spec, i) => {
+      const { status, stdout } = sim('explore', 'get-then-del', '--invariant', 'foreign-release', '--shard', spec);
+      expect(status).toBe(0);
+      const file = join(dir, `shard-${i + 1}.json`);
+      writeFileSync(file, stdout);
+      return file;
+    });
+    const merged = sim('explore', 'merge', ...files, '--json');
+    expect(merged.status).toBe(3);
+    const one = sim('explore', 'get-then-del', '--invariant', 'foreign-release', '--json');
+    const [a, b] = [JSON.parse(merged.stdout), JSON.parse(one.stdout)];
+    expect(a.violations).toEqual(b.violations);
+    expect(a.verdict).toEqual(b.verdict);
+    expect(a.shards).toBe(2);
+    writeFileSync(join(dir, 'cut.json'), readFileSync(files[1], 'utf8').slice(0, 100));
+    const cut = sim('explore', 'merge', files[0], join(dir, 'cut.json'));
+    expect(cut.status).toBe(2);
+    expect(cut.stderr).toMatch(/cut.json: not JSON, or cut short/);
+  });
+
+  it('refuses a shard spec or merge it cannot use', () => {
+    expect(() => parseCommandLine(['explore', 'x', '--shard', '3/2'])).toThrow(/--shard: bad shard "3\/2": the shard must be 1 to 2/);
+    expect(() => parseCommandLine(['explore', 'x', '--shard', '1/2', '--mode', 'pct'])).toThrow(/random modes split by --walk-seed/);
+    expect(() => parseCommandLine(['explore', 'x', '--shard', '1/2', '--variant', 'all'])).toThrow(/one variant/);
+    expect(() => parseCommandLine(['explore', 'merge'])).toThrow(/needs the shard files/);
+    expect(() => parseCommandLine(['explore', 'merge', 'a.json', '--depth', '3'])).toThrow(/not --depth/);
+    expect(parseCommandLine(['explore', 'x', '--shard', '2/4'])).toMatchObject({ shard: { index: 1, count: 4 } });
+  });
+
+  it('refuses a checkpoint file cut short or of another search, exit 2, and leaves it there', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lockstep-checkpoint-'));
+    const file = join(dir, 'cp.json');
+    writeFileSync(file, '{"format":"lockstep-explore-checkpoint","version":1,"ident');
+    const cut = sim('explore', 'get-then-del', '--checkpoint', file);
+    expect(cut.status).toBe(2);
+    expect(cut.stderr).toMatch(/cp.json: not JSON, or cut short/);
+    writeFileSync(file, JSON.stringify({ format: 'lockstep-explore-checkpoint', version: 99 }));
+    const old = sim('explore', 'get-then-del', '--checkpoint', file);
+    expect(old.status).toBe(2);
+    expect(old.stderr).toMatch(/checkpoint version 99, this explorer reads version 1/);
+    expect(readFileSync(file, 'utf8')).toContain('99');
+  });
+
+  it('parses the checkpoint options and refuses what does not go with them', () => {
+    expect(parseCommandLine(['explore', 'x', '--checkpoint', 'cp.json', '--max-seconds', '60'])).toMatchObject({ checkpoint: 'cp.json', maxSeconds: 60 });
+    expect(() => parseCommandLine(['explore', 'x', '--max-seconds', '60'])).toThrow(/--max-seconds needs --checkpoint/);
+    expect(() => parseCommandLine(['explore', 'x', '--checkpoint', 'cp.json', '--mode', 'random'])).toThrow(/breadth-first/);
+    expect(() => parseCommandLine(['explore', 'x', '--checkpoint', 'cp.json', '--shard', '1/2'])).toThrow(/do not go together/);
+    expect(() => parseCommandLine(['explore', 'x', '--checkpoint', 'cp.json', '--variant', 'all'])).toThrow(/one variant/);
+    expect(() => parseCommandLine(['explore', 'x', '--checkpoint', 'cp.json', '--max-seconds', '0'])).toThrow(/at least 1/);
+    expect(parseCommandLine(['explore', 'x', '--workers', '4'])).toMatchObject({ workers: 4 });
+    expect(parseCommandLine(['explore', 'x'])).toMatchObject({ workers: 1 });
+    expect(() => parseCommandLine(['explore', 'x', '--workers', '2', '--mode', 'pct'])).toThrow(/random modes run on one/);
+    expect(() => parseCommandLine(['explore', 'x', '--workers', '2', '--checkpoint', 'cp.json'])).toThrow(/does not go with --checkpoint/);
+    expect(() => parseCommandLine(['explore', 'x', '--workers', '65'])).toThrow(UsageError);
+  });
+
   it('parses every bound and fault option strictly', () => {
     const command = parseCommandLine(['explore', 'get-then-del', '--variant', 'all', '--depth', '12', '--stalls', '2', '--stall-ms', '2500,5000', '--crashes', '1', '--fault-clients', 'A', '--states', '1000', '--horizon-ms', '60000', '--no-reduce']);
-    expect(command).toMatchObject({ name: 'explore', variant: 'all', depth: 12, stalls: 2, stallMs: [2500, 5000], crashes: 1, faultClients: ['A'], states: 1000, horizonMs: 60000, reduce: false, random: false });
+    expect(command).toMatchObject({ name: 'explore', variant: 'all', depth: 12, stalls: 2, stallMs: [2500, 5000], crashes: 1, faultClients: ['A'], states: 1000, horizonMs: 60000, reduce: false, mode: 'bfs' });
+    expect(parseCommandLine(['explore', 'x', '--mode', 'pct', '--bug-depth', '3', '--walks', '50', '--walk-seed', '9'])).toMatchObject({ mode: 'pct', bugDepth: 3, walks: 50, walkSeed: 9 });
+    expect(parseCommandLine(['explore', 'x', '--random'])).toMatchObject({ mode: 'random', bugDepth: undefined });
     expect(() => parseCommandLine(['explore', 'x', '--stall-ms', '5000,,7000'])).toThrow(UsageError);
     expect(() => parseCommandLine(['explore', 'x', '--stall-ms', '0'])).toThrow(/at least 1 ms/);
     expect(parseCommandLine(['explore', 'x', '--help'])).toEqual({ name: 'help', topic: 'explore', exitCode: 0 });

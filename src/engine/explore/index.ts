@@ -7,13 +7,21 @@
 import { exploreVerdictLines, type Lang } from '../../i18n';
 import type { Scenario } from '../scenario';
 import type { ViolationKind } from '../trace';
-import { resolveBounds, type BoundsOverrides } from './bounds';
+import { BoundsError, resolveBounds, type BoundsOverrides } from './bounds';
+import { bugDepthMax } from './pct';
 import type { ExploreMode, ExploreProgress, ExploreResult } from './result';
-import { BreadthFirstSearch } from './search';
+import { checkpointFile, CheckpointError, CheckpointMismatch, readCheckpoint, type CheckpointFile } from './checkpoint';
+import { BreadthFirstSearch, type ShardSpec } from './search';
+import { scenarioHash, shardFile, type ShardFile, type ShardIdentity } from './shard';
 import { RandomWalk } from './walk';
 
 export { BoundsError, formatFaultBudget, hasNodeFaults, noFaults, parseFaultBudget, resolveBounds, type BoundsOverrides, type ExploreBounds } from './bounds';
-export type { ExploreMode, ExploreProgress, ExploreResult, FoundViolation, SearchCut, WalkCoverage } from './result';
+export { EXPLORE_MODES, type ExploreMode, type ExploreProgress, type ExploreResult, type FoundViolation, type PctGuarantee, type SearchCut, type WalkCoverage, type WalkMode } from './result';
+export { bugDepthMax, defaultBugDepth } from './pct';
+export { seedOfWalk } from './walk';
+export { mergeShards, parseShardSpec, ShardError, type ShardFile } from './shard';
+export type { ShardSpec } from './search';
+export { CheckpointError, type CheckpointFile } from './checkpoint';
 
 export interface ExploreOptions {
   readonly scenario: Scenario;
@@ -26,7 +34,11 @@ export interface ExploreOptions {
   readonly invariants?: readonly ViolationKind[];
   /** Only violations whose clients start with these, offender first (a challenge's "make A delete B's lock"). */
   readonly offenders?: readonly string[];
-  /** 'bfs' (default): breadth-first, shortest first, exhaustive when it can. 'random': seeded random walks. */
+  /**
+   * 'bfs' (default): breadth-first, shortest first, exhaustive when it can. Seeded random walks:
+   * 'random' (uniform), 'pct' (probabilistic concurrency testing, `bugDepth`), 'swarm' (a fault
+   * budget drawn per walk).
+   */
   readonly mode?: ExploreMode;
   /** Partial-order reduction (bfs only; default on). */
   readonly reduce?: boolean;
@@ -35,6 +47,8 @@ export interface ExploreOptions {
   /** Random walks: the walks' seed and how many to take. */
   readonly walkSeed?: number;
   readonly walkCountMax?: number;
+  /** PCT's bug depth d (1 to 10, default 2). */
+  readonly bugDepth?: number;
 }
 
 /** A search that runs in slices: `run(n)` applies at most n moves and returns true when done. */
@@ -49,9 +63,62 @@ export interface Exploration {
 export function createExploration(options: ExploreOptions): Exploration {
   const bounds = resolveBounds(options.scenario, options.bounds);
   const common = { scenario: options.scenario, variantId: options.variantId, seed: options.seed, bounds, invariants: options.invariants, offenders: options.offenders, stopAt: options.stopAt };
-  return options.mode === 'random'
-    ? new RandomWalk({ ...common, walkSeed: options.walkSeed, walkCountMax: options.walkCountMax })
-    : new BreadthFirstSearch({ ...common, reduce: options.reduce });
+  const mode = options.mode ?? 'bfs';
+  if (options.bugDepth !== undefined && mode !== 'pct') throw new BoundsError('a bug depth is for PCT walks (mode pct)');
+  if (options.bugDepth !== undefined && (!Number.isSafeInteger(options.bugDepth) || options.bugDepth < 1 || options.bugDepth > bugDepthMax)) {
+    throw new BoundsError(`bugDepth must be an integer from 1 to ${bugDepthMax}, got ${options.bugDepth}`);
+  }
+  return mode === 'bfs'
+    ? new BreadthFirstSearch({ ...common, reduce: options.reduce })
+    : new RandomWalk({ ...common, mode, walkSeed: options.walkSeed, walkCountMax: options.walkCountMax, bugDepth: options.bugDepth });
+}
+
+/** One shard of a breadth-first search (shard.ts): runs it and returns its file for the merge. */
+export function exploreShard(options: ExploreOptions & { readonly shard: ShardSpec }): ShardFile {
+  if ((options.mode ?? 'bfs') !== 'bfs') throw new BoundsError('only the breadth-first search is sharded (random walks split by walk seed instead)');
+  const bounds = resolveBounds(options.scenario, options.bounds);
+  const search = new BreadthFirstSearch({ scenario: options.scenario, variantId: options.variantId, seed: options.seed, bounds, invariants: options.invariants, offenders: options.offenders, stopAt: options.stopAt, reduce: options.reduce, shard: options.shard });
+  search.run();
+  return shardFile(search, identityOf(search, options));
+}
+
+/** What makes a search this search (for shard and checkpoint files). */
+function identityOf(search: BreadthFirstSearch, options: ExploreOptions): ShardIdentity {
+  const result = search.result();
+  return {
+    scenario: result.scenarioId,
+    scenarioHash: scenarioHash(options.scenario),
+    variant: result.variantId,
+    seed: result.seed,
+    bounds: result.bounds,
+    invariants: result.invariants,
+    offenders: options.offenders ?? null,
+    reduce: result.reduced,
+    stopAt: options.stopAt ?? 'all',
+  };
+}
+
+/**
+ * A breadth-first search that can stop between two expansions and be written to a checkpoint
+ * (checkpoint.ts): from the start, or from `checkpoint` (a parsed file, named `name` in errors),
+ * which must be a checkpoint of this very search (CheckpointError otherwise).
+ */
+export function createCheckpointedSearch(options: ExploreOptions, checkpoint?: { readonly name: string; readonly data: unknown }): { readonly search: BreadthFirstSearch; write(): CheckpointFile } {
+  if ((options.mode ?? 'bfs') !== 'bfs') throw new BoundsError('only the breadth-first search takes checkpoints');
+  const bounds = resolveBounds(options.scenario, options.bounds);
+  const base = { scenario: options.scenario, variantId: options.variantId, seed: options.seed, bounds, invariants: options.invariants, offenders: options.offenders, stopAt: options.stopAt, reduce: options.reduce, stableKeys: true };
+  let search = new BreadthFirstSearch(base);
+  const identity = identityOf(search, options);
+  if (checkpoint !== undefined) {
+    const resume = readCheckpoint(checkpoint.data, checkpoint.name, identity);
+    try {
+      search = new BreadthFirstSearch({ ...base, resume });
+    } catch (error) {
+      if (error instanceof CheckpointMismatch) throw new CheckpointError(`${checkpoint.name}: ${error.message}`);
+      throw error;
+    }
+  }
+  return { search, write: () => checkpointFile(search, identity) };
 }
 
 /** Runs an exploration to its end (or a bound) and returns what it found. */

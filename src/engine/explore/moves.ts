@@ -28,6 +28,8 @@ export interface RankedMove {
   /** Stable identity across states: `A`, `+`, `A~5000`, `!A`, `!@r1`, `A/@r2`. */
   readonly id: string;
   readonly rank: number;
+  /** Its place in the breadth-first order (movesAt's output order): a found schedule's order key (shard.ts). */
+  readonly position: number;
   /** The process a step or fault belongs to (null for the clock and node faults: por.ts treats them as global). */
   readonly process: string | null;
 }
@@ -95,15 +97,17 @@ export class MoveTable {
     const allowed = budget.clients ? new Set(budget.clients.map((id) => processOf.get(id))) : null;
     this.faultable = new Set([...namers.keys()].filter((p) => allowed === null || allowed.has(p)));
     let rank = 0;
-    const fault = (list: FaultMove[], move: Choice, process: string | null) => list.push({ move, id: formatChoice(move), rank: rank++, process, spends: spendsOf(move) });
+    const fault = (list: FaultMove[], move: Choice, process: string | null) => list.push({ move, id: formatChoice(move), rank: rank++, position: 0, process, spends: spendsOf(move) });
     for (const [process, clientId] of namers) {
       if (!this.faultable.has(process)) continue;
       for (const ms of budget.stallLengthsMs) fault(this.faults, { kind: 'stall', clientId, ms }, process);
       fault(this.faults, { kind: 'crash', clientId }, process);
     }
     this.buildNodeFaults(budget, (move) => fault(this.nodeFaults, move, null));
-    for (const id of ctx.clientIds) this.steps.push({ move: { kind: 'step', clientId: id }, id, rank: rank++, process: processOf.get(id) as string });
-    this.advance = { move: { kind: 'next-due' }, id: '+', rank, process: null };
+    for (const id of ctx.clientIds) this.steps.push({ move: { kind: 'step', clientId: id }, id, rank: rank++, position: 0, process: processOf.get(id) as string });
+    this.advance = { move: { kind: 'next-due' }, id: '+', rank, position: 0, process: null };
+    // Positions in the order movesAt lists moves: steps, the advance, faults, node faults.
+    [...this.steps, this.advance, ...this.faults, ...this.nodeFaults].forEach((m, i) => ((m as { position: number }).position = i));
   }
 
   /**
@@ -160,6 +164,12 @@ export class MoveTable {
   static spend(used: FaultsUsed, move: Move): FaultsUsed {
     const spends = spendsOf(move);
     return spends === null ? used : { ...used, [spends]: used[spends] + 1 };
+  }
+
+  /** Fault moves in the table (PCT's F: the moves a fault point picks among). */
+  get faultMoveCount(): number {
+    const allowed = (m: FaultMove) => m.spends === null || limitOf(this.budget, m.spends) > 0;
+    return this.faults.filter(allowed).length + this.nodeFaults.filter(allowed).length;
   }
 
   get context(): RunContext {

@@ -1,6 +1,10 @@
+import type { FaultBudget } from '../scenario';
 import type { Choice } from '../schedule';
 import type { ViolationKind } from '../trace';
 import type { ExploreBounds } from './bounds';
+import type { PctGuarantee } from './pct';
+
+export type { PctGuarantee } from './pct';
 
 /** A schedule the explorer found that breaks an invariant. */
 export interface FoundViolation {
@@ -16,6 +20,11 @@ export interface FoundViolation {
   readonly clients: readonly string[];
   /** Virtual time of the violation. */
   readonly atMs: number;
+  /**
+   * Random walks: the walk that found it (0-based), its own seed (`--walk-seed <seed> --walks 1`
+   * with the same mode replays that walk alone) and the fault budget it ran with (a swarm walk's own).
+   */
+  readonly walk?: { readonly index: number; readonly seed: number; readonly faults: FaultBudget };
 }
 
 /** Why a search ended before it had seen every state within its bounds (empty when exhaustive). */
@@ -36,6 +45,8 @@ export interface SearchCut {
 /** Random-walk coverage: how much of the space a sample of walks is likely to have seen. */
 export interface WalkCoverage {
   readonly walks: number;
+  /** The walks' seed: walk i ran with seed walkSeed + i (walk.ts, seedOfWalk). */
+  readonly walkSeed: number;
   /** Distinct states among all states the walks passed through. */
   readonly distinctStates: number;
   /** States the walks passed through (with repeats). */
@@ -49,7 +60,10 @@ export interface WalkCoverage {
   readonly goodTuring: number;
 }
 
-export type ExploreMode = 'bfs' | 'random';
+/** The random modes (walk.ts): uniform walks, PCT (pct.ts), swarm (swarm.ts). */
+export type WalkMode = 'random' | 'pct' | 'swarm';
+export type ExploreMode = 'bfs' | WalkMode;
+export const EXPLORE_MODES: readonly ExploreMode[] = ['bfs', 'random', 'pct', 'swarm'];
 
 export interface ExploreResult {
   readonly scenarioId: string;
@@ -74,6 +88,8 @@ export interface ExploreResult {
   readonly violations: readonly FoundViolation[];
   /** Present for random walks. */
   readonly coverage: WalkCoverage | null;
+  /** PCT: the bug depth and the probability its walks give (pct.ts); null otherwise. */
+  readonly pct: PctGuarantee | null;
 }
 
 /** Progress of a running search, for a progress display. */

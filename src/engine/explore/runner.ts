@@ -106,6 +106,11 @@ export class ExploreRunner {
     return nextDueMs(this.world, this.server, this.ctx, this.nodes);
   }
 
+  /** A hash of a key that another process computes alike for the same state (StateKeyer.stableHash). */
+  stableHash(key: string): string {
+    return this.keyer.stableHash(key);
+  }
+
   /** A key of the live state (or of its snapshot) equal for two states exactly when Simulation.stateKey() is (state-key.ts). */
   key(snapshot: ExploreSnapshot = this.snapshot()): string {
     return this.keyer.key(snapshot.world, snapshot.server, snapshot.nodes);

@@ -14,6 +14,9 @@ import type { WorldState } from '../world';
  */
 export class StateKeyer {
   private readonly ids = new Map<string, number>();
+  /** Each part's JSON by id, and its stable hash once asked (stableHash). */
+  private readonly texts: string[] = [];
+  private readonly hashes: (string | undefined)[] = [];
 
   /** How many distinct parts have been seen (memory the keyer holds). */
   get partCount(): number {
@@ -25,8 +28,30 @@ export class StateKeyer {
     if (id === undefined) {
       id = this.ids.size;
       this.ids.set(text, id);
+      this.texts.push(text);
     }
     return id;
+  }
+
+  /**
+   * A hash of a key that does not depend on this keyer's numbering: the same state gives the same
+   * hash in another process (a shard of the search, shard.ts). The key's part numbers are replaced
+   * by their parts' own hashes; 64 bits, so a million states collide with odds of about 1 in 10^7.
+   */
+  stableHash(key: string): string {
+    const fields = key.split(';');
+    let text = `${fields[0]};${fields[1]}`;
+    for (let i = 2; i < fields.length; i++) text += `;${fields[i].replace(/[0-9]+/g, (id) => this.partHash(Number(id)))}`;
+    return hash64(text);
+  }
+
+  private partHash(id: number): string {
+    let h = this.hashes[id];
+    if (h === undefined) {
+      h = hash64(this.texts[id]);
+      this.hashes[id] = h;
+    }
+    return h;
   }
 
   /**
@@ -54,4 +79,16 @@ export class StateKeyer {
     for (const id in nodes) text += `${this.id(JSON.stringify(nodes[id]))},`;
     return text;
   }
+}
+
+/** Two 32-bit FNV-1a hashes with different offsets, as 16 hex digits. */
+export function hash64(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 13);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
