@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { CheckCommand } from './check';
 import type { ReplayCommand } from './replay';
 import { parseServerUrl } from './replay/address';
 
@@ -31,7 +32,8 @@ export type Command =
     }
   | { readonly name: 'console'; readonly json: boolean }
   | ExploreCommand
-  | ({ readonly name: 'replay' } & ReplayCommand);
+  | ({ readonly name: 'replay' } & ReplayCommand)
+  | ({ readonly name: 'check' } & CheckCommand);
 
 /** `explore`: the explorer's options (docs/EXPLORER.md); undefined means the scenario's declared bound. */
 export interface ExploreCommand {
@@ -63,7 +65,7 @@ export interface ExploreCommand {
   readonly json: boolean;
 }
 
-export type CommandName = 'list' | 'run' | 'console' | 'explore' | 'replay';
+export type CommandName = 'list' | 'run' | 'console' | 'explore' | 'replay' | 'check';
 
 export class UsageError extends Error {
   constructor(
@@ -98,6 +100,7 @@ Commands:
   console    a redis-cli-like console on one simulated Redis server
   explore    search a scenario's schedules for the shortest violation (docs/EXPLORER.md)
   replay     replay a run on a real Redis server and compare every reply
+  check      check a recorded history of real Redis traffic for lock violations (docs/HISTORIES.md)
   help       this text; "help <command>" or "<command> --help" for one command
 
 Run "npm run sim -- <command> --help" for a command's options.`,
@@ -196,13 +199,30 @@ Exit 0: every reply matched (a violation is still a success); 1: a reply differe
   --json                one JSON document instead of text
   -h, --help            this text
 Progress goes to stderr.`,
+  check: `Usage: npm run sim -- check <history.jsonl> [--lock-key <key>] [--max-hold-ms <ms>] [--clock-skew-ms <ms>]
+                            [--format jsonl|monitor] [--json]
+
+Checks a recorded history of real Redis traffic (docs/HISTORIES.md) for lock violations: foreign
+release, mutual exclusion, stale writes, locks never released, holds longer than a bound. Each is
+certain (every order the recording allows shows it) or possible (some order does), with the lines
+that show it. The file is read line by line; its length does not matter.
+  <history.jsonl>        the recording: one JSON object per line (record(), "record", replay --record)
+  --lock-key <key>       the lock's key (default: the key of the first SET ... NX in the file)
+  --max-hold-ms <ms>     report a lock held longer than this
+  --clock-skew-ms <ms>   how far apart the recorders' wall clocks may be (default 0)
+  --format monitor       the file is redis-cli MONITOR output: commands only; replies are worked out
+                         by running them on Lockstep's simulated Redis (what each client saw is unknown)
+  --json                 one JSON document instead of text
+  -h, --help             this text
+Exit codes: 0 no violation, 1 a violation (certain or possible), 2 bad input or usage (lines it could
+not read; the rest was still checked).`,
 };
 
 export function helpText(topic: CommandName | null): string {
   return HELP[topic ?? 'overview'];
 }
 
-const COMMAND_NAMES: readonly CommandName[] = ['list', 'run', 'console', 'explore', 'replay'];
+const COMMAND_NAMES: readonly CommandName[] = ['list', 'run', 'console', 'explore', 'replay', 'check'];
 
 function isCommandName(name: string): name is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(name);
@@ -251,6 +271,14 @@ const OPTIONS = {
     'allow-server-wide': { type: 'boolean' },
     cluster: { type: 'boolean' },
     'start-server': { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  },
+  check: {
+    'lock-key': { type: 'string' },
+    'max-hold-ms': { type: 'string' },
+    'clock-skew-ms': { type: 'string' },
+    format: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -307,7 +335,24 @@ export function parseCommandLine(argv: readonly string[]): Command {
       return exploreCommand(values, parsed.positionals, json);
     case 'replay':
       return parseReplay(values, parsed.positionals, json);
+    case 'check':
+      return parseCheck(values, parsed.positionals, json);
   }
+}
+
+function parseCheck(values: Record<string, unknown>, positionals: readonly string[], json: boolean): Command {
+  const [file, ...extra] = positionals;
+  if (file === undefined) throw new UsageError('check needs a history file (docs/HISTORIES.md)', 'check');
+  if (extra.length > 0) throw new UsageError(`check takes one file, got also "${extra.join(' ')}"`, 'check');
+  const format = (values.format as string | undefined) ?? 'jsonl';
+  if (format !== 'jsonl' && format !== 'monitor') throw new UsageError(`--format must be jsonl or monitor, got "${format}"`, 'check');
+  const lockKey = values['lock-key'] as string | undefined;
+  if (lockKey === '') throw new UsageError('--lock-key needs a key', 'check');
+  const ms = (name: string): number | undefined => {
+    const text = values[name] as string | undefined;
+    return text === undefined ? undefined : parseWholeNumber(`--${name}`, text, MS_MAX, 'check');
+  };
+  return { name: 'check', file, format, lockKey, maxHoldMs: ms('max-hold-ms'), clockSkewMs: ms('clock-skew-ms'), json };
 }
 
 function exploreCommand(values: Record<string, unknown>, positionals: readonly string[], json: boolean): ExploreCommand {

@@ -152,6 +152,10 @@ async function main(argv: readonly string[]): Promise<number> {
         const { runConsole } = await import('./console');
         return await runConsole({ json: command.json, input: process.stdin, output: process.stdout });
       }
+      case 'check': {
+        const { runCheck } = await import('./check');
+        return await runCheck(command, { stdout: process.stdout, stderr: process.stderr });
+      }
       case 'replay': {
         // Loaded on demand: ioredis is only needed here.
         const { runReplay } = await import('./replay');

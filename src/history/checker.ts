@@ -165,6 +165,12 @@ export class HistoryChecker {
     else this.push(parsed);
   }
 
+  /** A line another reader (MONITOR import) could not read. */
+  pushProblem(line: number, message: string): void {
+    this.lineCount = Math.max(this.lineCount, line);
+    this.problem(line, message);
+  }
+
   /** A line longer than the reader's bound: skipped, and said. */
   pushTooLong(line: number, bytes: number): void {
     this.lineCount = Math.max(this.lineCount, line);

@@ -1,5 +1,5 @@
-import type { HistoryCommand, HistoryMark, HistoryReply } from '../../src/history/format';
-import type { Reply } from '../../src/engine/redis/reply';
+import type { HistoryCommand, HistoryMark } from '../../src/history/format';
+import { historyReply } from '../../src/history/engine-reply';
 import type { Trace } from '../../src/engine/trace';
 
 /**
@@ -51,19 +51,4 @@ export function historyOfTrace(trace: Trace, options: TraceHistoryOptions = {}):
     if (mark !== null) lines.push(JSON.stringify(mark));
   });
   return lines;
-}
-
-function historyReply(reply: Reply): HistoryReply {
-  switch (reply.type) {
-    case 'nil':
-      return null;
-    case 'integer':
-      return Number(reply.value);
-    case 'array':
-      return reply.value.map(historyReply);
-    case 'error':
-      return null;
-    default:
-      return reply.value;
-  }
 }
