@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { CheckCommand } from './check';
+import type { RecordCommand } from './record';
 import type { ReplayCommand } from './replay';
 import { parseServerUrl } from './replay/address';
 
@@ -33,7 +34,8 @@ export type Command =
   | { readonly name: 'console'; readonly json: boolean }
   | ExploreCommand
   | ({ readonly name: 'replay' } & ReplayCommand)
-  | ({ readonly name: 'check' } & CheckCommand);
+  | ({ readonly name: 'check' } & CheckCommand)
+  | ({ readonly name: 'record' } & RecordCommand);
 
 /** `explore`: the explorer's options (docs/EXPLORER.md); undefined means the scenario's declared bound. */
 export interface ExploreCommand {
@@ -65,7 +67,7 @@ export interface ExploreCommand {
   readonly json: boolean;
 }
 
-export type CommandName = 'list' | 'run' | 'console' | 'explore' | 'replay' | 'check';
+export type CommandName = 'list' | 'run' | 'console' | 'explore' | 'replay' | 'check' | 'record';
 
 export class UsageError extends Error {
   constructor(
@@ -101,6 +103,7 @@ Commands:
   explore    search a scenario's schedules for the shortest violation (docs/EXPLORER.md)
   replay     replay a run on a real Redis server and compare every reply
   check      check a recorded history of real Redis traffic for lock violations (docs/HISTORIES.md)
+  record     record real Redis traffic as a history: a proxy in front of Redis
   help       this text; "help <command>" or "<command> --help" for one command
 
 Run "npm run sim -- <command> --help" for a command's options.`,
@@ -216,13 +219,22 @@ that show it. The file is read line by line; its length does not matter.
   -h, --help             this text
 Exit codes: 0 no violation, 1 a violation (certain or possible), 2 bad input or usage (lines it could
 not read; the rest was still checked).`,
+  record: `Usage: npm run sim -- record --listen [<host>:]<port> --redis redis://host:port --out <history.jsonl>
+
+A recording proxy: point your application at --listen instead of Redis. Every byte goes on to
+--redis and back untouched and in order; each command, its reply and the times the proxy saw them
+are appended to --out as history lines (docs/HISTORIES.md). Ctrl-C stops it. Then: check <file>.
+  --listen [<host>:]<port>  where to listen (host default 127.0.0.1; port 0: any free port, printed)
+  --redis <url>             the real Redis, redis://host:port (TLS is not supported yet)
+  --out <file>              the history file (appended to)
+  -h, --help                this text`,
 };
 
 export function helpText(topic: CommandName | null): string {
   return HELP[topic ?? 'overview'];
 }
 
-const COMMAND_NAMES: readonly CommandName[] = ['list', 'run', 'console', 'explore', 'replay', 'check'];
+const COMMAND_NAMES: readonly CommandName[] = ['list', 'run', 'console', 'explore', 'replay', 'check', 'record'];
 
 function isCommandName(name: string): name is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(name);
@@ -282,6 +294,12 @@ const OPTIONS = {
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
+  record: {
+    listen: { type: 'string' },
+    redis: { type: 'string' },
+    out: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
 } as const;
 
 function langOption(value: string | undefined, topic: CommandName): 'en' | 'zh' {
@@ -337,7 +355,23 @@ export function parseCommandLine(argv: readonly string[]): Command {
       return parseReplay(values, parsed.positionals, json);
     case 'check':
       return parseCheck(values, parsed.positionals, json);
+    case 'record':
+      return parseRecord(values, parsed.positionals);
   }
+}
+
+function parseRecord(values: Record<string, unknown>, positionals: readonly string[]): Command {
+  noPositionals('record', positionals);
+  const listen = values.listen as string | undefined;
+  const redis = values.redis as string | undefined;
+  const out = values.out as string | undefined;
+  if (listen === undefined || redis === undefined || out === undefined || out === '') throw new UsageError('record needs --listen, --redis and --out', 'record');
+  const m = /^(?:([^:]+):)?([0-9]+)$/.exec(listen);
+  if (m === null) throw new UsageError(`--listen wants [<host>:]<port>, got "${listen}"`, 'record');
+  const listenPort = parseWholeNumber('--listen port', m[2], 65_535, 'record');
+  const address = parseServerUrl(redis);
+  if ('problem' in address) throw new UsageError(address.problem, 'record');
+  return { name: 'record', listenHost: m[1] ?? '127.0.0.1', listenPort, redis: address.url, out };
 }
 
 function parseCheck(values: Record<string, unknown>, positionals: readonly string[], json: boolean): Command {
