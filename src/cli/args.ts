@@ -174,7 +174,8 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
 Numbers: ${NUMBERS_ACCEPTED}.
 Exit codes: 0 no violation found, 3 a violation found, 2 bad usage or input (1: an internal error).`,
   replay: `Usage: npm run sim -- replay <scenario> (--redis redis://host:port ... | --start-server) [--variant <id>] [--schedule "<text>"]
-                            [--seed <n>] [--time-scale <k>] [--key-prefix <p>] [--allow-server-wide] [--cluster] [--json]
+                            [--seed <n>] [--time-scale <k>] [--key-prefix <p>] [--allow-server-wide] [--cluster]
+                            [--record <file>] [--json]
 
 Runs the scenario in the simulator, then sends the same Redis commands to a real server, in the
 simulated order, each client over its own connection, and compares every reply (docs/REPLAY.md).
@@ -199,6 +200,9 @@ Exit 0: every reply matched (a violation is still a success); 1: a reply differe
   --cluster             --redis is a node of a Redis Cluster: the key prefix gets a hash tag
                         (default lockstep:{<random id>}:) and the replay runs on the master that
                         serves its slot
+  --record <file>       append the real side to <file> as a history (docs/HISTORIES.md): every command
+                        with its real reply and times, the simulated code's enter/leave/write as marks;
+                        then "check <file>" judges what the real server did
   --json                one JSON document instead of text
   -h, --help            this text
 Progress goes to stderr.`,
@@ -283,6 +287,7 @@ const OPTIONS = {
     'allow-server-wide': { type: 'boolean' },
     cluster: { type: 'boolean' },
     'start-server': { type: 'boolean' },
+    record: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -473,7 +478,13 @@ function parseReplay(values: Record<string, unknown>, positionals: readonly stri
     allowServerWide: values['allow-server-wide'] === true,
     cluster: values.cluster === true,
     json,
+    ...(values.record === undefined ? {} : { record: recordFile(values.record as string) }),
   };
+}
+
+function recordFile(path: string): string {
+  if (path === '') throw new UsageError('--record needs a file', 'replay');
+  return path;
 }
 
 function parseOptions(command: CommandName, args: string[]): { values: Record<string, unknown>; positionals: string[] } {
