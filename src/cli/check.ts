@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { HISTORY_LINE_BYTES_MAX, HistoryChecker, MonitorImport, checkExitCode, type HistoryVerdict } from '../history';
-import { boundedLines } from './lines';
+import { StringDecoder } from 'node:string_decoder';
+import type { InputLine } from './lines';
 
 /** `lockstep check <history>`: a recorded history checked for lock violations (docs/HISTORIES.md). */
 export interface CheckCommand {
@@ -31,7 +32,7 @@ export async function runCheck(command: CheckCommand, io: CheckIo): Promise<numb
   const monitor = command.format === 'monitor' ? new MonitorImport() : null;
   if (monitor !== null) checker.push({ kind: 'header', line: 0, header: { history: 1, recorder: 'monitor', repliesKnown: false } });
   let line = 0;
-  for await (const read of boundedLines(input, HISTORY_LINE_BYTES_MAX)) {
+  for await (const read of historyLines(input, HISTORY_LINE_BYTES_MAX)) {
     line++;
     if ('tooLongBytes' in read) checker.pushTooLong(line, read.tooLongBytes);
     else if (monitor === null) checker.pushLine(read.text, line);
@@ -45,6 +46,42 @@ export async function runCheck(command: CheckCommand, io: CheckIo): Promise<numb
   const verdict = checker.finish();
   io.stdout.write(command.json ? `${JSON.stringify({ file: command.file, ...verdict })}\n` : `${verdictText(command.file, verdict)}\n`);
   return checkExitCode(verdict);
+}
+
+/**
+ * Lines of a history file, each at most `maxChars` long (a longer one is reported by its size and
+ * skipped). Decodes whole chunks and splits the text: several times faster than decoding line by
+ * line (cli/lines.ts), which counts for a file of a million lines.
+ */
+async function* historyLines(input: AsyncIterable<Buffer>, maxChars: number): AsyncGenerator<InputLine> {
+  const decoder = new StringDecoder('utf8');
+  let tail = '';
+  /** Characters of the current line while it is over the limit (-1: it is not). */
+  let skipped = -1;
+  const emit = function* (text: string, ended: boolean): Generator<InputLine> {
+    let start = 0;
+    // Bounded by the text: each round consumes one line.
+    for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
+      const line = text.slice(start, newline);
+      start = newline + 1;
+      if (skipped >= 0) {
+        yield { tooLongBytes: skipped + line.length };
+        skipped = -1;
+      } else if (line.length > maxChars) yield { tooLongBytes: line.length };
+      else yield { text: line.endsWith('\r') ? line.slice(0, -1) : line };
+    }
+    const rest = text.slice(start);
+    if (ended) {
+      if (skipped >= 0) yield { tooLongBytes: skipped + rest.length };
+      else if (rest !== '') yield rest.length > maxChars ? { tooLongBytes: rest.length } : { text: rest };
+      tail = '';
+    } else if (skipped >= 0 || rest.length > maxChars) {
+      skipped = (skipped >= 0 ? skipped : 0) + rest.length;
+      tail = '';
+    } else tail = rest;
+  };
+  for await (const chunk of input) yield* emit(tail + decoder.write(chunk), false);
+  yield* emit(tail + decoder.end(), true);
 }
 
 /** The verdict in words for a person with an incident. */

@@ -11,7 +11,7 @@
  * between recorders); Redis ran the command at one instant inside it. Two events whose intervals
  * overlap may have run in either order, unless a reply rules one out.
  */
-import { parseHistoryLine, type HistoryRecord, type HistoryReply } from './format';
+import { HISTORY_LINE_BYTES_MAX, parseHistoryLine, type HistoryRecord, type HistoryReply } from './format';
 import { lockEffect, type LockEffect } from './effects';
 import { ReorderBuffer } from './reorder';
 import { ScriptBook } from './scripts';
@@ -48,7 +48,6 @@ interface Ev {
   readonly conn: string;
   readonly t0: number;
   readonly t1: number;
-  readonly text: string;
   readonly record: HistoryRecord;
 }
 
@@ -88,7 +87,8 @@ interface ClientState {
   holding: Version | null;
   /** Other clients' acquisitions while this one believed it held the lock. */
   pending: PendingOverlap[];
-  lastRelease: { ev: Ev; own: boolean; version: Version } | null;
+  /** `first`: the release certainly removed a version that was certainly there, so it ran before any acquisition that starts later. */
+  lastRelease: { ev: Ev; own: boolean; first: boolean; version: Version } | null;
   inSection: Ev | null;
   sectionPending: PendingOverlap[];
   lastLeave: { ev: Ev; enter: Ev } | null;
@@ -144,7 +144,7 @@ export class HistoryChecker {
   private toMs: number | null = null;
   private ownerUnknownSince: Ev | null = null;
   /** Recent removals that may have run after acquisitions that start later (their intervals overlap). */
-  private recentRemovals: { ev: Ev; ownCertainly: boolean }[] = [];
+  private recentRemovals: { ev: Ev; first: boolean }[] = [];
   private finished = false;
   private keyDetected: boolean;
 
@@ -172,9 +172,9 @@ export class HistoryChecker {
   }
 
   /** A line longer than the reader's bound: skipped, and said. */
-  pushTooLong(line: number, bytes: number): void {
+  pushTooLong(line: number, size: number): void {
     this.lineCount = Math.max(this.lineCount, line);
-    this.problem(line, `a line of ${bytes} bytes, longer than the checker reads: skipped`);
+    this.problem(line, `a line of ${size} characters, longer than the checker reads (${HISTORY_LINE_BYTES_MAX}): skipped`);
   }
 
   push(record: HistoryRecord): void {
@@ -210,20 +210,17 @@ export class HistoryChecker {
       this.checkClocks(record.line, conn, c.clock ?? '', c.startMs, c.endMs, c.startWallMs, c.endWallMs);
       this.commandCount++;
       if (c.reply === undefined && c.error === undefined) this.repliesMissing++;
-      const reply = c.error !== undefined ? `(error) ${c.error}` : c.reply === undefined ? '?' : replyText(c.reply);
-      const text = clip(`${c.argv.map(argText).join(' ')} -> ${reply}`);
-      return this.timed(record, c.client, conn, c.startWallMs, c.endWallMs, text);
+      return this.timed(record, c.client, conn, c.startWallMs, c.endWallMs);
     }
     const m = record.mark;
     this.markCount++;
-    const text = m.mark === 'write' ? `mark write ${m.resource ?? ''} ${m.token ?? ''}` : `mark ${m.mark}`;
-    return this.timed(record, m.client, m.conn ?? m.client, m.atWallMs, m.atWallMs, clip(text));
+    return this.timed(record, m.client, m.conn ?? m.client, m.atWallMs, m.atWallMs);
   }
 
-  private timed(record: HistoryRecord, client: string, conn: string, startMs: number, endMs: number, text: string): Ev {
+  private timed(record: HistoryRecord, client: string, conn: string, startMs: number, endMs: number): Ev {
     this.fromMs = this.fromMs === null ? startMs : Math.min(this.fromMs, startMs);
     this.toMs = this.toMs === null ? endMs : Math.max(this.toMs, endMs);
-    return { line: record.line, client, conn, t0: startMs - this.skewHalfMs, t1: endMs + this.skewHalfMs, text, record };
+    return { line: record.line, client, conn, t0: startMs - this.skewHalfMs, t1: endMs + this.skewHalfMs, record };
   }
 
   /** Replies on one connection come in order, so its end times only grow; a wall clock keeps pace with the monotonic one. */
@@ -343,7 +340,7 @@ export class HistoryChecker {
     // A removal by another client that started earlier but may have run after this acquisition.
     this.recentRemovals = this.recentRemovals.filter((r) => r.ev.t1 > ev.t0);
     for (const r of this.recentRemovals) {
-      if (r.ev.client !== client.id && !r.ownCertainly) this.report('foreign-release', 'possible', [r.ev.client, client.id], `${r.ev.client}'s DEL may have run after ${client.id} acquired the lock`, [ev, r.ev]);
+      if (r.ev.client !== client.id && !r.first) this.report('foreign-release', 'possible', [r.ev.client, client.id], `${r.ev.client}'s DEL may have run after ${client.id} acquired the lock`, [ev, r.ev]);
     }
     if (conditional) {
       // It set the key only if absent: every earlier version was gone by then.
@@ -393,7 +390,7 @@ export class HistoryChecker {
       if (other === client) continue;
       if (other.holding !== null && other.pending.length < PENDING_PER_CLIENT_MAX) {
         other.pending.push({ first: other.holding.acquire, second: ev, secondClient: client.id, sure: sure && other.holding.sure });
-      } else if (other.lastRelease !== null && !other.lastRelease.own && other.lastRelease.ev.t1 > ev.t0) {
+      } else if (other.lastRelease !== null && !other.lastRelease.own && !other.lastRelease.first && other.lastRelease.ev.t1 > ev.t0) {
         const r = other.lastRelease;
         this.overlapFromAcquisitions('possible', other.id, client.id, [r.version.acquire, ev, r.ev]);
       }
@@ -414,8 +411,15 @@ export class HistoryChecker {
     if (applied === false && v.ended === null && v.sure && this.certainlyLive(v, ev)) {
       this.problem(ev.line, `${ev.client}'s release found no lock with its token, yet line ${v.acquire.line}'s lock should still have been there (an unrecorded client?)`);
     }
+    const first = applied === true && v.sure && this.certainlyLive(v, ev);
+    if (applied !== false) this.noteRemoval(ev, first);
     if (v.ended === null && applied !== null) this.end(v, ev, applied ? 'remove' : 'gone');
-    if (client.holding !== null) this.letGo(client, ev, applied === true && client.holding === v);
+    if (client.holding !== null) this.letGo(client, ev, applied === true && client.holding === v, first);
+  }
+
+  private noteRemoval(ev: Ev, first: boolean): void {
+    this.recentRemovals.push({ ev, first });
+    if (this.recentRemovals.length > PENDING_PER_CLIENT_MAX) this.recentRemovals.shift();
   }
 
   private removeWhatever(ev: Ev, client: ClientState, applied: boolean | null): void {
@@ -435,15 +439,13 @@ export class HistoryChecker {
         if (v.sure && this.certainlyLive(v, ev)) this.problem(ev.line, `${ev.client}'s DEL found no key, yet line ${v.acquire.line}'s lock should still have been there (an unrecorded client?)`);
       }
     }
-    if (applied !== false) {
-      const ownCertainly = applied === true && candidates.length === 1 && candidates[0].client === client.id && this.certainlyLive(candidates[0], ev);
-      this.recentRemovals.push({ ev, ownCertainly });
-      if (this.recentRemovals.length > PENDING_PER_CLIENT_MAX) this.recentRemovals.shift();
-    }
+    // A version certainly there through the whole removal: any acquisition that starts later ran after it.
+    const first = applied === true && candidates.some((v) => v.sure && this.certainlyLive(v, ev));
+    if (applied !== false) this.noteRemoval(ev, first);
     if (applied !== null) for (const v of candidates) this.end(v, ev, applied ? 'remove' : 'gone');
     if (client.holding !== null) {
       const own = applied === true && candidates.length === 1 && candidates[0] === client.holding;
-      this.letGo(client, ev, own);
+      this.letGo(client, ev, own, first);
     }
   }
 
@@ -459,7 +461,7 @@ export class HistoryChecker {
   }
 
   /** The client's belief that it holds the lock ends at `ev`; `own`: the reply shows it removed its own version. */
-  private letGo(client: ClientState, ev: Ev, own: boolean): void {
+  private letGo(client: ClientState, ev: Ev, own: boolean, first = false): void {
     const version = client.holding as Version;
     for (const p of client.pending) {
       if (own) {
@@ -473,7 +475,7 @@ export class HistoryChecker {
     }
     client.pending = [];
     client.holding = null;
-    client.lastRelease = { ev, own, version };
+    client.lastRelease = { ev, own, first, version };
   }
 
   private overlapFromAcquisitions(certainty: Certainty, first: string, second: string, evidence: Ev[]): void {
@@ -564,6 +566,8 @@ export class HistoryChecker {
   /** Versions certainly expired before `ev` leave the live list; so do displaced ones no removal explained. */
   private pruneExpired(ev: Ev | null): void {
     if (this.live.length === 0) return;
+    const t0 = ev?.t0 ?? Infinity;
+    if (!this.live.some((v) => v.displacedBy !== null || (v.expiry !== null && v.expiry.hi <= t0))) return;
     for (const v of [...this.live]) {
       const by = v.displacedBy;
       if (v.ended === null && by !== null && (ev === null || by.t1 <= ev.t0)) {
@@ -675,7 +679,7 @@ export class HistoryChecker {
   }
 
   private verdict(): HistoryVerdict {
-    const evidence = (e: Ev): EvidenceEvent => ({ line: e.line, client: e.client, text: e.text, startMs: e.t0 + this.skewHalfMs, endMs: e.t1 - this.skewHalfMs });
+    const evidence = (e: Ev): EvidenceEvent => ({ line: e.line, client: e.client, text: eventText(e.record), startMs: e.t0 + this.skewHalfMs, endMs: e.t1 - this.skewHalfMs });
     const violations: HistoryViolation[] = this.found
       .map((f) => ({ kind: f.kind, certainty: f.certainty, clients: f.clients, message: f.message, evidence: uniqueByLine(f.evidence).map(evidence) }))
       .sort((a, b) => (a.evidence.at(-1)?.line ?? 0) - (b.evidence.at(-1)?.line ?? 0));
@@ -707,6 +711,20 @@ export function checkHistoryText(text: string, options: CheckOptions = {}): Hist
   const lines = text.split('\n');
   lines.forEach((line, i) => checker.pushLine(line, i + 1));
   return checker.finish();
+}
+
+/** An event in a few words, made only for the evidence (never per line: 1M lines must stay cheap). */
+function eventText(record: HistoryRecord): string {
+  if (record.kind === 'command') {
+    const c = record.command;
+    const reply = c.error !== undefined ? `(error) ${c.error}` : c.reply === undefined ? '?' : replyText(c.reply);
+    return clip(`${c.argv.map(argText).join(' ')} -> ${reply}`);
+  }
+  if (record.kind === 'mark') {
+    const m = record.mark;
+    return clip(m.mark === 'write' ? `mark write ${m.resource ?? ''} ${m.token ?? ''}` : `mark ${m.mark}`);
+  }
+  return 'header';
 }
 
 function uniqueByLine(events: readonly Ev[]): Ev[] {
