@@ -25,7 +25,7 @@ export { runFileOf } from './run-file';
 export { mark, record } from './record';
 export type { MarkKind, RecordOptions, Recording } from './record';
 export { checkHistoryText, HistoryChecker, HISTORY_VIOLATION_KINDS } from '../history';
-export type { CheckOptions, HistoryVerdict, HistoryViolation } from '../history';
+export type { Certainty, CheckOptions, ClientLane, EvidenceEvent, HistoryProblem, HistoryVerdict, HistoryViolation, HistoryViolationKind } from '../history';
 export { writeRunFile } from './run-file-write';
 export type { ScenarioFile, ScenarioFileRun } from '../definition/file';
 export {

@@ -85,7 +85,7 @@ async function* historyLines(input: AsyncIterable<Buffer>, maxChars: number): As
 }
 
 /** The verdict in words for a person with an incident. */
-export function verdictText(file: string, v: HistoryVerdict): string {
+function verdictText(file: string, v: HistoryVerdict): string {
   const out: string[] = [];
   const spanS = v.fromMs === null || v.toMs === null ? 0 : (v.toMs - v.fromMs) / 1000;
   const keyFrom = v.lockKeyFrom === 'option' ? 'given' : v.lockKeyFrom === 'detected' ? 'found from the first SET ... NX' : 'none found';

@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 
-export const HISTORY_VERSION = 1;
+const HISTORY_VERSION = 1;
 
 /** The longest line the checker reads, in characters (a reply of many MB is not a lock's business). */
 export const HISTORY_LINE_BYTES_MAX = 1 << 20;

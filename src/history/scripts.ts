@@ -6,7 +6,7 @@
  */
 import { sha1Hex } from '../engine/redis/lua/sha1';
 
-export type ScriptShape =
+type ScriptShape =
   /** `if get(KEYS[1]) == ARGV[1] then return del(KEYS[1])`, or Redisson's unlock: removes the owner's lock. */
   | 'compare-and-delete'
   /** `if get(KEYS[1]) == ARGV[1] then pexpire(KEYS[1], ARGV[2])` (or set it again with PX): extends the owner's lock. */
@@ -29,7 +29,7 @@ export interface ScriptInfo {
 const UNKNOWN: ScriptInfo = { shape: 'unknown', tokenArg: 0, ttlArg: null, successIsNil: false, reentrant: false };
 
 /** The shape of a script's source text. */
-export function scriptInfo(source: string): ScriptInfo {
+function scriptInfo(source: string): ScriptInfo {
   const text = source.toLowerCase().replace(/\s+/g, ' ');
   const call = (name: string): RegExp => new RegExp(`\\.p?call\\s*\\(\\s*['"]${name}['"]\\s*,\\s*keys\\s*\\[\\s*1\\s*\\]([^)]*)\\)`);
   const calls = (name: string): boolean => call(name).test(text);
