@@ -55,8 +55,11 @@ interface Version {
   readonly token: string;
   readonly client: string;
   readonly acquire: Ev;
-  /** The acquisition's reply was seen (false: a recording without replies, or a lost reply). */
-  readonly sure: boolean;
+  /**
+   * It certainly exists: its acquisition's reply was seen, and no removal of uncertain target may
+   * have taken it (false: a lost reply, or a removal that took it or an older one).
+   */
+  sure: boolean;
   /** When the key expires, as an interval (null: no expiry). */
   expiry: { lo: number; hi: number } | null;
   ended: { readonly ev: Ev | null; readonly by: 'remove' | 'acquire' | 'overwrite' | 'expire' | 'gone' } | null;
@@ -66,6 +69,8 @@ interface Version {
    * that starts later but overlaps that acquisition may explain it, so the verdict waits.
    */
   displacedBy: Ev | null;
+  /** It was certainly there when displaced: unless an overlapping removal explains it, the replies contradict. */
+  displacedWhileCertain: boolean;
   heldTooLongReported: boolean;
 }
 
@@ -106,6 +111,18 @@ interface ClockState {
   stepped: boolean;
 }
 
+/**
+ * A removal or extension that answered "done", kept while an acquisition starting later could
+ * still have run before it. `orphan`: it found no version the recording showed (yet).
+ */
+interface RecentWrite {
+  readonly ev: Ev;
+  readonly first: boolean;
+  readonly orphan: boolean;
+  readonly token: string | null;
+  matched: boolean;
+}
+
 interface Found {
   readonly kind: HistoryViolationKind;
   readonly certainty: Certainty;
@@ -144,7 +161,9 @@ export class HistoryChecker {
   private toMs: number | null = null;
   private ownerUnknownSince: Ev | null = null;
   /** Recent removals that may have run after acquisitions that start later (their intervals overlap). */
-  private recentRemovals: { ev: Ev; first: boolean }[] = [];
+  private recentRemovals: RecentWrite[] = [];
+  /** Recent extensions that found no version: the one they extended may be an acquisition that starts later. */
+  private recentExtends: (RecentWrite & { ttlMs: number | null })[] = [];
   private finished = false;
   private keyDetected: boolean;
 
@@ -338,15 +357,19 @@ export class HistoryChecker {
       return;
     }
     // A removal by another client that started earlier but may have run after this acquisition.
-    this.recentRemovals = this.recentRemovals.filter((r) => r.ev.t1 > ev.t0);
+    this.pruneRecent(ev.t0);
     for (const r of this.recentRemovals) {
-      if (r.ev.client !== client.id && !r.first) this.report('foreign-release', 'possible', [r.ev.client, client.id], `${r.ev.client}'s DEL may have run after ${client.id} acquired the lock`, [ev, r.ev]);
+      if (r.ev.client !== client.id && !r.first && !r.matched) this.report('foreign-release', 'possible', [r.ev.client, client.id], `${r.ev.client}'s DEL may have run after ${client.id} acquired the lock`, [ev, r.ev]);
     }
     if (conditional) {
       // It set the key only if absent: every earlier version was gone by then.
+      // Each stays a candidate for removals that start while this acquisition may not have run yet.
       for (const v of candidates) {
-        if (sure && this.certainlyLive(v, ev)) v.displacedBy = ev;
-        else this.end(v, ev, 'acquire');
+        if (!sure) this.end(v, ev, 'acquire');
+        else if (v.displacedBy === null) {
+          v.displacedWhileCertain = this.certainlyLive(v, ev);
+          v.displacedBy = ev;
+        }
       }
       if (sure) this.ownerUnknownSince = null;
     } else {
@@ -367,6 +390,7 @@ export class HistoryChecker {
       ended: null,
       supersededBy: null,
       displacedBy: null,
+      displacedWhileCertain: false,
       heldTooLongReported: false,
     };
     client.acquisitionCount++;
@@ -396,12 +420,50 @@ export class HistoryChecker {
       }
     }
     client.holding = version;
+    if (sure) this.matchOrphans(ev, client, version);
+  }
+
+  /**
+   * A removal or extension that found nothing but answered "done" ran on something: if this
+   * acquisition overlaps it (and has its token, when it names one), the reply says it ran after it, on it.
+   */
+  private matchOrphans(ev: Ev, client: ClientState, version: Version): void {
+    for (const e of this.recentExtends) {
+      if (e.matched || e.ev.t1 <= ev.t0 || (e.token !== null && e.token !== version.token)) continue;
+      e.matched = true;
+      version.expiry = e.ttlMs === null ? null : { lo: Math.max(e.ev.t0, ev.t0) + e.ttlMs, hi: e.ev.t1 + e.ttlMs };
+    }
+    for (const r of this.recentRemovals) {
+      if (!r.orphan || r.matched || r.ev.t1 <= ev.t0 || (r.token !== null && r.token !== version.token)) continue;
+      r.matched = true;
+      this.end(version, r.ev, 'remove');
+      if (r.ev.client === client.id) this.letGo(client, r.ev, true, true);
+      return;
+    }
+  }
+
+  /** Whether an acquisition that starts later could have run before `ev` (the reorder buffer holds what comes next). */
+  private acquisitionMayFollow(ev: Ev): boolean {
+    return ev.t1 > ev.t0;
+  }
+
+  /** Recent removals and extensions no acquisition starting at `t0` or later can precede any more. */
+  private pruneRecent(t0: number): void {
+    const gone = (r: RecentWrite) => r.ev.t1 <= t0;
+    for (const r of this.recentRemovals) {
+      if (gone(r) && r.orphan && !r.matched) this.unknowns.add(`Line ${r.ev.line}: ${r.ev.client} removed a lock value the recording never showed being written (written before the recording started, or by an unrecorded client).`);
+    }
+    for (const e of this.recentExtends) {
+      if (gone(e) && e.orphan && !e.matched) this.unknowns.add(`Line ${e.ev.line}: ${e.ev.client} extended a lock value the recording never showed being written (written before the recording started, or by an unrecorded client).`);
+    }
+    if (this.recentRemovals.some(gone)) this.recentRemovals = this.recentRemovals.filter((r) => !gone(r));
+    if (this.recentExtends.some(gone)) this.recentExtends = this.recentExtends.filter((e) => !gone(e));
   }
 
   private removeByToken(ev: Ev, client: ClientState, token: string, applied: boolean | null): void {
     const v = this.byToken.get(token);
     if (v === undefined) {
-      if (applied === true) this.unknowns.add(`Line ${ev.line}: ${ev.client} removed the lock holding token ${JSON.stringify(clip(token))}, which the recording never showed being written.`);
+      if (applied === true) this.noteRemoval(ev, false, true, token);
       if (client.holding !== null) this.letGo(client, ev, false);
       return;
     }
@@ -412,21 +474,18 @@ export class HistoryChecker {
       this.problem(ev.line, `${ev.client}'s release found no lock with its token, yet line ${v.acquire.line}'s lock should still have been there (an unrecorded client?)`);
     }
     const first = applied === true && v.sure && this.certainlyLive(v, ev);
-    if (applied !== false) this.noteRemoval(ev, first);
+    if (applied !== false) this.noteRemoval(ev, first, false, token);
     if (v.ended === null && applied !== null) this.end(v, ev, applied ? 'remove' : 'gone');
     if (client.holding !== null) this.letGo(client, ev, applied === true && client.holding === v, first);
   }
 
-  private noteRemoval(ev: Ev, first: boolean): void {
-    this.recentRemovals.push({ ev, first });
-    if (this.recentRemovals.length > PENDING_PER_CLIENT_MAX) this.recentRemovals.shift();
+  private noteRemoval(ev: Ev, first: boolean, orphan: boolean, token: string | null): void {
+    this.recentRemovals.push({ ev, first, orphan, token, matched: false });
+    if (this.recentRemovals.length > PENDING_PER_CLIENT_MAX) this.pruneRecent((this.recentRemovals.shift() as RecentWrite).ev.t1);
   }
 
   private removeWhatever(ev: Ev, client: ClientState, applied: boolean | null): void {
     const candidates = this.candidates(ev);
-    if (applied === true && candidates.length === 0) {
-      this.unknowns.add(`Line ${ev.line}: ${ev.client} removed a lock value the recording never showed being written (written before the recording started, or by an unrecorded client).`);
-    }
     if (applied !== false) {
       const foreign = candidates.filter((v) => v.client !== client.id);
       if (foreign.length > 0) {
@@ -441,8 +500,13 @@ export class HistoryChecker {
     }
     // A version certainly there through the whole removal: any acquisition that starts later ran after it.
     const first = applied === true && candidates.some((v) => v.sure && this.certainlyLive(v, ev));
-    if (applied !== false) this.noteRemoval(ev, first);
-    if (applied !== null) for (const v of candidates) this.end(v, ev, applied ? 'remove' : 'gone');
+    if (applied !== false) this.noteRemoval(ev, first, applied === true && candidates.length === 0, null);
+    if (applied === true && candidates.length > 1) {
+      // It removed one of them: the older ones were gone by then in either order, the newest may live on.
+      const newest = candidates.reduce((a, b) => (b.acquire.t0 > a.acquire.t0 ? b : a));
+      for (const v of candidates) if (v !== newest) this.end(v, ev, 'remove');
+      newest.sure = false;
+    } else if (applied !== null) for (const v of candidates) this.end(v, ev, applied ? 'remove' : 'gone');
     if (client.holding !== null) {
       const own = applied === true && candidates.length === 1 && candidates[0] === client.holding;
       this.letGo(client, ev, own, first);
@@ -451,12 +515,18 @@ export class HistoryChecker {
 
   private extend(ev: Ev, token: string | null, ttlMs: number | null, applied: boolean | null): void {
     if (applied === false) return;
-    const targets = token === null ? this.candidates(ev) : [this.byToken.get(token)].filter((v): v is Version => v !== undefined);
+    const targets = (token === null ? this.candidates(ev) : [this.byToken.get(token)].filter((v): v is Version => v !== undefined)).filter((v) => v.ended === null);
+    // A PEXPIRE names no token: it may have run on a version an acquisition that starts later wrote.
+    const mayBeLater = applied === true && (targets.length === 0 || token === null);
+    if (mayBeLater) {
+      this.recentExtends.push({ ev, first: false, orphan: targets.length === 0, token, matched: false, ttlMs });
+      if (this.recentExtends.length > PENDING_PER_CLIENT_MAX) this.recentExtends.shift();
+    }
+    const sureOfTarget = applied === true && !(token === null && (targets.length > 1 || this.acquisitionMayFollow(ev)));
     for (const v of targets) {
-      if (v.ended !== null) continue;
       const expiry = ttlMs === null ? null : { lo: ev.t0 + ttlMs, hi: ev.t1 + ttlMs };
-      // An unknown reply may or may not have extended it: keep the widest interval.
-      v.expiry = applied === true || v.expiry === null || expiry === null ? expiry : { lo: v.expiry.lo, hi: Math.max(v.expiry.hi, expiry.hi) };
+      // Not sure it extended this one (an unknown reply, or another version it may have run on): keep the widest interval.
+      v.expiry = sureOfTarget || v.expiry === null || expiry === null ? expiry : { lo: v.expiry.lo, hi: Math.max(v.expiry.hi, expiry.hi) };
     }
   }
 
@@ -571,7 +641,9 @@ export class HistoryChecker {
     for (const v of [...this.live]) {
       const by = v.displacedBy;
       if (v.ended === null && by !== null && (ev === null || by.t1 <= ev.t0)) {
-        this.problem(by.line, `${by.client}'s acquisition succeeded while ${v.client}'s lock (line ${v.acquire.line}) should still have been there: a command the recording does not have removed it (an unrecorded client?)`);
+        if (v.displacedWhileCertain) {
+          this.problem(by.line, `${by.client}'s acquisition succeeded while ${v.client}'s lock (line ${v.acquire.line}) should still have been there: a command the recording does not have removed it (an unrecorded client?)`);
+        }
         this.end(v, by, 'acquire');
       } else if (v.ended === null && v.expiry !== null && v.expiry.hi <= (ev?.t0 ?? -Infinity)) this.end(v, null, 'expire');
     }
@@ -604,6 +676,7 @@ export class HistoryChecker {
 
   private endOfHistory(): void {
     this.pruneExpired(null);
+    this.pruneRecent(Infinity);
     for (const client of this.clients.values()) {
       // Marks say the first client was inside and never said it left: possible, as it may have crashed there.
       for (const p of client.sectionPending) this.reportOverlap('possible', client.id, p.secondClient, [p.first, p.second]);

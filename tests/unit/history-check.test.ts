@@ -149,6 +149,13 @@ const LESSONS: readonly [string, string][] = [
   ['lease-expires-mid-work', 'lua-release'],
   ['release-result', 'ignored'],
   ['watchdog', 'starved'],
+  ['watchdog', 'zombie'],
+  ['lease-expires-mid-work', 'watchdog'],
+  ['setnx-then-expire', 'setnx-expire'],
+  ['get-then-del', 'lua'],
+  ['reentrant', 'reentrant'],
+  ['redisson-lock', 'polling'],
+  ['release-result', 'fenced'],
 ];
 const lessonArb = fc.constantFrom(...LESSONS);
 const setOf = (v: HistoryVerdict, certainOnly: boolean): Set<string> =>
@@ -211,3 +218,26 @@ function shuffle<T>(items: readonly T[], seed: number): T[] {
   }
   return out;
 }
+
+describe('history checker: more uncertainty never makes a verdict more certain', () => {
+  it('widening every interval turns certain into possible at most, and loses nothing found', () => {
+    fc.assert(
+      fc.property(lessonArb, fc.nat(1000), fc.array(faultyIntentArb, { maxLength: 24 }), fc.array(fc.tuple(fc.nat(200), fc.nat(200)), { minLength: 1, maxLength: 8 }), fc.nat(300), ([id, variant], seed, intents, widths, extraMs) => {
+        const { scenario, trace } = simulated(id, variant, seed, intents);
+        const narrow = checkHistoryText(historyOfTrace(trace, { widenMs: (i) => widths[i % widths.length] }).join('\n'), { lockKey: scenario.lockKey });
+        const wide = checkHistoryText(
+          historyOfTrace(trace, {
+            widenMs: (i) => {
+              const [before, after] = widths[i % widths.length];
+              return [before + extraMs, after + extraMs];
+            },
+          }).join('\n'),
+          { lockKey: scenario.lockKey },
+        );
+        for (const found of setOf(wide, true)) expect(setOf(narrow, true)).toContain(found);
+        for (const found of setOf(narrow, false)) expect(setOf(wide, false)).toContain(found);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
