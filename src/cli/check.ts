@@ -94,7 +94,8 @@ function verdictText(file: string, v: HistoryVerdict): string {
   if (v.violations.length === 0) out.push('No violation found.');
   else {
     const certain = v.violations.filter((x) => x.certainty === 'certain').length;
-    out.push(`${v.violations.length + v.violationsNotListed} violations (${certain} certain, ${v.violations.length - certain} possible${v.violationsNotListed > 0 ? `, ${v.violationsNotListed} more not listed` : ''}):`);
+    const total = v.violations.length + v.violationsNotListed;
+    out.push(`${total} violation${total === 1 ? '' : 's'} (${certain} certain, ${v.violations.length - certain} possible${v.violationsNotListed > 0 ? `, ${v.violationsNotListed} more not listed` : ''}):`);
     for (const x of v.violations) {
       out.push(`  ${x.certainty.toUpperCase().padEnd(8)} ${x.kind}: ${x.message}`);
       for (const e of x.evidence) out.push(`      line ${String(e.line).padEnd(7)} ${e.client.padEnd(14)} +${((e.startMs - (v.fromMs ?? 0)) / 1000).toFixed(3)} s  ${e.text}`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkHistoryText } from '../../src/history/checker';
 import type { HistoryVerdict } from '../../src/history/verdict';
 import { Simulation } from '../../src/engine/simulation';
-import { findScenario } from '../../src/scenarios';
+import { findScenario, SCENARIOS } from '../../src/scenarios';
 import { historyOfTrace } from '../support/history-from-trace';
 import { applyIntents, faultyIntentArb } from './support/random-schedule';
 
@@ -239,5 +239,27 @@ describe('history checker: more uncertainty never makes a verdict more certain',
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('history checker: every lesson agrees with the simulation', () => {
+  /**
+   * The same overlap in another lesson's words: two rebuilders at once is the cache lesson's
+   * duplicate-rebuild; read from acquisitions (no marks), it is mutual exclusion.
+   */
+  const SAME_STORY_OTHER_WORDS = new Set(['cache-breakdown/mutex-expires']);
+  const known = new Set<string>(['foreign-release', 'mutual-exclusion', 'stale-write', 'lock-never-released', 'lock-held-too-long']);
+  const singleNode = SCENARIOS.flatMap((s) => s.variants.filter((v) => (v.nodes ?? s.nodes) === undefined).map((v) => ({ s, v })));
+
+  it.each(singleNode.map(({ s, v }) => [`${s.id}/${v.id}`, s, v] as const))('%s, default schedule', (id, s, v) => {
+    const sim = new Simulation(s, { variantId: v.id, seed: 1 });
+    sim.applySchedule(s.defaultSchedule);
+    const trace = sim.trace();
+    const verdict = checkHistoryText(historyOfTrace(trace).join('\n'), { lockKey: v.lockKey ?? s.lockKey, maxHoldMs: s.lockHoldMsMax });
+    const simulated = new Set(trace.violations.map((x) => x.violation).filter((k) => known.has(k)));
+    const found = new Set(verdict.violations.map((x) => x.kind));
+    for (const kind of simulated) expect(found).toContain(kind);
+    if (SAME_STORY_OTHER_WORDS.has(id)) return;
+    for (const x of verdict.violations.filter((x) => x.certainty === 'certain')) expect(simulated).toContain(x.kind);
   });
 });
