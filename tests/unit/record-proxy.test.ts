@@ -102,6 +102,16 @@ describe('record proxy', () => {
     expect(verdict.problems).toEqual([]);
   });
 
+  it('forwards what it cannot read, untouched: Redis answers the protocol error itself', async () => {
+    const raw = net.connect(proxy.port, '127.0.0.1');
+    await new Promise<void>((resolve) => raw.on('connect', () => resolve()));
+    let answer = '';
+    raw.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    raw.write('*x\r\n');
+    await new Promise<void>((resolve) => raw.on('close', () => resolve()));
+    expect(answer).toMatch(/^-ERR Protocol error/);
+  });
+
   it('is a CLI command: record --listen --redis --out', () => {
     expect(parseCommandLine(['record', '--listen', '6380', '--redis', 'redis://127.0.0.1:6379', '--out', 'h.jsonl'])).toEqual({
       name: 'record',

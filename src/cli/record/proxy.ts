@@ -55,14 +55,18 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
     const replies = new RespReader('reply');
     const pending: Pending[] = [];
     let subscribed = false;
+    /** Reading the copy failed: the bytes still flow, this connection is just no longer recorded. */
+    let recording = true;
     const fail = (message: string) => {
-      options.onProblem?.(`${id}: ${message}`);
-      app.destroy();
-      redis.destroy();
+      options.onProblem?.(`${id}: ${message}; its traffic goes on unrecorded`);
+      recording = false;
+      pending.length = 0;
     };
     // Bytes first, reading second: the application's traffic never waits for the recording.
+    // Backpressure both ways: a side that cannot take more pauses the other.
     app.on('data', (chunk: Buffer) => {
-      redis.write(chunk);
+      if (!redis.write(chunk)) app.pause();
+      if (!recording) return;
       const startMs = performance.now();
       const startWallMs = Date.now();
       try {
@@ -77,8 +81,11 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
         fail(`unreadable request: ${(error as Error).message}`);
       }
     });
+    redis.on('drain', () => app.resume());
+    app.on('drain', () => redis.resume());
     redis.on('data', (chunk: Buffer) => {
-      app.write(chunk);
+      if (!app.write(chunk)) redis.pause();
+      if (!recording) return;
       const endMs = performance.now();
       const endWallMs = Date.now();
       try {
@@ -110,7 +117,10 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
     app.on('close', closeBoth);
     redis.on('close', closeBoth);
     app.on('error', () => redis.destroy());
-    redis.on('error', (error) => fail(`Redis: ${error.message}`));
+    redis.on('error', (error) => {
+      options.onProblem?.(`${id}: Redis: ${error.message}`);
+      app.destroy();
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
