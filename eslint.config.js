@@ -71,6 +71,11 @@ const WALLS = [
     message: 'Scenario definitions (the JSON format) sit on the engine: the store, the worker, the CLI and the Node API import them, not the other way round.',
   },
   {
+    target: './src/history',
+    from: ['./src/ui', './src/cli', './src/scenarios', './src/definition', './src/api', './src/main.tsx', './dev'],
+    message: 'The history checker is pure TypeScript over the engine (the page may run it): the CLI and the Node API import it, not the other way round.',
+  },
+  {
     target: './src/scenarios',
     from: ['./src/ui', './src/cli', './src/api', './src/main.tsx', './dev'],
     message: 'Scenarios are data over the engine; they know nothing of the UI or the CLI.',
@@ -161,6 +166,11 @@ export default tseslint.config(
       'no-restricted-globals': ['error', ...ENGINE_FORBIDDEN_GLOBALS],
       'no-restricted-properties': ['error', ...ENGINE_FORBIDDEN_PROPERTIES],
     },
+  },
+  {
+    // The checker reads files line by line from whoever calls it: no Node modules, so a page can run it.
+    files: ['src/history/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'src/history is pure TypeScript: the CLI and the Node API do the I/O.' }] }] },
   },
   {
     // ioredis-mock reads the wall clock and resolves through the global Promise: its bridge pins

@@ -2,7 +2,8 @@
  * Lockstep's Node API (`import { simulate, explore } from 'lockstep'`): run a scenario, a scenario
  * definition or your own async lock code under a schedule, or let the explorer find the schedule
  * that breaks it. Pure: no page, no wall clock, no network. docs/AUTOMATION.md, "Testing your own
- * lock code".
+ * lock code". The exception is `record` (record.ts): it records a real application's Redis traffic
+ * for `lockstep check` (docs/HISTORIES.md), in real time, to a file.
  */
 export { simulate, simulateAll, verdictOf } from './simulate';
 export type { FailedProperty, SimulateOptions, SimulateResult, Verdict, ViolationSummary } from './simulate';
@@ -21,6 +22,10 @@ export type { LockstepPipeline, LockstepRedis, LockstepRedisOptions } from './as
 export type { ErrorCommand } from './async/ioredis-wire';
 export { parkHopCountMax } from './async/host';
 export { runFileOf } from './run-file';
+export { mark, record } from './record';
+export type { MarkKind, RecordOptions, Recording } from './record';
+export { checkHistoryText, HistoryChecker, HISTORY_VIOLATION_KINDS } from '../history';
+export type { Certainty, CheckOptions, ClientLane, EvidenceEvent, HistoryProblem, HistoryVerdict, HistoryViolation, HistoryViolationKind } from '../history';
 export { writeRunFile } from './run-file-write';
 export type { ScenarioFile, ScenarioFileRun } from '../definition/file';
 export {

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import type { CheckCommand } from './check';
+import type { RecordCommand } from './record';
 import type { ReplayCommand } from './replay';
 import { parseServerUrl } from './replay/address';
 import { parseShardSpec, ShardError } from '../engine/explore/shard';
@@ -34,7 +36,9 @@ export type Command =
   | { readonly name: 'console'; readonly json: boolean }
   | ExploreCommand
   | ExploreMergeCommand
-  | ({ readonly name: 'replay' } & ReplayCommand);
+  | ({ readonly name: 'replay' } & ReplayCommand)
+  | ({ readonly name: 'check' } & CheckCommand)
+  | ({ readonly name: 'record' } & RecordCommand);
 
 /** `explore merge <shard.json>...`: one verdict from every shard of a search (engine/explore/shard.ts). */
 export interface ExploreMergeCommand {
@@ -87,7 +91,7 @@ export interface ExploreCommand {
 export const EXPLORE_MODE_NAMES = ['bfs', 'random', 'pct', 'swarm'] as const;
 export type ExploreModeName = (typeof EXPLORE_MODE_NAMES)[number];
 
-export type CommandName = 'list' | 'run' | 'console' | 'explore' | 'replay';
+export type CommandName = 'list' | 'run' | 'console' | 'explore' | 'replay' | 'check' | 'record';
 
 export class UsageError extends Error {
   constructor(
@@ -127,6 +131,8 @@ Commands:
   console    a redis-cli-like console on one simulated Redis server
   explore    search a scenario's schedules for the shortest violation (docs/EXPLORER.md)
   replay     replay a run on a real Redis server and compare every reply
+  check      check a recorded history of real Redis traffic for lock violations (docs/HISTORIES.md)
+  record     record real Redis traffic as a history: a proxy in front of Redis
   help       this text; "help <command>" or "<command> --help" for one command
 
 Run "npm run sim -- <command> --help" for a command's options.`,
@@ -214,7 +220,8 @@ Numbers: ${NUMBERS_ACCEPTED}.
 Exit codes: 0 no violation found, 3 a violation found, 4 stopped into its checkpoint, 2 bad usage or input
 (1: an internal error).`,
   replay: `Usage: npm run sim -- replay <scenario> (--redis redis://host:port ... | --start-server) [--variant <id>] [--schedule "<text>"]
-                            [--seed <n>] [--time-scale <k>] [--key-prefix <p>] [--allow-server-wide] [--cluster] [--json]
+                            [--seed <n>] [--time-scale <k>] [--key-prefix <p>] [--allow-server-wide] [--cluster]
+                            [--record <file>] [--json]
 
 Runs the scenario in the simulator, then sends the same Redis commands to a real server, in the
 simulated order, each client over its own connection, and compares every reply (docs/REPLAY.md).
@@ -239,16 +246,45 @@ Exit 0: every reply matched (a violation is still a success); 1: a reply differe
   --cluster             --redis is a node of a Redis Cluster: the key prefix gets a hash tag
                         (default lockstep:{<random id>}:) and the replay runs on the master that
                         serves its slot
+  --record <file>       append the real side to <file> as a history (docs/HISTORIES.md): every command
+                        with its real reply and times, the simulated code's enter/leave/write as marks;
+                        then "check <file>" judges what the real server did
   --json                one JSON document instead of text
   -h, --help            this text
 Progress goes to stderr.`,
+  check: `Usage: npm run sim -- check <history.jsonl> [--lock-key <key>] [--max-hold-ms <ms>] [--clock-skew-ms <ms>]
+                            [--format jsonl|monitor] [--json]
+
+Checks a recorded history of real Redis traffic (docs/HISTORIES.md) for lock violations: foreign
+release, mutual exclusion, stale writes, locks never released, holds longer than a bound. Each is
+certain (every order the recording allows shows it) or possible (some order does), with the lines
+that show it. The file is read line by line; its length does not matter.
+  <history.jsonl>        the recording: one JSON object per line (record(), "record", replay --record)
+  --lock-key <key>       the lock's key (default: the key of the first SET ... NX in the file)
+  --max-hold-ms <ms>     report a lock held longer than this
+  --clock-skew-ms <ms>   how far apart the recorders' wall clocks may be (default 0)
+  --format monitor       the file is redis-cli MONITOR output: commands only; replies are worked out
+                         by running them on Lockstep's simulated Redis (what each client saw is unknown)
+  --json                 one JSON document instead of text
+  -h, --help             this text
+Exit codes: 0 no violation, 1 a violation (certain or possible), 2 bad input or usage (lines it could
+not read; the rest was still checked).`,
+  record: `Usage: npm run sim -- record --listen [<host>:]<port> --redis redis://host:port --out <history.jsonl>
+
+A recording proxy: point your application at --listen instead of Redis. Every byte goes on to
+--redis and back untouched and in order; each command, its reply and the times the proxy saw them
+are appended to --out as history lines (docs/HISTORIES.md). Ctrl-C stops it. Then: check <file>.
+  --listen [<host>:]<port>  where to listen (host default 127.0.0.1; port 0: any free port, printed)
+  --redis <url>             the real Redis, redis://host:port (TLS is not supported yet)
+  --out <file>              the history file (appended to)
+  -h, --help                this text`,
 };
 
 export function helpText(topic: CommandName | null): string {
   return HELP[topic ?? 'overview'];
 }
 
-const COMMAND_NAMES: readonly CommandName[] = ['list', 'run', 'console', 'explore', 'replay'];
+const COMMAND_NAMES: readonly CommandName[] = ['list', 'run', 'console', 'explore', 'replay', 'check', 'record'];
 
 function isCommandName(name: string): name is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(name);
@@ -303,7 +339,22 @@ const OPTIONS = {
     'allow-server-wide': { type: 'boolean' },
     cluster: { type: 'boolean' },
     'start-server': { type: 'boolean' },
+    record: { type: 'string' },
     json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  },
+  check: {
+    'lock-key': { type: 'string' },
+    'max-hold-ms': { type: 'string' },
+    'clock-skew-ms': { type: 'string' },
+    format: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  },
+  record: {
+    listen: { type: 'string' },
+    redis: { type: 'string' },
+    out: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 } as const;
@@ -359,7 +410,40 @@ export function parseCommandLine(argv: readonly string[]): Command {
       return exploreCommand(values, parsed.positionals, json);
     case 'replay':
       return parseReplay(values, parsed.positionals, json);
+    case 'check':
+      return parseCheck(values, parsed.positionals, json);
+    case 'record':
+      return parseRecord(values, parsed.positionals);
   }
+}
+
+function parseRecord(values: Record<string, unknown>, positionals: readonly string[]): Command {
+  noPositionals('record', positionals);
+  const listen = values.listen as string | undefined;
+  const redis = values.redis as string | undefined;
+  const out = values.out as string | undefined;
+  if (listen === undefined || redis === undefined || out === undefined || out === '') throw new UsageError('record needs --listen, --redis and --out', 'record');
+  const m = /^(?:([^:]+):)?([0-9]+)$/.exec(listen);
+  if (m === null) throw new UsageError(`--listen wants [<host>:]<port>, got "${listen}"`, 'record');
+  const listenPort = parseWholeNumber('--listen port', m[2], 65_535, 'record');
+  const address = parseServerUrl(redis);
+  if ('problem' in address) throw new UsageError(address.problem, 'record');
+  return { name: 'record', listenHost: m[1] ?? '127.0.0.1', listenPort, redis: address.url, out };
+}
+
+function parseCheck(values: Record<string, unknown>, positionals: readonly string[], json: boolean): Command {
+  const [file, ...extra] = positionals;
+  if (file === undefined) throw new UsageError('check needs a history file (docs/HISTORIES.md)', 'check');
+  if (extra.length > 0) throw new UsageError(`check takes one file, got also "${extra.join(' ')}"`, 'check');
+  const format = (values.format as string | undefined) ?? 'jsonl';
+  if (format !== 'jsonl' && format !== 'monitor') throw new UsageError(`--format must be jsonl or monitor, got "${format}"`, 'check');
+  const lockKey = values['lock-key'] as string | undefined;
+  if (lockKey === '') throw new UsageError('--lock-key needs a key', 'check');
+  const ms = (name: string): number | undefined => {
+    const text = values[name] as string | undefined;
+    return text === undefined ? undefined : parseWholeNumber(`--${name}`, text, MS_MAX, 'check');
+  };
+  return { name: 'check', file, format, lockKey, maxHoldMs: ms('max-hold-ms'), clockSkewMs: ms('clock-skew-ms'), json };
 }
 
 function exploreMerge(values: Record<string, unknown>, files: readonly string[], json: boolean): ExploreMergeCommand {
@@ -492,7 +576,13 @@ function parseReplay(values: Record<string, unknown>, positionals: readonly stri
     allowServerWide: values['allow-server-wide'] === true,
     cluster: values.cluster === true,
     json,
+    ...(values.record === undefined ? {} : { record: recordFile(values.record as string) }),
   };
+}
+
+function recordFile(path: string): string {
+  if (path === '') throw new UsageError('--record needs a file', 'replay');
+  return path;
 }
 
 function parseOptions(command: CommandName, args: string[]): { values: Record<string, unknown>; positionals: string[] } {

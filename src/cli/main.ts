@@ -156,6 +156,17 @@ async function main(argv: readonly string[]): Promise<number> {
         const { runConsole } = await import('./console');
         return await runConsole({ json: command.json, input: process.stdin, output: process.stdout });
       }
+      case 'check': {
+        const { runCheck } = await import('./check');
+        return await runCheck(command, { stdout: process.stdout, stderr: process.stderr });
+      }
+      case 'record': {
+        const { runRecord } = await import('./record');
+        const interrupt = new AbortController();
+        process.once('SIGINT', () => interrupt.abort());
+        process.once('SIGTERM', () => interrupt.abort());
+        return await runRecord(command, { stderr: process.stderr, signal: interrupt.signal });
+      }
       case 'replay': {
         // Loaded on demand: ioredis is only needed here.
         const { runReplay } = await import('./replay');

@@ -31,6 +31,8 @@ describe('lint walls', () => {
     ['store-imports-share.ts', 'src/ui/store/wrong.ts', /no-restricted-paths.*The store is below the page/],
     ['worker-imports-store.ts', 'src/ui/worker/wrong.ts', /no-restricted-paths.*owns its protocol/],
     ['page-imports-dev.ts', 'src/ui/wrong.ts', /no-restricted-paths.*the page never imports them/],
+    ['history-imports-node.ts', 'src/history/wrong.ts', /no-restricted-imports.*src\/history is pure TypeScript/],
+    ['history-imports-node.ts', 'src/history/wrong.ts', /no-restricted-paths.*The history checker is pure TypeScript over the engine/],
   ])('%s as %s breaks a wall', async (fixture, asPath, rule) => {
     const problems = await lintAs(fixture, asPath);
     expect(problems.some((p) => rule.test(p)), problems.join('\n')).toBe(true);

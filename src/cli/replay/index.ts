@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { ReplayHistory } from './record-history';
 import { Simulation } from '../../engine/simulation';
 import { findScenario } from '../../scenarios';
 import { parseServerUrl, type ServerAddress } from './address';
@@ -29,6 +31,8 @@ export interface ReplayCommand {
   /** The server is a node of a Redis Cluster (cluster.ts). */
   readonly cluster: boolean;
   readonly json: boolean;
+  /** `--record <file>`: write the real side as a history (docs/HISTORIES.md). */
+  readonly record?: string;
 }
 
 export interface ReplayIo {
@@ -92,6 +96,8 @@ export interface PreparedReplay {
   /** The server of each node, in node order (one, SINGLE_NODE, for a single-node run). */
   readonly addresses: ReadonlyMap<string, ServerAddress>;
   readonly cluster: boolean;
+  /** A history file to append the real side to, or null. */
+  readonly record?: string | null;
 }
 
 /** The plan (the simulated run and the commands to send), or null after saying why it cannot be replayed. */
@@ -155,7 +161,7 @@ export function prepareReplay(command: ReplayCommand, io: ReplayIo): PreparedRep
         return null;
       }
     }
-    return { plan, addresses, cluster: command.cluster };
+    return { plan, addresses, cluster: command.cluster, record: command.record ?? null };
   } catch (error) {
     if (!(error instanceof ReplayRefusal)) throw error;
     io.stderr.write(`lockstep: cannot replay ${scenario.id}: ${error.message}\n`);
@@ -164,13 +170,16 @@ export function prepareReplay(command: ReplayCommand, io: ReplayIo): PreparedRep
 }
 
 /** Replays a prepared plan on its server and writes the report; the exit code (report.ts exitCodeOf). */
-export async function executeReplay({ plan, addresses, cluster }: PreparedReplay, json: boolean, io: ReplayIo, nodeOps?: NodeOps): Promise<number> {
+export async function executeReplay({ plan, addresses, cluster, record }: PreparedReplay, json: boolean, io: ReplayIo, nodeOps?: NodeOps): Promise<number> {
   // Names each client's token in the text report (`<A's token>`), read before any wait starts.
   const tokens = json ? {} : Object.fromEntries(new Simulation(plan.scenario, { variantId: plan.variant.id, seed: plan.seed }).clients.map((c) => [c.id, c.vars.token ?? '']));
   let lastProgressAt = -Infinity;
+  const recordFile = record === undefined || record === null ? null : fs.createWriteStream('', { fd: fs.openSync(record, 'a') });
+  const history = recordFile === null ? undefined : new ReplayHistory(plan, (line) => recordFile.write(`${line}\n`));
   const result = await replayOnServers(plan, addresses, {
     cluster,
     nodeOps,
+    history,
     signal: io.signal,
     beforeStart: io.beforeStart,
     onProgress: (done, total, elapsedMs) => {
@@ -182,6 +191,10 @@ export async function executeReplay({ plan, addresses, cluster }: PreparedReplay
       }
     },
   });
+  if (recordFile !== null) {
+    await new Promise<void>((resolve) => recordFile.end(() => resolve()));
+    io.stderr.write(`recorded the real side to ${record}; check it with: lockstep check ${record} --lock-key ${plan.keyPrefix}${plan.variant.lockKey ?? plan.scenario.lockKey}\n`);
+  }
   if (io.stderr.isTTY && result.rows.length > 0 && result.rows.length < plan.commands.length) io.stderr.write('\n');
   const server = plan.nodes === null ? [...addresses.values()][0].display : [...addresses].map(([node, a]) => `${node} ${a.display}`).join(', ');
   if (json) io.stdout.write(`${JSON.stringify(jsonReport(plan, result, server))}\n`);

@@ -5,7 +5,7 @@ import { findVariant, nodesOf, type NodeSpec, type Scenario, type ScriptSpec, ty
 import { Simulation } from '../../engine/simulation';
 import { connectionId } from '../../engine/messages';
 import type { Step } from '../../engine/program';
-import type { ViolationEvent } from '../../engine/trace';
+import type { TraceEvent, ViolationEvent } from '../../engine/trace';
 import { commandShape, serverWideEffect, type Arg, type CommandShape } from './commands';
 import { luaRedisCalls } from './lua-calls';
 import { nodeSpecRefusal, RequestArrivals, SINGLE_NODE, traceRefusal, type DropCause, type EmulatedFault, type NodeAction } from './node-plan';
@@ -65,6 +65,16 @@ export interface PlannedCommand {
   readonly replyIsDurationMs: boolean;
 }
 
+/** A trace event a recorded history writes as a mark (docs/HISTORIES.md), with the lock token the client held. */
+export interface PlannedMark {
+  readonly seq: number;
+  readonly atMs: number;
+  readonly clientId: string;
+  readonly mark: 'enter' | 'leave' | 'write';
+  readonly resource?: string;
+  readonly token?: string;
+}
+
 /** A message the simulation delivered to a subscribed connection (a `message` trace event). */
 export interface ExpectedMessage {
   /** The command whose execution published it (a PUBLISH, or a script that publishes). */
@@ -122,6 +132,8 @@ export interface ReplayPlan {
   readonly simViolations: readonly ViolationEvent[];
   /** seq of each command's trace event (setup commands: -1), to place violations before or after a divergence. */
   readonly commandSeqs: readonly number[];
+  /** What the simulated code believed (enter, leave, accepted writes), for `replay --record`: history marks. */
+  readonly marks: readonly PlannedMark[];
   readonly finalTimeMs: number;
 }
 
@@ -316,8 +328,23 @@ export function buildPlan(scenario: Scenario, options: PlanOptions): ReplayPlan 
     timeScaleLimit: timeScaleLimit === null ? null : Math.min(timeScaleLimit, timeScaleMax),
     simViolations: trace.violations,
     commandSeqs: raws.map((r) => r.seq),
+    marks: marksOf(trace.events),
     finalTimeMs: sim.nowMs,
   };
+}
+
+/** enter, leave and accepted writes, each write with the lock value its client last wrote (its token). */
+function marksOf(events: readonly TraceEvent[]): PlannedMark[] {
+  const tokens = new Map<string, string>();
+  const marks: PlannedMark[] = [];
+  for (const event of events) {
+    const client = event.clientId;
+    if (client === null) continue;
+    if (event.kind === 'command' && event.lockAfter.holder === client && event.lockAfter.value !== null) tokens.set(client, event.lockAfter.value);
+    if (event.kind === 'enter' || event.kind === 'leave') marks.push({ seq: event.seq, atMs: event.atMs, clientId: client, mark: event.kind });
+    if (event.kind === 'write' && event.accepted) marks.push({ seq: event.seq, atMs: event.atMs, clientId: client, mark: 'write', resource: event.resource, token: tokens.get(client) ?? '' });
+  }
+  return marks;
 }
 
 function lastOf<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {

@@ -4,6 +4,7 @@ import type { ServerAddress } from './address';
 import { ClusterRefusal, clusterMasters, clusterNodeFor, isClusterNode } from './cluster';
 import { commandKeys, keyHashSlot } from '../../engine/redis/cluster-slots';
 import { ConnectionFailure, RealConnection, type RealMessage, type RealReply } from './connection';
+import type { ReplayHistory } from './record-history';
 import { needsOwnedServers, SINGLE_NODE } from './node-plan';
 import { escapeGlob, timingMarginMinMs, type ExpectedMessage, type PlannedCommand, type ReplayPlan } from './plan';
 
@@ -71,6 +72,8 @@ export interface ReplayHooks {
   readonly cluster?: boolean;
   /** Node faults on servers the replay started (several nodes). */
   readonly nodeOps?: NodeOps;
+  /** `--record`: the real side written as a history. */
+  readonly history?: ReplayHistory;
 }
 
 /** One server of the replay: a simulated node's real counterpart, with the connections that go to it. */
@@ -242,9 +245,15 @@ export async function replayOnServers(plan: ReplayPlan, addresses: ReadonlyMap<s
         else await ops.setReplicationDelay(action.node, action.ms ?? 0);
       }
     };
+    const history = hooks.history;
     for (const command of plan.commands) {
       if (hooks.signal?.aborted) throw new Refused('stopped (interrupted)');
       await runActions(command.index);
+      // What the code believed before this command, at its own (scaled) time.
+      for (const mark of history?.marksBefore(command.index) ?? []) {
+        await waitUntil(mark.atMs / plan.timeScale);
+        history?.mark(mark);
+      }
       const dueMs = command.sendAtMs / plan.timeScale;
       await waitUntil(dueMs);
       const sentAtMs = performance.now() - replayStart;
@@ -260,11 +269,15 @@ export async function replayOnServers(plan: ReplayPlan, addresses: ReadonlyMap<s
       if (connection === null || connection === undefined) throw new LostAt(command.index, new Error(`no connection to ${command.node} (the node is down in the replay but not in the simulation)`));
       wrote = true;
       let real: RealReply;
+      const startMs = performance.now();
+      const startWallMs = Date.now();
       try {
         real = asConfirmation(command, await connection.send(command.realArgv));
       } catch (failure) {
+        history?.command(command, null, startMs, startWallMs);
         throw new LostAt(command.index, failure);
       }
+      history?.command(command, real, startMs, startWallMs);
       const lateMs = Math.max(0, sentAtMs - dueMs);
       lateMsSoFar = Math.max(lateMsSoFar, lateMs);
       // A duration reply (PTTL) moves by as much as the commands that set and read it were late:
@@ -284,6 +297,10 @@ export async function replayOnServers(plan: ReplayPlan, addresses: ReadonlyMap<s
       hooks.onProgress?.(rows.length, plan.commands.length, elapsed());
     }
     await runActions(plan.commands.length);
+    for (const mark of history?.marksBefore(plan.commands.length) ?? []) {
+      await waitUntil(mark.atMs / plan.timeScale);
+      history?.mark(mark);
+    }
   } catch (failure) {
     if (failure instanceof LostAt) {
       error = { atCommand: failure.index, message: `command ${failure.index + 1} of ${plan.commands.length}: ${messageOf(failure.cause)}` };
