@@ -249,7 +249,9 @@ describe('history checker: every lesson agrees with the simulation', () => {
    */
   const SAME_STORY_OTHER_WORDS = new Set(['cache-breakdown/mutex-expires']);
   const known = new Set<string>(['foreign-release', 'mutual-exclusion', 'stale-write', 'lock-never-released', 'lock-held-too-long']);
-  const singleNode = SCENARIOS.flatMap((s) => s.variants.filter((v) => (v.nodes ?? s.nodes) === undefined).map((v) => ({ s, v })));
+  // A lock several hold at once (a semaphore, a read-write lock: Scenario.holderKeys) is outside the
+  // checker's model of one owner per lock key (docs/HISTORIES.md, "What it cannot know").
+  const singleNode = SCENARIOS.flatMap((s) => (s.holderKeys !== undefined ? [] : s.variants.filter((v) => (v.nodes ?? s.nodes) === undefined).map((v) => ({ s, v }))));
 
   it.each(singleNode.map(({ s, v }) => [`${s.id}/${v.id}`, s, v] as const))('%s, default schedule', (id, s, v) => {
     const sim = new Simulation(s, { variantId: v.id, seed: 1 });

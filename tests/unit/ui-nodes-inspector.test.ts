@@ -4,6 +4,7 @@ import { DEBATE_CLAIMS, REDLOCK_DEBATE } from '../../src/i18n/redlock-debate';
 import { createSimStore } from '../../src/ui/store/createSimStore';
 import { believersWithoutMajority, nodeHoldings, selectIsRedlock, selectNodeHoldings } from '../../src/ui/store/node-selectors';
 import type { NodeStatus } from '../../src/ui/store/node-status';
+import { traceRef, type MessageRef } from '../../src/i18n';
 
 // Goal: the inspector's node columns and the nodes dialog's faults read the right world. On
 // redlock-clock-jump, after r3's clock jumps and B takes r3, r4 and r5, each node says whose token
@@ -112,11 +113,13 @@ describe('link and clock faults of the nodes dialog', () => {
   it('refusals are the engine’s: heal before a partition, replication delay on a primary', () => {
     const store = clockJumpStore('A');
     const s = store.getState();
-    expect(s.nodeFaultRefusal({ kind: 'heal', clientId: 'A', nodeId: 'r1' })).toMatch(/not partitioned/);
+    // The refusal is a catalog key (worded in the reader's language); here in the trace's English.
+    const words = (ref: MessageRef | null) => (ref === null ? null : traceRef(ref));
+    expect(words(s.nodeFaultRefusal({ kind: 'heal', clientId: 'A', nodeId: 'r1' }))).toMatch(/not partitioned/);
     expect(s.nodeFaultRefusal({ kind: 'partition', clientId: 'A', nodeId: 'r1' })).toBeNull();
-    expect(s.nodeFaultRefusal({ kind: 'replication-delay', nodeId: 'r1', ms: 100 })).toMatch(/not a replica/);
+    expect(words(s.nodeFaultRefusal({ kind: 'replication-delay', nodeId: 'r1', ms: 100 }))).toMatch(/not a replica/);
     store.getState().partitionLink('A', 'r1');
-    expect(store.getState().nodeFaultRefusal({ kind: 'partition', clientId: 'A', nodeId: 'r1' })).toMatch(/already partitioned/);
+    expect(words(store.getState().nodeFaultRefusal({ kind: 'partition', clientId: 'A', nodeId: 'r1' }))).toMatch(/already partitioned/);
     expect(store.getState().nodeFaultRefusal({ kind: 'heal', clientId: 'A', nodeId: 'r1' })).toBeNull();
     // A refused fault pressed anyway (a stale page) becomes a notice, not a crash, and adds nothing.
     store.getState().setReplicationDelay('r1', 100);
