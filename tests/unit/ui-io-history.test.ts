@@ -41,6 +41,21 @@ describe('history import: recognising the file', () => {
     for (let i = 0; i < FOREIGN.length; i += 7) chunked.push(FOREIGN.slice(i, i + 7));
     expect(chunked.finish()).toEqual(whole.finish());
   });
+
+  it('skips a line over the bound, whole or across chunks, with its number, and keeps counting lines', () => {
+    const lines = FOREIGN.trimEnd().split('\n');
+    const long = `{"client":"x","argv":["SET","k","${'v'.repeat(1 << 20)}"]}`;
+    const text = [lines[0], long, ...lines.slice(1)].join('\n');
+    for (const size of [text.length, 65_536]) {
+      const reading = new HistoryReading('long.jsonl', 'jsonl');
+      for (let i = 0; i < text.length; i += size) reading.push(text.slice(i, i + size));
+      const report = reading.finish();
+      expect(report.verdict.problems.map((p) => p.line)).toEqual([2]);
+      expect(report.verdict.problems[0].message).toContain(`${long.length} characters`);
+      // The foreign release moved down one line with the long line before it.
+      expect(report.verdict.violations.find((v) => v.kind === 'foreign-release')?.evidence.map((e) => e.line)).toEqual([5, 6]);
+    }
+  });
 });
 
 describe('history import: the store', () => {

@@ -39,6 +39,8 @@ export class HistoryReading {
   private readonly events: HistoryLaneEvent[] = [];
   private eventsNotShown = 0;
   private tail = '';
+  /** Characters of the current line while it is over the bound (-1: it is not). */
+  private skippedChars = -1;
   private line = 0;
   /** The lock key the lanes mark: the first SET ... NX's key (the checker's default). */
   private lockKey: string | null = null;
@@ -52,19 +54,32 @@ export class HistoryReading {
   }
 
   push(chunk: string): void {
-    const parts = (this.tail + chunk).split('\n');
-    this.tail = parts.pop() ?? '';
-    for (const text of parts) this.pushLine(text);
-    // A line that never ends is cut at the bound: memory stays flat.
-    if (this.tail.length > HISTORY_LINE_BYTES_MAX) {
+    let text = chunk;
+    if (this.skippedChars >= 0) {
+      // The rest of a line over the bound: counted, never kept, up to its end.
+      const end = text.indexOf('\n');
+      if (end < 0) {
+        this.skippedChars += text.length;
+        return;
+      }
       this.line++;
-      this.checker.pushTooLong(this.line, this.tail.length);
+      this.checker.pushTooLong(this.line, this.skippedChars + end);
+      this.skippedChars = -1;
+      text = text.slice(end + 1);
+    }
+    const parts = (this.tail + text).split('\n');
+    this.tail = parts.pop() ?? '';
+    for (const line of parts) this.pushLine(line);
+    if (this.tail.length > HISTORY_LINE_BYTES_MAX) {
+      this.skippedChars = this.tail.length;
       this.tail = '';
     }
   }
 
   finish(): HistoryReport {
-    if (this.tail !== '') this.pushLine(this.tail);
+    if (this.skippedChars >= 0) this.checker.pushTooLong(++this.line, this.skippedChars);
+    else if (this.tail !== '') this.pushLine(this.tail);
+    this.skippedChars = -1;
     this.tail = '';
     const verdict = this.checker.finish();
     const shown = new Set(this.events.map((e) => e.line));
@@ -83,6 +98,10 @@ export class HistoryReading {
   private pushLine(text: string): void {
     this.line++;
     const line = this.line;
+    if (text.length > HISTORY_LINE_BYTES_MAX) {
+      this.checker.pushTooLong(line, text.length);
+      return;
+    }
     if (this.monitor === null) {
       this.checker.pushLine(text, line);
       if (text.trim() !== '') this.keepJsonEvent(text, line);
