@@ -79,6 +79,8 @@ export type { MyScenarioSummary } from './slices/my-scenarios';
 export type { ConsoleNote, ConsoleOutcome } from './slices/console';
 export type { ProgramEdit, StepOption, WorkbenchTab } from './slices/workbench';
 export type { IoDownload } from './slices/io';
+export type { HistoryLaneEvent, HistoryReport, IoHistoryState } from './slices/io-history';
+export { historyFileBytesMax } from './slices/io-history';
 
 export { SPEEDS_STEPS_PER_S, advanceMsMax } from './limits';
 /** A share link's definition payload (characters) and a scenario file (bytes), at most. */

@@ -1,13 +1,14 @@
 /**
  * Import / export: the scenario on screen as a JSON file or as regression tests (Vitest, Playwright),
  * what its share link carries, and importing a scenario file (a button, or a file dropped on the
- * panel). Every text from the file (its name, the problems) is shown as text, never as markup.
+ * panel); a recorded history opens read-only in its dialog (HistoryDialog). Every text from the file (its name, the problems) is shown as text, never as markup.
  */
 import { useRef, useState, type DragEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ioText, type IoTextKey } from '../../../i18n/io';
 import { useSimStore, useSimStoreApi } from '../../store/context';
-import { definitionLinkCharsMax as linkCharsMax, scenarioFileBytesMax as fileBytesMax, type IoDownload, type SimState } from '../../store/createSimStore';
+import { definitionLinkCharsMax as linkCharsMax, historyFileBytesMax, scenarioFileBytesMax as fileBytesMax, type IoDownload, type SimState } from '../../store/createSimStore';
+import { HistoryDialog } from './HistoryDialog';
 
 const selectIo = (s: SimState) => ({ lang: s.lang, link: s.ioLink, scenarioId: s.scenarioId, importState: s.ioImport });
 
@@ -38,6 +39,8 @@ export function IoPanel() {
 
   const importFile = async (file: File | undefined) => {
     if (!file) return;
+    // A recorded history (its first lines say so) opens read-only in its own dialog.
+    if (await store.getState().ioOpenHistory(file)) return;
     // A file over the bound is never read: its size is enough to refuse it.
     if (file.size > fileBytesMax) return store.getState().ioRefuseFile(file.name, t('ioImportTooBig', { size: file.size, max: fileBytesMax }));
     let text: string;
@@ -92,11 +95,11 @@ export function IoPanel() {
           <button type="button" className="button button--small" data-testid="io.import" onClick={() => input.current?.click()}>
             {t('ioImportChoose')}
           </button>
-          <span>{t('ioImportDrop', { max: fileBytesMax })}</span>
+          <span>{t('ioImportDrop', { max: fileBytesMax, historyMax: historyFileBytesMax })}</span>
           <input
             ref={input}
             type="file"
-            accept=".json,application/json"
+            accept=".json,.jsonl,.txt,.log,application/json"
             hidden
             data-testid="io.import-input"
             onChange={(event) => {
@@ -108,6 +111,7 @@ export function IoPanel() {
         </div>
         <ImportResult state={importState} t={t} />
       </section>
+      <HistoryDialog />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { definitionLinkCharsMax } from '../../../definition/bounds';
 import type { DraftCheckService } from '../../worker/draft-check-protocol';
 import type { SimState, SimStoreInit } from '../createSimStore';
 import type { Runtime } from '../runtime';
+import { IO_HISTORY_IDLE, createIoHistoryActions, type IoHistoryActions, type IoHistoryState } from './io-history';
 
 /** What a share link of the scenario on screen carries. */
 interface IoLinkState {
@@ -42,7 +43,9 @@ export interface IoDownload {
 
 type IoClashChoice = 'replace' | 'keep' | 'cancel';
 
-export interface IoSlice {
+export interface IoSlice extends IoHistoryActions {
+  /** A recorded history opened read-only (./io-history.ts). */
+  readonly ioHistory: IoHistoryState;
   readonly ioLink: IoLinkState;
   /** A link that carries its scenario is being decoded and checked (the run changes when it is done). */
   readonly ioLinkPending: boolean;
@@ -104,6 +107,8 @@ export function createIoSlice(rt: Runtime, init: SimStoreInit & { readonly draft
     api.subscribe(followDefinition);
 
     return {
+      ...createIoHistoryActions(get, set),
+      ioHistory: IO_HISTORY_IDLE,
       ioLink: { status: 'builtin', scenarioId: '', payload: null, chars: 0 },
       ioLinkPending: false,
       ioImport: { status: 'idle', fileName: '', problems: [], name: '' },
