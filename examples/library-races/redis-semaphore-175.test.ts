@@ -58,5 +58,7 @@ describe('redis-semaphore #175: a delayed refresh silently re-acquires an expire
     expect(held.violations).toEqual([]);
     expect(held.exhaustive).toBe(true);
     expect(held.statesExplored).toBeGreaterThan(100);
-  });
+    // An exhaustive search replaying every schedule from time 0: 26 s in a clean-clone CI run and
+    // 37-43 s on a loaded 2-core machine. The bound is a hang detector, not a budget.
+  }, 180_000);
 });
