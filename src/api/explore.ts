@@ -209,5 +209,6 @@ async function explorePrograms(
     exhaustive: result.exhaustive,
     cut: { depth: result.cut.depthCutStates > 0 || result.cut.horizonCutMoves > 0, runBudget: result.cut.stateBudget, stoppedAtViolation: result.cut.stoppedAtViolation },
     violations: result.violations,
+    verdict: { mode: result.mode, bounds: result.bounds, invariants: result.invariants, statesExplored: result.statesExplored, transitionsExplored: result.transitionsExplored, exhaustive: result.exhaustive, cut: result.cut, violations: result.violations, coverage: result.coverage },
   };
 }

@@ -120,10 +120,19 @@ export class AsyncRun {
 
   /** Applies one choice, letting async clients catch up as often as the engine needs. Throws ChoiceError when it does not fit. */
   async apply(choice: Choice): Promise<void> {
+    await this.catchingUp(() => this.sim.apply(choice));
+  }
+
+  /** The explorer's `next-due` move (Simulation.applyNextDue): the `+N` it became, or null when nothing is due. */
+  async applyNextDue(): Promise<Choice | null> {
+    return this.catchingUp(() => this.sim.applyNextDue());
+  }
+
+  /** Runs `apply` again each time the engine needs an action an async client has not reached yet. */
+  private async catchingUp<T>(apply: () => T): Promise<T> {
     for (let attempt = 0; attempt < choiceAttemptCountMax; attempt++) {
       try {
-        this.sim.apply(choice);
-        return;
+        return apply();
       } catch (error) {
         if (!(error instanceof HostPending)) throw error;
         await this.host.park(error.clientId, error.pc, error.nowMs);
