@@ -6,8 +6,9 @@
  * engine's `next-due` (the clients ready now run, then the clock moves to the next due time).
  */
 import { describe, expect, it } from 'vitest';
+import { explore as exploreApi } from '../../src/api/explore';
 import { searchAsync } from '../../src/api/async/search';
-import { noFaults } from '../../src/engine/explore';
+import { explore as exploreEngine, noFaults, verdictLines } from '../../src/engine/explore';
 import type { ExploreBounds } from '../../src/engine/explore/bounds';
 import { BreadthFirstSearch } from '../../src/engine/explore/search';
 import type { FaultBudget } from '../../src/engine/scenario';
@@ -55,4 +56,13 @@ describe('the async search and the engine search, on one scenario made of progra
       }
     });
   }
+});
+
+describe("the Node API's explore, on either explorer, carries the verdict the engine words", () => {
+  it('a built-in lesson: the same verdict lines as the engine explorer gives the CLI', async () => {
+    const result = await exploreApi({ scenario: 'get-then-del', variant: 'lua', seed: 1 });
+    const engine = exploreEngine({ scenario: findScenario('get-then-del'), variantId: 'lua', seed: 1, stopAt: 'first' });
+    expect(result.violations.map((v) => v.schedule)).toEqual(engine.violations.map((v) => v.schedule));
+    expect(exploreVerdictLines(result.verdict, 'zh')).toEqual(verdictLines(engine, 'zh'));
+  });
 });

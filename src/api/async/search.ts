@@ -133,7 +133,7 @@ class AsyncReplaySpace implements ReplaySpace<FindingKind> {
    * Runs a schedule from time 0, then `move`: null when a choice does not fit. Code of a client
    * that threw is a finding when looked for (the run ends there, as the process would).
    */
-  async replay(path: readonly Choice[], move: Move): Promise<Replayed<FindingKind> | null> {
+  async replay(path: readonly Choice[], move: Move, known: (id: string) => boolean): Promise<Replayed<FindingKind> | null> {
     const run = this.run;
     run.reset();
     let choice: Choice | null = null;
@@ -154,13 +154,13 @@ class AsyncReplaySpace implements ReplaySpace<FindingKind> {
       // Not looked for (invariants without 'client-error'): the search stops with it, as simulate does.
       if (!(error instanceof AsyncClientError) || !this.wanted.includes('client-error') || choice === null) throw error;
       const thrown = { kind: 'client-error' as const, message: error.message, clients: [error.activityId ?? error.clientId], atMs: run.sim.nowMs };
-      return { choice, found: [...this.foundAt(path.length), { id: 'client-error', finding: thrown }], ended: true, nowMs: run.sim.nowMs };
+      return { choice, found: [...this.foundAt(path.length, known), { id: 'client-error', finding: thrown }], ended: true, nowMs: run.sim.nowMs };
     }
-    return { choice, found: this.foundAt(path.length), ended: false, nowMs: run.sim.nowMs };
+    return { choice, found: this.foundAt(path.length, known), ended: false, nowMs: run.sim.nowMs };
   }
 
-  /** The checkers' violations and the properties that failed at choice `step`. */
-  private foundAt(step: number): Replayed<FindingKind>['found'] {
+  /** The checkers' violations and the properties not `known` to fail that failed at choice `step`. */
+  private foundAt(step: number, known: (id: string) => boolean): Replayed<FindingKind>['found'] {
     const sim = this.run.sim;
     if (sim.cursor <= step) return [];
     const events = sim.eventsOfStep(step);
@@ -169,7 +169,7 @@ class AsyncReplaySpace implements ReplaySpace<FindingKind> {
       if (event.kind !== 'violation') continue;
       found.push({ id: event.violation, finding: { kind: event.violation, message: event.message, clients: event.clients, atMs: event.atMs } });
     }
-    for (const failure of failedProperties(this.properties, events, () => false)) {
+    for (const failure of failedProperties(this.properties, events, (name) => known(`property:${name}`))) {
       const { event } = failure;
       found.push({ id: `property:${failure.property}`, finding: { kind: 'property', property: failure.property, message: failure.message, clients: event.clientId === null ? [] : [event.clientId], atMs: event.atMs } });
     }

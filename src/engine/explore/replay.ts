@@ -23,8 +23,11 @@ export interface Replayed<K extends string> {
  * is one. It starts at time 0, where `key` and `moves` describe the start.
  */
 export interface ReplaySpace<K extends string> {
-  /** Runs `path` from time 0, then `move`. Null when one of them does not apply. */
-  replay(path: readonly Choice[], move: Move): Promise<Replayed<K> | null>;
+  /**
+   * Runs `path` from time 0, then `move`. Null when one of them does not apply. `known` tells
+   * what was found already (a finding costly to look for need not be looked for again).
+   */
+  replay(path: readonly Choice[], move: Move, known: (id: string) => boolean): Promise<Replayed<K> | null>;
   /** The key of the state reached (equal keys, equal futures). */
   key(): string;
   /** The moves there in the engine's order (moves.ts), with `used` of the fault budget spent. */
@@ -84,7 +87,7 @@ export async function searchByReplay<K extends string>(space: ReplaySpace<K>, op
           break search;
         }
         replays += 1;
-        const reached = await space.replay(entry.path, move);
+        const reached = await space.replay(entry.path, move, (id) => found.has(id));
         if (reached === null) continue;
         if (bounds.horizonMs !== null && reached.nowMs > bounds.horizonMs) {
           horizonCutMoves += 1;
