@@ -19,7 +19,7 @@ import type { NodeOption } from './nodes';
 import { scenarioOf } from './simulate';
 import { checkOptions, resolveSeed, resolveVariant, type ScenarioSource } from './source';
 
-export type { FoundViolation } from './async/search';
+export type { AsyncVerdict as ExploreVerdict, FoundViolation } from './async/search';
 
 export interface ExploreFaults {
   /** Stalls (`A~N`, a stop-the-world pause of a client's process) one schedule may contain (default 0). */
