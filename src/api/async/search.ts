@@ -140,9 +140,11 @@ class AsyncReplaySpace implements ReplaySpace<FindingKind> {
     try {
       for (const c of path) await run.apply(c);
       if (move.kind === 'next-due') {
-        // Named so while the ready clients run first: code that throws there does so under any `+N`.
-        choice = { kind: 'advance', ms: Math.max(1, (run.sim.nextDueMs() ?? run.sim.nowMs + 1) - run.sim.nowMs) };
-        choice = await run.applyNextDue();
+        choice = await run.applyNextDue().catch((error: unknown) => {
+          // Code threw during the advance: the finding's schedule names the `+N` that replays it.
+          choice = run.advanceBeforeThrow;
+          throw error;
+        });
         if (choice === null) return null;
       } else {
         choice = move;
