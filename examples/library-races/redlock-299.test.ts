@@ -46,7 +46,7 @@ describe('node-redlock #299: a lock acquired after retries comes back already ex
   it('5.0.0-beta.2 with its own retries: the explorer finds the expired lock, and the schedule replays', async () => {
     const found = await search('redlock');
     const [violation] = found.violations;
-    expect(violation).toMatchObject({ kind: 'client-error', schedule: 'A B A +1500' });
+    expect(violation).toMatchObject({ kind: 'client-error', schedule: 'A A B A B' });
     expect(violation.message).toContain("client B's code threw: acquire returned a lock that expired 512 ms ago");
     await expect(simulate({ clients: { A: holder, B: waiter('redlock') }, schedule: violation.schedule })).rejects.toBeInstanceOf(AsyncClientError);
   });

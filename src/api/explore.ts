@@ -19,7 +19,7 @@ import type { NodeOption } from './nodes';
 import { scenarioOf } from './simulate';
 import { checkOptions, resolveSeed, resolveVariant, type ScenarioSource } from './source';
 
-export type { FoundViolation } from './async/search';
+export type { AsyncVerdict as ExploreVerdict, FoundViolation } from './async/search';
 
 export interface ExploreFaults {
   /** Stalls (`A~N`, a stop-the-world pause of a client's process) one schedule may contain (default 0). */
@@ -209,5 +209,6 @@ async function explorePrograms(
     exhaustive: result.exhaustive,
     cut: { depth: result.cut.depthCutStates > 0 || result.cut.horizonCutMoves > 0, runBudget: result.cut.stateBudget, stoppedAtViolation: result.cut.stoppedAtViolation },
     violations: result.violations,
+    verdict: { mode: result.mode, bounds: result.bounds, invariants: result.invariants, statesExplored: result.statesExplored, transitionsExplored: result.transitionsExplored, exhaustive: result.exhaustive, cut: result.cut, violations: result.violations, coverage: result.coverage },
   };
 }

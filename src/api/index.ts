@@ -13,7 +13,7 @@ export type { RedisClientChoice } from './async/client-links';
 export { nodeCountMax } from './nodes';
 export type { NodeOption } from './nodes';
 export { explore, exploreBounds } from './explore';
-export type { ExploreFaults, ExploreOptions, ExploreResult, FoundViolation } from './explore';
+export type { ExploreFaults, ExploreOptions, ExploreResult, ExploreVerdict, FoundViolation } from './explore';
 export type { ExpectedVerdict, ScenarioSource } from './source';
 export type { AsyncClientCode, AsyncClients, AsyncClientSpec } from './async/run';
 export type { ClientContext } from './async/context';

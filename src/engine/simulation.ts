@@ -1,5 +1,5 @@
 import type { MessageRef } from '../i18n';
-import { applyChoice, ChoiceError, nextDueMs, readLock, refusalOf, refusalRefOf } from './engine';
+import { applyAdvanceToNextDue, applyChoice, ChoiceError, nextDueMs, readLock, refusalOf, refusalRefOf } from './engine';
 import { hash53 } from './hash';
 import type { ClientHost } from './host';
 import type { KeyEntry } from './redis/keyspace';
@@ -164,11 +164,37 @@ export class Simulation {
       throw ChoiceError.of({ key: 'refuseTimelineFull', params: { max: timelineStepCountMax } }, this.cursor);
     }
     const produced = this.applyLive(choice);
+    this.append(choice, produced);
+    return produced;
+  }
+
+  /**
+   * For explorers that cannot snapshot (the async search): the engine explorer's `next-due` move
+   * at the cursor, the `+N` that ends at the next due time once the clients ready now have run
+   * (engine.applyAdvanceToNextDue), kept as that `+N`. Null (nothing changed) when nothing is due.
+   */
+  applyNextDue(): Choice | null {
+    if (this.cursor < this.choices.length) this.truncateAtCursor();
+    if (this.choices.length >= timelineStepCountMax) return null;
+    const cursorBefore = this.cursor;
+    let applied: ReturnType<typeof applyAdvanceToNextDue>;
+    try {
+      applied = applyAdvanceToNextDue(this.world, this.server, this.ctx, undefined, this.nodes);
+    } catch (error) {
+      this.rebuild(cursorBefore);
+      throw error;
+    }
+    // The ready clients may have run before it found nothing due: back to where it was.
+    if (applied === null) this.rebuild(cursorBefore);
+    else this.append(applied.choice, applied.events);
+    return applied?.choice ?? null;
+  }
+
+  private append(choice: Choice, produced: readonly TraceEvent[]): void {
     this.choices.push(choice);
     this.events.push(...produced);
     this.firstEventOfStep.push(this.events.length);
     if (this.cursor % this.checkpointEverySteps === 0) this.checkpoints[this.cursor / this.checkpointEverySteps] = this.checkpoint();
-    return produced;
   }
 
   /** Applies every choice of a schedule (text or parsed), failing loudly at the first that does not fit. */
@@ -299,10 +325,15 @@ export class Simulation {
     } catch (error) {
       // A choice refused up front changed nothing, but one refused half-way (too many steps) or a
       // scenario bug may have: rebuild the world as it was before this choice, then report.
-      this.restore(Math.floor(cursorBefore / this.checkpointEverySteps));
-      while (this.cursor < cursorBefore) applyChoice(this.world, this.server, this.ctx, this.choices[this.cursor], this.nodes);
+      this.rebuild(cursorBefore);
       throw error;
     }
+  }
+
+  /** The live world as it was after `step` choices, from the checkpoint before it. */
+  private rebuild(step: number): void {
+    this.restore(Math.floor(step / this.checkpointEverySteps));
+    while (this.cursor < step) applyChoice(this.world, this.server, this.ctx, this.choices[this.cursor], this.nodes);
   }
 
   private truncateAtCursor(): void {

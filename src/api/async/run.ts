@@ -120,12 +120,41 @@ export class AsyncRun {
 
   /** Applies one choice, letting async clients catch up as often as the engine needs. Throws ChoiceError when it does not fit. */
   async apply(choice: Choice): Promise<void> {
+    await this.catchingUp(() => this.sim.apply(choice));
+  }
+
+  /**
+   * The explorer's `next-due` move (Simulation.applyNextDue): the `+N` it became, or null when
+   * nothing is due. Code that throws during it is reported with the `+N` that replays the throw
+   * (`advanceBeforeThrow`): the clients ready now run first under any `+N`, and clients woken at
+   * the next due time ran there.
+   */
+  async applyNextDue(): Promise<Choice | null> {
+    const startMs = this.sim.nowMs;
+    const dueMs = this.sim.nextDueMs();
+    this.catchUpAtMs = startMs;
+    try {
+      return await this.catchingUp(() => this.sim.applyNextDue());
+    } catch (error) {
+      const ms = this.catchUpAtMs > startMs ? this.catchUpAtMs - startMs : dueMs === null ? 1 : dueMs - startMs;
+      this.advanceBeforeThrow = { kind: 'advance', ms };
+      throw error;
+    }
+  }
+
+  /** The `+N` a `next-due` move stood for when code threw during it (applyNextDue). */
+  advanceBeforeThrow: Choice | null = null;
+  /** Virtual time of the last catch-up: where the code that threw was running. */
+  private catchUpAtMs = 0;
+
+  /** Runs `apply` again each time the engine needs an action an async client has not reached yet. */
+  private async catchingUp<T>(apply: () => T): Promise<T> {
     for (let attempt = 0; attempt < choiceAttemptCountMax; attempt++) {
       try {
-        this.sim.apply(choice);
-        return;
+        return apply();
       } catch (error) {
         if (!(error instanceof HostPending)) throw error;
+        this.catchUpAtMs = error.nowMs;
         await this.host.park(error.clientId, error.pc, error.nowMs);
       }
     }

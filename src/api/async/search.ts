@@ -1,16 +1,21 @@
 /**
- * The explorer for async clients: breadth-first over schedules, like the engine's explorer, but
- * without snapshots of the code (a suspended async function cannot be copied): every candidate
- * schedule runs again from time 0 on one reusable run. States are told apart by the world, the
- * keyspace and every client's history (its actions and the replies it got), so interleavings that
- * end in the same place are expanded once. The first schedule found for a kind is a shortest one.
+ * The explorer for async clients: the engine's breadth-first search for worlds that can only be
+ * replayed (engine/explore/replay.ts), since a suspended async function cannot be copied: every
+ * candidate schedule runs again from time 0 on one reusable run. This file is its replay space:
+ * states are told apart by the world, the keyspace and every client's history (its actions and
+ * the replies it got), so interleavings that end in the same place are expanded once; the moves
+ * are the engine explorer's (explore/moves.ts), the advance its `next-due` (Simulation.applyNextDue).
  */
 import { ChoiceError } from '../../engine/engine';
 import { AsyncClientError } from '../errors';
 import { failedProperties, FINDING_KINDS, type FindingKind, type Properties } from '../findings';
 import type { FaultBudget, Scenario } from '../../engine/scenario';
-import { formatSchedule, type Choice } from '../../engine/schedule';
-import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed } from '../../engine/explore/moves';
+import type { Choice } from '../../engine/schedule';
+import { MoveTable, type FaultsUsed } from '../../engine/explore/moves';
+import { searchByReplay, type Replayed, type ReplaySpace } from '../../engine/explore/replay';
+import { stateCountMaxLimit, type ExploreBounds } from '../../engine/explore/bounds';
+import type { ExploreResult, FoundViolation as EngineFoundViolation, SearchCut } from '../../engine/explore/result';
+import type { Move } from '../../engine/explore/runner';
 import { AsyncRun, type AsyncClients } from './run';
 import type { RedisClientChoice } from './client-links';
 import { withVirtualGlobals } from './virtual-globals';
@@ -24,19 +29,8 @@ export interface AsyncSearchBounds {
   readonly runCountMax: number;
 }
 
-export interface FoundViolation {
-  /** A checker's kind, `client-error` (code threw and nobody caught it), or `property` (one of yours). */
-  readonly kind: FindingKind;
-  /** The property's name, for `kind: 'property'`. */
-  readonly property?: string;
-  readonly choices: readonly Choice[];
-  /** Canonical schedule text: `simulate({ ..., schedule })` replays it. */
-  readonly schedule: string;
-  readonly steps: number;
-  readonly message: string;
-  readonly clients: readonly string[];
-  readonly atMs: number;
-}
+/** The engine explorer's found violation, of a checker's kind, `client-error` (code threw and nobody caught it), or `property` (one of yours, named). */
+export type FoundViolation = EngineFoundViolation<FindingKind>;
 
 export interface AsyncSearchResult {
   readonly scenarioId: string;
@@ -56,13 +50,15 @@ export interface AsyncSearchResult {
   readonly cut: { readonly depth: boolean; readonly runBudget: boolean; readonly stoppedAtViolation: boolean };
   /** The first violation found of each kind looked for (and of each property), shortest first. */
   readonly violations: readonly FoundViolation[];
+  /** The search as the engine's explorer reports it: what `exploreVerdictLines` words (i18n/explore.ts). */
+  readonly verdict: AsyncVerdict;
 }
 
-interface Node {
-  readonly choices: readonly Choice[];
-  readonly used: FaultsUsed;
-  readonly moves: readonly Choice[];
-}
+/** The engine's ExploreResult fields a verdict reads (the engine explorer's or this search's, always breadth-first). */
+export type AsyncVerdict = Pick<ExploreResult, 'mode' | 'bounds' | 'statesExplored' | 'transitionsExplored' | 'exhaustive' | 'cut' | 'coverage'> & {
+  readonly invariants: readonly string[];
+  readonly violations: readonly FoundViolation[];
+};
 
 /** Steps of the activities (timers' callbacks) that can be stepped now, in the order they were created. */
 function activitySteps(run: AsyncRun): Choice[] {
@@ -78,20 +74,20 @@ function activitySteps(run: AsyncRun): Choice[] {
 /**
  * The moves at the run's current state, from the engine explorer's move table (explore/moves.ts):
  * each client that can be stepped, the advance to the next due time, and the faults left in the
- * budget, in the engine's order. The advance is made a `+N` here (the run applies choices).
+ * budget, in the engine's order. The advance is offered when it can apply: something is due, or
+ * a client ready now runs first and may make something due (engine.applyAdvanceToNextDue).
  */
-function movesOf(run: AsyncRun, table: MoveTable, used: FaultsUsed): Choice[] {
+function movesOf(run: AsyncRun, table: MoveTable, used: FaultsUsed): Move[] {
   const sim = run.sim;
-  const moves: Choice[] = [];
+  const moves: Move[] = [];
   for (const ranked of table.movesAt(sim.state, used, (move) => (move.kind === 'next-due' ? null : sim.refusal(move)))) {
-    // The activities the clients' code created (timers: `A·1`) step after the clients, before the advance.
-    if (ranked.move.kind === 'next-due') moves.push(...activitySteps(run));
     if (ranked.move.kind !== 'next-due') {
       moves.push(ranked.move);
       continue;
     }
-    const due = sim.nextDueMs();
-    if (due !== null) moves.push({ kind: 'advance', ms: due - sim.nowMs });
+    // The activities the clients' code created (timers: `A·1`) step after the clients, before the advance.
+    moves.push(...activitySteps(run));
+    if (sim.nextDueMs() !== null || sim.state.clients.some((c) => c.status === 'ready')) moves.push(ranked.move);
   }
   return moves;
 }
@@ -112,6 +108,77 @@ export async function searchAsync(scenario: Scenario, options: SearchOptions): P
   return withVirtualGlobals(() => search(scenario, options));
 }
 
+/** An `AsyncRun` as the engine search's replay space (engine/explore/replay.ts). */
+class AsyncReplaySpace implements ReplaySpace<FindingKind> {
+  private readonly table: MoveTable;
+
+  constructor(
+    private readonly run: AsyncRun,
+    faults: FaultBudget,
+    private readonly wanted: readonly string[],
+    private readonly properties: Properties,
+  ) {
+    this.table = new MoveTable(run.sim.ctx, run.sim.state, faults);
+  }
+
+  key(): string {
+    return this.run.stateKey();
+  }
+
+  moves(used: FaultsUsed): readonly Move[] {
+    return movesOf(this.run, this.table, used);
+  }
+
+  /**
+   * Runs a schedule from time 0, then `move`: null when a choice does not fit. Code of a client
+   * that threw is a finding when looked for (the run ends there, as the process would).
+   */
+  async replay(path: readonly Choice[], move: Move, known: (id: string) => boolean): Promise<Replayed<FindingKind> | null> {
+    const run = this.run;
+    run.reset();
+    let choice: Choice | null = null;
+    try {
+      for (const c of path) await run.apply(c);
+      if (move.kind === 'next-due') {
+        choice = await run.applyNextDue().catch((error: unknown) => {
+          // Code threw during the advance: the finding's schedule names the `+N` that replays it.
+          choice = run.advanceBeforeThrow;
+          throw error;
+        });
+        if (choice === null) return null;
+      } else {
+        choice = move;
+        await run.apply(move);
+      }
+      await run.finish();
+    } catch (error) {
+      if (error instanceof ChoiceError) return null;
+      // Not looked for (invariants without 'client-error'): the search stops with it, as simulate does.
+      if (!(error instanceof AsyncClientError) || !this.wanted.includes('client-error') || choice === null) throw error;
+      const thrown = { kind: 'client-error' as const, message: error.message, clients: [error.activityId ?? error.clientId], atMs: run.sim.nowMs };
+      return { choice, found: [...this.foundAt(path.length, known), { id: 'client-error', finding: thrown }], ended: true, nowMs: run.sim.nowMs };
+    }
+    return { choice, found: this.foundAt(path.length, known), ended: false, nowMs: run.sim.nowMs };
+  }
+
+  /** The checkers' violations and the properties not `known` to fail that failed at choice `step`. */
+  private foundAt(step: number, known: (id: string) => boolean): Replayed<FindingKind>['found'] {
+    const sim = this.run.sim;
+    if (sim.cursor <= step) return [];
+    const events = sim.eventsOfStep(step);
+    const found: Replayed<FindingKind>['found'][number][] = [];
+    for (const event of events) {
+      if (event.kind !== 'violation') continue;
+      found.push({ id: event.violation, finding: { kind: event.violation, message: event.message, clients: event.clients, atMs: event.atMs } });
+    }
+    for (const failure of failedProperties(this.properties, events, (name) => known(`property:${name}`))) {
+      const { event } = failure;
+      found.push({ id: `property:${failure.property}`, finding: { kind: 'property', property: failure.property, message: failure.message, clients: event.clientId === null ? [] : [event.clientId], atMs: event.atMs } });
+    }
+    return found;
+  }
+}
+
 async function search(scenario: Scenario, options: SearchOptions): Promise<AsyncSearchResult> {
   const { bounds } = options;
   const invariants = options.invariants ? FINDING_KINDS.filter((k) => options.invariants?.includes(k)) : FINDING_KINDS;
@@ -119,78 +186,11 @@ async function search(scenario: Scenario, options: SearchOptions): Promise<Async
   // Each kind looked for, and each property by name: what the search may find.
   const wanted = [...invariants, ...Object.keys(properties).map((name) => `property:${name}`)];
   const run = new AsyncRun(scenario, { variantId: options.variantId, seed: options.seed, clients: options.clients, redisClient: options.redisClient });
-  const found = new Map<string, FoundViolation>();
-  const visited = new Set<string>([run.stateKey() + usedKey(noFaultsUsed)]);
-  let runs = 0;
-  let depthReached = 0;
-  let runBudget = false;
-  let depthCut = false;
-  let stoppedEarly = false;
-  const table = new MoveTable(run.sim.ctx, run.sim.state, bounds.faults);
-  let level: Node[] = [{ choices: [], used: noFaultsUsed, moves: movesOf(run, table, noFaultsUsed) }];
-
-  /**
-   * Runs a schedule from time 0: 'ran', 'refused' when a choice does not fit, or the error its
-   * clients' code threw (a finding when looked for: the run ends there, as the process would).
-   */
-  const replay = async (choices: readonly Choice[]): Promise<'ran' | 'refused' | AsyncClientError> => {
-    runs += 1;
-    run.reset();
-    try {
-      for (const choice of choices) await run.apply(choice);
-      await run.finish();
-      return 'ran';
-    } catch (error) {
-      if (error instanceof ChoiceError) return 'refused';
-      // Not looked for (invariants without 'client-error'): the search stops with it, as simulate does.
-      if (error instanceof AsyncClientError && wanted.includes('client-error')) return error;
-      throw error;
-    }
-  };
-  const record = (key: string, finding: Omit<FoundViolation, 'schedule' | 'steps' | 'choices'>, choices: readonly Choice[]) => {
-    if (found.has(key) || !wanted.includes(key)) return;
-    found.set(key, { ...finding, choices, schedule: formatSchedule(choices), steps: choices.length });
-  };
-
-  search: for (let depth = 0; depth < bounds.depthMax && level.length > 0; depth++) {
-    const next: Node[] = [];
-    for (const node of level) {
-      for (const move of node.moves) {
-        if (runs >= bounds.runCountMax) {
-          runBudget = true;
-          break search;
-        }
-        const choices = [...node.choices, move];
-        const outcome = await replay(choices);
-        if (outcome === 'refused') continue;
-        depthReached = Math.max(depthReached, choices.length);
-        const events = run.sim.eventsOfStep(choices.length - 1);
-        for (const event of events) {
-          if (event.kind !== 'violation') continue;
-          record(event.violation, { kind: event.violation, message: event.message, clients: event.clients, atMs: event.atMs }, choices);
-        }
-        for (const failure of failedProperties(properties, events, (name) => found.has(`property:${name}`))) {
-          const { event } = failure;
-          record(`property:${failure.property}`, { kind: 'property', property: failure.property, message: failure.message, clients: event.clientId === null ? [] : [event.clientId], atMs: event.atMs }, choices);
-        }
-        if (outcome !== 'ran') record('client-error', { kind: 'client-error', message: outcome.message, clients: [outcome.activityId ?? outcome.clientId], atMs: run.sim.nowMs }, choices);
-        if ((found.size > 0 && (options.stopAt ?? 'first') === 'first') || wanted.every((k) => found.has(k))) {
-          stoppedEarly = true;
-          break search;
-        }
-        // Code that threw ended its run: nothing follows it.
-        if (outcome !== 'ran') continue;
-        // The same state with more of the fault budget left can do more: it is another state.
-        const used = MoveTable.spend(node.used, move);
-        const key = run.stateKey() + usedKey(used);
-        if (visited.has(key)) continue;
-        visited.add(key);
-        next.push({ choices, used, moves: movesOf(run, table, used) });
-      }
-    }
-    if (depth + 1 === bounds.depthMax && next.some((n) => n.moves.length > 0)) depthCut = true;
-    level = next;
-  }
+  const space = new AsyncReplaySpace(run, bounds.faults, wanted, properties);
+  const engineBounds: ExploreBounds = { faults: bounds.faults, depthMax: bounds.depthMax, stateCountMax: stateCountMaxLimit, horizonMs: null };
+  const stopAt = options.stopAt ?? 'first';
+  const found = await searchByReplay(space, { bounds: engineBounds, wanted, stopAt, replayCountMax: bounds.runCountMax });
+  const cut: SearchCut = { ...found.cut, sampled: false };
   return {
     scenarioId: scenario.id,
     variantId: options.variantId,
@@ -198,11 +198,12 @@ async function search(scenario: Scenario, options: SearchOptions): Promise<Async
     bounds,
     invariants,
     properties: Object.keys(properties),
-    runs,
-    statesExplored: visited.size,
-    depthReached,
-    exhaustive: !runBudget && !depthCut && !stoppedEarly,
-    cut: { depth: depthCut, runBudget, stoppedAtViolation: stoppedEarly },
-    violations: [...found.values()].sort((a, b) => a.steps - b.steps),
+    runs: found.transitionsExplored,
+    statesExplored: found.statesExplored,
+    depthReached: found.depthReached,
+    exhaustive: found.exhaustive,
+    cut: { depth: cut.depthCutStates > 0, runBudget: cut.stateBudget, stoppedAtViolation: cut.stoppedAtViolation },
+    violations: found.violations,
+    verdict: { mode: 'bfs', bounds: engineBounds, invariants: wanted, statesExplored: found.statesExplored, transitionsExplored: found.transitionsExplored, exhaustive: found.exhaustive, cut, violations: found.violations, coverage: null },
   };
 }

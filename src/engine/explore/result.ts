@@ -6,9 +6,14 @@ import type { PctGuarantee } from './pct';
 
 export type { PctGuarantee } from './pct';
 
-/** A schedule the explorer found that breaks an invariant. */
-export interface FoundViolation {
-  readonly kind: ViolationKind;
+/**
+ * A schedule the explorer found that breaks an invariant. `K` is what it breaks: a checker's kind
+ * here; the Node API's async search adds its own findings (a client's uncaught error, a property).
+ */
+export interface FoundViolation<K extends string = ViolationKind> {
+  readonly kind: K;
+  /** The property's name, for a finding of one of the Node API's properties. */
+  readonly property?: string;
   /** The schedule from the start, in choices: replaying it shows the violation at its last choice. */
   readonly choices: readonly Choice[];
   /** The same schedule in canonical text (docs/SCHEDULES.md): what `run --schedule` and links take. */

@@ -1,5 +1,6 @@
 import type { Scenario } from '../scenario';
 import { formatSchedule, type Choice } from '../schedule';
+import { FirstFound, foundAt } from './found';
 import { checkedKinds } from '../checkers';
 import type { ViolationEvent, ViolationKind } from '../trace';
 import { validateBounds, type ExploreBounds } from './bounds';
@@ -81,7 +82,6 @@ export class BreadthFirstSearch {
   private readonly runner: ExploreRunner;
   private readonly moves: MoveTable;
   private readonly reduce: boolean;
-  private readonly stopAt: 'first' | 'all' | 'never';
   private readonly targets: ReadonlySet<ViolationKind>;
   private readonly offenders: readonly string[] | undefined;
   private readonly visited = new Map<string, number>();
@@ -114,7 +114,7 @@ export class BreadthFirstSearch {
   private stateBudgetHit = false;
   private cancelled = false;
   private stoppedAtViolation = false;
-  private readonly found = new Map<ViolationKind, FoundViolation>();
+  private readonly found: FirstFound<ViolationKind>;
 
   constructor(options: SearchOptions) {
     this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed, keyer: options.keyer });
@@ -123,7 +123,7 @@ export class BreadthFirstSearch {
     this.targets = new Set(this.invariants);
     this.offenders = options.offenders;
     this.reduce = options.reduce ?? true;
-    this.stopAt = options.stopAt ?? 'all';
+    this.found = new FirstFound(this.targets, options.stopAt ?? 'all');
     this.moves = new MoveTable(this.runner.ctx, this.runner.state, this.bounds.faults);
     this.shard = options.shard ?? null;
     this.stableKeys = options.stableKeys === true || options.resume !== undefined;
@@ -146,7 +146,7 @@ export class BreadthFirstSearch {
     this.skipped = c.skipped;
     this.depthCutStates = c.depthCutStates;
     this.horizonCutMoves = c.horizonCutMoves;
-    for (const v of c.found) this.found.set(v.kind, v);
+    for (const v of c.found) this.found.note(v.kind, v);
     const rebuild = (e: CheckpointEntry): FrontierEntry => {
       this.runner.restore(this.runner.root);
       for (const choice of e.choices) {
@@ -195,7 +195,7 @@ export class BreadthFirstSearch {
       visited: [...this.visited.keys()],
       level: this.level.slice(this.position).map(entry),
       next: this.next.map(entry),
-      found: [...this.found.values()],
+      found: this.found.list(),
     };
   }
 
@@ -352,9 +352,9 @@ export class BreadthFirstSearch {
       if (event.kind !== 'violation' || !this.targets.has(event.violation) || this.found.has(event.violation)) continue;
       if (!byOffenders(event, this.offenders)) continue;
       const choices = [...this.pathTo(parent), transition.choice];
-      this.found.set(event.violation, foundViolation(event, choices));
+      this.found.note(event.violation, foundViolation(event, choices));
       if (this.shard !== null) this.orders.set(event.violation, [...this.positionsTo(parent), position]);
-      if (this.stopAt === 'first' || (this.stopAt === 'all' && this.found.size === this.targets.size)) this.stoppedAtViolation = true;
+      if (this.found.enough) this.stoppedAtViolation = true;
     }
   }
 
@@ -409,7 +409,7 @@ export class BreadthFirstSearch {
         cancelled: this.cancelled,
         sampled: false,
       },
-      violations: [...this.found.values()].sort((a, b) => a.steps - b.steps),
+      violations: this.found.list(),
       coverage: null,
       pct: null,
     };
@@ -422,14 +422,6 @@ export function byOffenders(event: ViolationEvent, offenders: readonly string[] 
 }
 
 export function foundViolation(event: ViolationEvent, choices: readonly Choice[]): FoundViolation {
-  return {
-    kind: event.violation,
-    choices,
-    schedule: formatSchedule(choices),
-    steps: choices.length,
-    message: event.message,
-    clients: event.clients,
-    atMs: event.atMs,
-  };
+  return foundAt({ kind: event.violation, message: event.message, clients: event.clients, atMs: event.atMs }, choices);
 }
 
