@@ -81,7 +81,8 @@ export const TIMELINE_GEOMETRY: Readonly<Record<TimelineDensity, TimelineGeometr
     plainStepPx: 44,
   },
   compact: {
-    gutterPx: 118,
+    // Room for "lock & lease" (12 px) after the badge: it must not reach the run's labels.
+    gutterPx: 124,
     tickLabelY: 9,
     axisY: 17,
     flagY: 20,
@@ -110,7 +111,8 @@ export const TIMELINE_GEOMETRY: Readonly<Record<TimelineDensity, TimelineGeometr
     plainStepPx: 40,
   },
   dense: {
-    gutterPx: 118,
+    // Room for "lock & lease" (12 px) after the badge: it must not reach the run's labels.
+    gutterPx: 124,
     tickLabelY: 9,
     axisY: 17,
     flagY: 19,

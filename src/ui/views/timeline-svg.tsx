@@ -1,7 +1,7 @@
 /** The timeline drawing: rows, Redis, axis, marks, the gutter with row names, the legend. */
 import { memo, useMemo, type ReactNode, type Ref } from 'react';
 import { translator, type Lang } from '../../i18n';
-import { clientColor, fitText } from './svg-text';
+import { clientColor } from './svg-text';
 import { Badge } from './svg-parts';
 import { Axis, CurrentStep, Cursor, ViolationLines } from './timeline-axis';
 import { ClientRowStatic, FutureShade } from './timeline-client-row';
@@ -24,8 +24,6 @@ import { RedisRowStatic } from './timeline-redis-row';
 import type { TimelineModel } from './timeline-types';
 import { visibleIn } from './timeline-visible';
 
-/** The gutter's second line (views.css, .lsv-gutter-sub). */
-const GUTTER_SUB_FONT_PX = 12;
 
 export interface TimelineSvgProps {
   readonly model: TimelineModel;
@@ -207,7 +205,7 @@ const Gutter = memo(function Gutter(props: { model: TimelineModel; nodeIds: read
             {t('redis')}
           </text>
           <text className="lsv-gutter-sub" x={48} y={redisY + G.redisRowH / 2 + 10}>
-            {fitText(t('lockAndLease'), G.gutterPx - 48 - 6, GUTTER_SUB_FONT_PX, false)}
+            {t('lockAndLease')}
           </text>
         </g>
       )}
