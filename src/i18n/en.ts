@@ -6,6 +6,8 @@
  * (Intl.NumberFormat) when shown. zh-CN.ts has the same keys with the same parameters (the type
  * says so for keys, tests/unit/i18n-catalog.test.ts for parameters).
  */
+import { refusalsEn } from './refusals-catalog';
+
 export const en = {
   // The page: header and settings
   appName: 'Lockstep',
@@ -393,52 +395,8 @@ export const en = {
   faultNotNow: 'Not now: {reason}',
   faultBadMs: 'Enter a whole number of ms between {min} and {max}.',
 
-  // Refusals: why a choice cannot apply now. The engine words them in English with traceText
-  // (ChoiceError messages, the CLI, `refusal()`); the page shows them in the reader's language
-  // (src/i18n/refusals.ts). Changing an English one changes what the CLI and the Node API print.
-  refuseTimelineFull: 'the timeline is full ({max} steps)',
-  refuseClockPass: 'the clock cannot pass {max} ms',
-  refuseStallPass: 'the stall would pass {max} ms',
-  refuseChoiceSteps: 'this choice would run more than {max} client steps (at t={atMs}): advance in smaller moves, or a program loops without waiting',
-  refuseNoClient: 'there is no client "{client}"',
-  refuseStallCrashed: 'cannot stall {client}: its process has crashed',
-  refuseCrashFinished: 'cannot crash {client}: it has finished',
-  refuseCrashCrashed: 'cannot crash {client}: it has crashed',
-  refuseStepFinished: 'cannot step {client}: it has finished',
-  refuseStepCrashed: 'cannot step {client}: it has crashed',
-  refuseNotStarted: 'cannot step {client}: it has not started ({starter} starts it)',
-  refuseAwaitNoWaker: 'cannot step {client}: its code awaits a promise, and no other activity of its process is left to settle it',
-  refuseNeverReply: 'cannot step {client}: it waits for a reply that never comes, and nothing in the schedule can end that wait',
-  refuseNoWake: 'cannot step {client}: nothing will end its wait',
-  refuseNotInteger: 'cannot step {client}: set: "{value}" is not an integer',
-  refuseUnknownNode: 'cannot step {client}: client {sender} sends to unknown node "{node}"',
-  refuseProgram: 'cannot step {client}: {problem}',
-  refuseNoNodes: 'this scenario has one Redis node and no node faults',
-  refuseNoNode: 'there is no node "@{node}"',
-  refuseNodeCrashDown: 'cannot crash @{node}: it is down',
-  refuseNodeRestartUp: 'cannot restart @{node}: it is running',
-  refusePromoteNotReplica: 'cannot promote @{node}: it is not a replica',
-  refusePromoteDown: 'cannot promote @{node}: it is down',
-  refuseAlreadyPartitioned: '{client} and @{node} are already partitioned',
-  refuseNotPartitioned: '{client} and @{node} are not partitioned',
-  refuseNotReplica: '@{node} is not a replica',
-  refuseConsoleEmpty: 'a console command needs a command name',
-  refuseConsoleWords: 'a console command has at most {max} words',
-  refuseConsoleChars: 'a console command has at most {max} characters',
-  refuseConsoleBlocks: 'the console does not run {command}: it blocks until data arrives, and the console cannot wait inside one step',
-  refuseConsoleSubscribes: "the console does not run {command}: the console shows one reply per command and cannot show a subscription's messages",
-  refuseConsoleOutside: 'the console does not run {command}: it would act outside the simulated Redis',
-  refuseConsoleCloses: "the console does not run {command}: it closes or resets the console's connection",
-  refuseConsoleClientSub: "the console does not run CLIENT {sub}: it reaches the simulated clients' connections",
-  refuseConsoleNeedsNode: 'this scenario has several Redis nodes: aim the console at one ($@{node}|GET|lock)',
-  refuseConsoleNoNodes: 'this scenario has one Redis node: the console is aimed at no node',
-  refuseConsoleNodeDown: 'the console cannot reach @{node}: it is down',
-  refuseConsoleNodeNotServing: '@{node} is restarting and serves from t={atMs} ms: advance the clock first',
-  refuseConsoleNameTaken: 'this scenario has a client named "{name}", the console\'s own name',
-  refuseConsoleScriptTime: "the console does not run {command} here: this scenario's scripts take virtual time, and the console answers at once",
-  refuseConsoleBusy: "Redis is running a script until t={endMs} ms: the console's command would wait behind it (advance the clock first)",
-  refuseConsoleDirective: '{directive} is a directive of the command-line console; on the page the step, advance and pause buttons move the run',
-  refuseAtStep: 'step {step}: {reason}',
+  // Refusals (why a choice cannot apply now): refusals-catalog.ts.
+  ...refusalsEn,
 
   // Units
   unitMs: '{n} ms',

@@ -1,5 +1,6 @@
 /** Every human-facing text of Lockstep in Simplified Chinese: the keys and parameters of en.ts. */
 import type { Catalog } from './catalog';
+import { refusalsZh } from './refusals-catalog';
 
 export const zhCN: Catalog = {
   // 页面：标题栏与设置
@@ -388,50 +389,7 @@ export const zhCN: Catalog = {
   faultNotNow: '现在不行：{reason}',
   faultBadMs: '请输入 {min} 到 {max} 之间的整数毫秒。',
 
-  // Refusals (src/i18n/refusals.ts)
-  refuseTimelineFull: '时间线已满（{max} 步）',
-  refuseClockPass: '时钟不能超过 {max} 毫秒',
-  refuseStallPass: '这次停顿会超过 {max} 毫秒',
-  refuseChoiceSteps: '这一步会让客户端运行超过 {max} 步（t={atMs}）：请分小段推进，或者某个程序在不等待地循环',
-  refuseNoClient: '没有名为“{client}”的客户端',
-  refuseStallCrashed: '无法暂停 {client}：它的进程已崩溃',
-  refuseCrashFinished: '无法让 {client} 崩溃：它已结束',
-  refuseCrashCrashed: '无法让 {client} 崩溃：它已崩溃',
-  refuseStepFinished: '无法单步 {client}：它已结束',
-  refuseStepCrashed: '无法单步 {client}：它已崩溃',
-  refuseNotStarted: '无法单步 {client}：它还没有启动（由 {starter} 启动它）',
-  refuseAwaitNoWaker: '无法单步 {client}：它的代码在等待一个 promise，而它的进程中已没有其他活动能让它完成',
-  refuseNeverReply: '无法单步 {client}：它在等待一个永远不会到来的回复，调度中没有任何选择能结束这次等待',
-  refuseNoWake: '无法单步 {client}：没有任何事情会结束它的等待',
-  refuseNotInteger: '无法单步 {client}：set：“{value}”不是整数',
-  refuseUnknownNode: '无法单步 {client}：客户端 {sender} 发往未知节点“{node}”',
-  refuseProgram: '无法单步 {client}：{problem}',
-  refuseNoNodes: '这个场景只有一个 Redis 节点，没有节点故障',
-  refuseNoNode: '没有节点“@{node}”',
-  refuseNodeCrashDown: '无法让 @{node} 崩溃：它已宕机',
-  refuseNodeRestartUp: '无法重启 @{node}：它正在运行',
-  refusePromoteNotReplica: '无法提升 @{node}：它不是副本',
-  refusePromoteDown: '无法提升 @{node}：它已宕机',
-  refuseAlreadyPartitioned: '{client} 与 @{node} 已经处于分区',
-  refuseNotPartitioned: '{client} 与 @{node} 没有处于分区',
-  refuseNotReplica: '@{node} 不是副本',
-  refuseConsoleEmpty: '控制台命令需要一个命令名',
-  refuseConsoleWords: '一条控制台命令最多 {max} 个词',
-  refuseConsoleChars: '一条控制台命令最多 {max} 个字符',
-  refuseConsoleBlocks: '控制台不运行 {command}：它会阻塞到数据到达，而控制台不能在一步之内等待',
-  refuseConsoleSubscribes: '控制台不运行 {command}：控制台每条命令只显示一个回复，无法显示订阅收到的消息',
-  refuseConsoleOutside: '控制台不运行 {command}：它会作用到模拟的 Redis 之外',
-  refuseConsoleCloses: '控制台不运行 {command}：它会关闭或重置控制台的连接',
-  refuseConsoleClientSub: '控制台不运行 CLIENT {sub}：它会影响模拟客户端的连接',
-  refuseConsoleNeedsNode: '这个场景有多个 Redis 节点：请把控制台对准其中一个（$@{node}|GET|lock）',
-  refuseConsoleNoNodes: '这个场景只有一个 Redis 节点：控制台不需要指定节点',
-  refuseConsoleNodeDown: '控制台连不上 @{node}：它已宕机',
-  refuseConsoleNodeNotServing: '@{node} 正在重启，从 t={atMs} 毫秒起才提供服务：请先推进时钟',
-  refuseConsoleNameTaken: '这个场景有一个名为“{name}”的客户端，与控制台自己的名字相同',
-  refuseConsoleScriptTime: '控制台在这里不运行 {command}：这个场景的脚本会消耗虚拟时间，而控制台立即作答',
-  refuseConsoleBusy: 'Redis 正在运行一个脚本，直到 t={endMs} 毫秒：控制台的命令会排在它后面等待（请先推进时钟）',
-  refuseConsoleDirective: '{directive} 是命令行控制台的指令；在页面上，请用单步、推进和暂停按钮推进运行',
-  refuseAtStep: '第 {step} 步：{reason}',
+  ...refusalsZh,
 
   // 单位
   unitMs: '{n} 毫秒',
