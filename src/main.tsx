@@ -38,16 +38,18 @@ const outcomes = deferredOutcomeService(loadOutcomes);
 // A found schedule compared across the variants: the same worker code in a worker of its own,
 // started by the first comparison, so the variant cards' report keeps its incremental runs.
 const comparer = startOnFirstRequest(deferredOutcomeService(loadOutcomes));
-// The explorer's code (and its worker) loads on the first search.
-const loadExplorer = async () => {
-  const { createInlineExploreService, createWorkerExploreService } = await import('./ui/worker/explore-client');
-  if (typeof Worker === 'function') return createWorkerExploreService();
+// The explorer's code (and its workers) loads on the first search. "Find a race" searches on every
+// core but the page's (each worker a shard, merged: the same verdict whatever the count).
+const loadExplorer = (parallel: boolean) => async () => {
+  const { createInlineExploreService, createWorkerExploreService, defaultExploreWorkerCount } = await import('./ui/worker/explore-client');
+  if (typeof Worker === 'function') return createWorkerExploreService(parallel ? defaultExploreWorkerCount(navigator.hardwareConcurrency) : 1);
   await library.loadLua();
   return createInlineExploreService();
 };
-const explorer = deferredExploreService(loadExplorer);
-// "Show me the shortest way" searches in an explorer of its own (a worker started on first use).
-const shortestWay = explorerShortestWay(deferredExploreService(loadExplorer), library.loaded);
+const explorer = deferredExploreService(loadExplorer(true));
+// "Show me the shortest way" searches in an explorer of its own (one worker, started on first use):
+// it stops at the first violation, a short search.
+const shortestWay = explorerShortestWay(deferredExploreService(loadExplorer(false)), library.loaded);
 // The workbench's draft check (and its worker) loads with the first edit.
 let draftCheckService: Promise<DraftCheckService> | null = null;
 const draftChecker: DraftCheckService = {

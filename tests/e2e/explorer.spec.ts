@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, LockstepPage, test } from './fixtures';
 
 // Goal: a teacher clicks "Find a race" and the machine finds the race: the search runs in the
 // explorer's Web Worker with progress, can be cancelled, loads the shortest violating run into the
@@ -124,4 +124,32 @@ test('window.lockstep.explore runs the same search and loads what it found', asy
   expect(outcome.result?.violations.map((v) => v.kind)).toEqual(['foreign-release']);
   expect(outcome.result?.exhaustive).toBe(true);
   expect((await app.state()).schedule).toBe(outcome.result?.violations[0].schedule);
+});
+
+test('on three workers the page finds what one worker finds: same violations, schedules, counts and verdict', async ({ app, page, browser }) => {
+  // Two pages, each with a search in workers: slow on a loaded 2-core machine (docs/TESTING.md).
+  test.slow();
+  type Found = { kinds: string[]; schedules: string[]; states: number; transitions: number; exhaustive: boolean; verdict: readonly string[] };
+  const search = async (target: LockstepPage, cores: number): Promise<Found> => {
+    // The page searches on every core but its own (navigator.hardwareConcurrency − 1).
+    await target.page.addInitScript((n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }), cores);
+    await target.open(HEADLINE);
+    const outcome = await target.page.evaluate(() => window.lockstep!.explore({ stalls: 1, stallLengthsMs: [5000, 7000] }));
+    const r = outcome.result!;
+    return { kinds: r.violations.map((v) => v.kind), schedules: r.violations.map((v) => v.schedule), states: r.statesExplored, transitions: r.transitionsExplored, exhaustive: r.exhaustive, verdict: outcome.verdict };
+  };
+  const parallel = await search(app, 4);
+  // The three explorer workers are instances of the one engine worker (plus the variants' outcomes).
+  expect(page.workers().length).toBeGreaterThanOrEqual(4);
+  const context = await browser.newContext({ baseURL: new URL(page.url()).origin });
+  try {
+    const single = new LockstepPage(await context.newPage());
+    await single.page.addInitScript(() => localStorage.setItem('lockstep.prefs.v1', JSON.stringify({ lang: 'en', theme: 'light', presentation: false })));
+    const one = await search(single, 2);
+    expect(single.page.workers().length).toBeLessThan(page.workers().length);
+    expect(parallel).toEqual(one);
+    expect(one.kinds.length).toBeGreaterThan(0);
+  } finally {
+    await context.close();
+  }
 });

@@ -18,7 +18,9 @@ test('a history with a foreign release: the verdict, its evidence and the lanes'
   await expect(drawer.getByTestId('io')).toBeVisible();
 
   const text = await readFile(new URL('./fixtures/foreign-release.jsonl', import.meta.url), 'utf8');
-  const worker = app.page.waitForEvent('worker', { predicate: (w) => w.url().includes('history-check') });
+  // The check runs off the page's thread: an instance of the engine worker started for it (the
+  // outcomes' instance started long before; the event waits for a new one).
+  const worker = app.page.waitForEvent('worker', { predicate: (w) => w.url().includes('engine.worker') });
   await drawer.getByTestId('io.import-input').setInputFiles({ name: 'incident.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(text) });
   await worker;
 

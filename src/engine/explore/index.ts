@@ -19,7 +19,7 @@ export { BoundsError, formatFaultBudget, hasNodeFaults, noFaults, parseFaultBudg
 export { EXPLORE_MODES, type ExploreMode, type ExploreProgress, type ExploreResult, type FoundViolation, type PctGuarantee, type SearchCut, type WalkCoverage, type WalkMode } from './result';
 export { bugDepthMax, defaultBugDepth } from './pct';
 export { seedOfWalk } from './walk';
-export { mergeShards, parseShardSpec, ShardError, type ShardFile } from './shard';
+export { mergeShards, parseShardSpec, ShardError, type ShardFile, type ShardTally } from './shard';
 export type { ShardSpec } from './search';
 export { CheckpointError, type CheckpointFile } from './checkpoint';
 
@@ -75,11 +75,20 @@ export function createExploration(options: ExploreOptions): Exploration {
 
 /** One shard of a breadth-first search (shard.ts): runs it and returns its file for the merge. */
 export function exploreShard(options: ExploreOptions & { readonly shard: ShardSpec }): ShardFile {
+  const shard = createShardExploration(options);
+  shard.search.run();
+  return shard.file();
+}
+
+/**
+ * One shard of a breadth-first search that runs in slices (the page's workers): `search` is an
+ * Exploration; `file()` is its shard file for the merge once it is done or cancelled.
+ */
+export function createShardExploration(options: ExploreOptions & { readonly shard: ShardSpec }): { readonly search: BreadthFirstSearch; file(): ShardFile } {
   if ((options.mode ?? 'bfs') !== 'bfs') throw new BoundsError('only the breadth-first search is sharded (random walks split by walk seed instead)');
   const bounds = resolveBounds(options.scenario, options.bounds);
   const search = new BreadthFirstSearch({ scenario: options.scenario, variantId: options.variantId, seed: options.seed, bounds, invariants: options.invariants, offenders: options.offenders, stopAt: options.stopAt, reduce: options.reduce, shard: options.shard });
-  search.run();
-  return shardFile(search, identityOf(search, options));
+  return { search, file: () => shardFile(search, identityOf(search, options)) };
 }
 
 /** What makes a search this search (for shard and checkpoint files). */

@@ -1,14 +1,15 @@
+import { postJob, startEngineWorker } from './engine-worker';
 import type { DraftCheckReport, DraftCheckRequest, DraftCheckService } from './draft-check-protocol';
 
 /**
- * Checks drafts in a dedicated worker. A check in flight when a newer one arrives is abandoned by
+ * Checks drafts in an instance of the engine worker. A check in flight when a newer one arrives is abandoned by
  * terminating its worker (it may be deep in an endless script); its promise resolves as superseded.
  */
 export function createWorkerDraftCheckService(): DraftCheckService {
   let worker: Worker | null = null;
   let inFlight: { id: number; resolve: (report: DraftCheckReport) => void } | null = null;
   const start = () => {
-    const fresh = new Worker(new URL('./draft-check.worker.ts', import.meta.url), { type: 'module', name: 'lockstep-draft-check' });
+    const fresh = startEngineWorker('draft-check');
     fresh.onmessage = (message: MessageEvent<DraftCheckReport>) => {
       const job = inFlight;
       if (job && message.data.id === job.id) {
@@ -37,7 +38,7 @@ export function createWorkerDraftCheckService(): DraftCheckService {
       const running = worker;
       return new Promise<DraftCheckReport>((resolve) => {
         inFlight = { id: request.id, resolve };
-        running.postMessage(request);
+        postJob(running, { job: 'draft-check', body: request });
       });
     },
     dispose() {

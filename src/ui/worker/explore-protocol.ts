@@ -2,7 +2,7 @@
  * What the page asks the explorer worker and what it answers (docs/EXPLORER.md). The worker owns
  * this protocol; the store uses it. Results are the engine's plain ExploreResult.
  */
-import type { BoundsOverrides, ExploreProgress, ExploreResult } from '../../engine/explore';
+import type { BoundsOverrides, ExploreProgress, ExploreResult, ShardFile, ShardSpec } from '../../engine/explore';
 import type { ViolationKind } from '../../engine/trace';
 
 export type { BoundsOverrides, ExploreProgress, ExploreResult };
@@ -19,6 +19,8 @@ export interface ExploreRequest {
   readonly offenders?: readonly string[];
   /** Stop at the first violation found (what a challenge's "shortest way" needs). */
   readonly stopAt?: 'first' | 'all';
+  /** Search only this shard (0-based index of count): one of the page's parallel workers. */
+  readonly shard?: ShardSpec;
 }
 
 /** A running search's figures, with the wall time it has taken so far (measured in the worker). */
@@ -32,6 +34,8 @@ export interface ExploreDone {
   readonly id: number;
   readonly result: ExploreResult;
   readonly elapsedMs: number;
+  /** A shard's file for the merge (requests with `shard`). */
+  readonly shardFile?: ShardFile;
 }
 
 export type ExploreWorkerMessage =

@@ -1,13 +1,14 @@
+import { postJob, startEngineWorker } from './engine-worker';
 import { HistoryReading } from './history-check';
 import type { HistoryCheckReply, HistoryCheckService } from './history-check-protocol';
 
-/** One worker per check: a history is checked once, and a new import ends an old check. */
+/** One engine worker instance per check: a history is checked once, and a new import ends an old check. */
 export function createWorkerHistoryCheckService(): HistoryCheckService {
   let current: Worker | null = null;
   return {
     check(request) {
       current?.terminate();
-      const worker = new Worker(new URL('./history-check.worker.ts', import.meta.url), { type: 'module', name: 'lockstep-history' });
+      const worker = startEngineWorker('history');
       current = worker;
       return new Promise((resolve, reject) => {
         worker.onmessage = (message: MessageEvent<HistoryCheckReply>) => {
@@ -20,7 +21,7 @@ export function createWorkerHistoryCheckService(): HistoryCheckService {
           worker.terminate();
           reject(new Error(event.message || 'the history worker failed'));
         };
-        worker.postMessage(request);
+        postJob(worker, { job: 'history', body: request });
       });
     },
   };

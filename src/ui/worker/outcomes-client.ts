@@ -1,22 +1,22 @@
+import { postJob, startEngineWorker } from './engine-worker';
+import type { OutcomeWorkerReply } from './outcomes-job';
 import type { OutcomeReport, OutcomeRequest, OutcomeService } from './protocol';
 import { OutcomeRuns } from './outcomes';
 
-type WorkerReply = { kind: 'report'; report: OutcomeReport } | { kind: 'error'; id: number; message: string };
-
 /**
- * Runs outcome requests in one dedicated worker. While a request is in flight, newer requests
+ * Runs outcome requests in one instance of the engine worker. While a request is in flight, newer requests
  * replace each other: only the latest is sent next, so a fast autoplay never queues work.
  */
 export function createWorkerOutcomeService(): OutcomeService {
-  const worker = new Worker(new URL('./outcomes.worker.ts', import.meta.url), { type: 'module', name: 'lockstep-outcomes' });
+  const worker = startEngineWorker('outcomes');
   let inFlight: { request: OutcomeRequest; onReport: (report: OutcomeReport) => void } | null = null;
   let waiting: { request: OutcomeRequest; onReport: (report: OutcomeReport) => void } | null = null;
 
   const send = (job: NonNullable<typeof inFlight>) => {
     inFlight = job;
-    worker.postMessage(job.request);
+    postJob(worker, { job: 'outcomes', body: job.request });
   };
-  worker.onmessage = (message: MessageEvent<WorkerReply>) => {
+  worker.onmessage = (message: MessageEvent<OutcomeWorkerReply>) => {
     const job = inFlight;
     inFlight = null;
     if (job && message.data.kind === 'report' && message.data.report.id === job.request.id) job.onReport(message.data.report);

@@ -1,21 +1,10 @@
-/// <reference lib="webworker" />
-/**
- * The explorer in a Web Worker: searches a scenario variant's schedules (docs/EXPLORER.md) in
- * slices, posting progress, and stops on a cancel message between slices.
- */
-// This realm evaluates scripts: it installs the Lua engine itself (the page's build and dev server
-// leave it out of the page's own graph; vite.config.ts, pageLoadsLuaOnDemand).
-import '../../engine/redis/lua/install';
+/** The explorer job of the engine worker: searches in slices, posting progress; a cancel stops it between slices. */
 import type { ExploreCommandMessage, ExploreWorkerMessage } from './explore-protocol';
 import { runExploration, type RunningExploration } from './explore-run';
 
-declare const self: DedicatedWorkerGlobalScope;
-
 let running: RunningExploration | null = null;
-const post = (message: ExploreWorkerMessage) => self.postMessage(message);
 
-self.onmessage = (message: MessageEvent<ExploreCommandMessage>) => {
-  const command = message.data;
+export function onExploreCommand(command: ExploreCommandMessage, post: (message: ExploreWorkerMessage) => void): void {
   if (command.kind === 'cancel') {
     if (running?.id === command.id) running.cancel();
     return;
@@ -37,4 +26,4 @@ self.onmessage = (message: MessageEvent<ExploreCommandMessage>) => {
     },
     (next) => setTimeout(next, 0),
   );
-};
+}
