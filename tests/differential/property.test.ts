@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { checkCase, diffCase, near, useRealRedis, type StepInput } from './harness';
+import { runs } from '../support/size';
 
 /**
  * Random sequences of the commands lock protocols are made of give the same replies on the
@@ -75,7 +76,7 @@ describe('differential: random lock command sequences', () => {
       fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: SEQUENCE_LENGTH_MAX }), async (steps) => {
         await checkCase(real(), diffCase('random sequence', ...steps));
       }),
-      { seed: SEED, numRuns: RUN_COUNT },
+      { seed: SEED, numRuns: runs(RUN_COUNT) },
     );
   });
 });

@@ -5,7 +5,7 @@ import { allowPageLoad, expect, test } from './fixtures';
 
 const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%2B1000&at=0';
 
-test('step back and forward, and scrub', async ({ app, page }) => {
+test('step back and forward, and scrub', { tag: '@smoke' }, async ({ app, page }) => {
   await app.open(HEADLINE);
   await expect(app.position).toHaveText('Step 0 / 6');
   await expect(app.button('Back one step')).toBeDisabled();

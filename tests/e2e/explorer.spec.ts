@@ -116,7 +116,7 @@ test('a long search shows progress and can be cancelled; the verdict says so', a
   await expect(dialog.getByTestId('explore-result')).toContainText(/not exhaustive: cancelled\./);
 });
 
-test('window.lockstep.explore runs the same search and loads what it found', async ({ app, page }) => {
+test('window.lockstep.explore runs the same search and loads what it found', { tag: '@smoke' }, async ({ app, page }) => {
   // A search in a worker plus page loads: slow on a loaded 2-core machine (docs/TESTING.md).
   test.slow();
   await app.open(HEADLINE);

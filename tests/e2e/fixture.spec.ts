@@ -44,7 +44,7 @@ const definition = {
 
 test.beforeEach(() => allowPageLoad());
 
-test('a definition of my own: step, stall, advance, read violations, outcomes of every variant, step back', async ({ lockstep }) => {
+test('a definition of my own: step, stall, advance, read violations, outcomes of every variant, step back', { tag: '@smoke' }, async ({ lockstep }) => {
   await lockstep.open(definition, { schedule: '' });
   await expect(lockstep.page.getByTestId('scenario-title')).toHaveText('Jobs lock');
   await lockstep.step('A'); // SET NX PX 3000, then 1 s of work

@@ -6,7 +6,7 @@ import { allowPageLoad, expect, test } from './fixtures';
 
 const HEADLINE = '#/v1/get-then-del/get-then-del?seed=1&s=A.A.A~5000.%2B4000.B.%2B1000';
 
-test('share link round trip: the URL carries scenario, variant, seed, schedule and position', async ({ app, context, page }) => {
+test('share link round trip: the URL carries scenario, variant, seed, schedule and position', { tag: '@smoke' }, async ({ app, context, page }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await app.open(HEADLINE);
   await expect(app.banner).toContainText("A deleted B's lock");

@@ -5,7 +5,7 @@ import { expect, test } from './fixtures';
 // Step B, Advance 1000 ms: A deletes B's lock. Then the Lua release, in place, on the same
 // schedule: no violation.
 
-test('GET then DEL: A deletes B’s lock; with Lua, the same schedule is safe', async ({ app }) => {
+test('GET then DEL: A deletes B’s lock; with Lua, the same schedule is safe', { tag: '@smoke' }, async ({ app }) => {
   // A whole lesson, about thirty clicks and checks in one story: room for a busy machine.
   test.slow();
   await app.open();

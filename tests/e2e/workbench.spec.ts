@@ -42,7 +42,7 @@ async function releaseWithLua(app: LockstepPage): Promise<Locator> {
   return drawer;
 }
 
-test('edit get-then-del’s release into the Lua compare-and-delete: the violation disappears', async ({ app }) => {
+test('edit get-then-del’s release into the Lua compare-and-delete: the violation disappears', { tag: '@smoke' }, async ({ app }) => {
   test.slow();
   const drawer = await releaseWithLua(app);
   await expect(app.noViolations).toBeVisible();

@@ -21,6 +21,7 @@ import {
 } from '../../src/api';
 import { formatSchedule, type Choice } from '../../src/engine/schedule';
 import { RedisLock, lockedJob } from '../../examples/my-lock-tests/src/lock';
+import { runs } from '../support/size';
 
 /** The worked example as a Lockstep client: its timers and critical section come from ctx. */
 const job =
@@ -91,7 +92,7 @@ describe('determinism: same seed and schedule, same trace (fast-check)', () => {
         const run = () => simulate({ clients: { A: retrying, B: retrying, C: retrying }, schedule, seed }).then((r) => JSON.stringify(r.trace), (e: Error) => `error: ${e.message}`);
         expect(await run()).toBe(await run());
       }),
-      { seed: 1616, numRuns: 40 },
+      { seed: 1616, numRuns: runs(40) },
     );
   });
 

@@ -10,6 +10,7 @@ import { definitionBounds, definitionOfScenario, parseDefinition, parseDefinitio
 import { runSchedule } from '../../src/engine/simulation';
 import { SCENARIOS } from '../../src/scenarios';
 import { definitionJsonSchemaText } from '../../scripts/definition-json-schema';
+import { runs } from '../support/size';
 
 /** The smallest useful definition: two clients racing for a lock with a naive release. */
 function minimal(): Record<string, unknown> {
@@ -209,11 +210,11 @@ describe('the validator never throws (fast-check)', () => {
   };
 
   it('on anything at all (seeded)', () => {
-    fc.assert(fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true, withSparseArray: true }), check), { seed: 16, numRuns: 500 });
+    fc.assert(fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true, withSparseArray: true }), check), { seed: 16, numRuns: runs(500) });
   });
 
   it('on JSON text of any shape (seeded)', () => {
-    fc.assert(fc.property(fc.json(), (text) => void parseDefinitionText(text)), { seed: 17, numRuns: 500 });
+    fc.assert(fc.property(fc.json(), (text) => void parseDefinitionText(text)), { seed: 17, numRuns: runs(500) });
   });
 
   /** A built-in definition with one value somewhere replaced by an arbitrary JSON value. */
@@ -256,7 +257,7 @@ describe('the validator never throws (fast-check)', () => {
           }
         }
       }),
-      { seed: 18, numRuns: 300 },
+      { seed: 18, numRuns: runs(300) },
     );
   });
 });

@@ -10,6 +10,7 @@ import { Simulation } from '../../src/engine/simulation';
 import { cloneWorld } from '../../src/engine/world';
 import { SCENARIOS } from '../../src/scenarios';
 import { allVariants, applyIntents, faultyIntentArb } from './support/random-schedule';
+import { runs } from '../support/size';
 
 const variants = allVariants(SCENARIOS);
 
@@ -41,7 +42,7 @@ describe('cloneWorld', () => {
         expect(JSON.stringify(copy)).toBe(JSON.stringify(world));
         expect(sharedObjects(world, copy)).toEqual([]);
       }),
-      { seed: 7, numRuns: 150 },
+      { seed: 7, numRuns: runs(150) },
     );
   });
 });

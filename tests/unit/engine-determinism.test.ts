@@ -6,6 +6,7 @@ import { formatSchedule } from '../../src/engine/schedule';
 import { Simulation, runSchedule } from '../../src/engine/simulation';
 import { SCENARIOS } from '../../src/scenarios';
 import { allVariants, applyIntents, intentArb } from './support/random-schedule';
+import { runs } from '../support/size';
 
 // Pinned so a failure replays; fast-check prints the counterexample and path on failure.
 const PROPERTY_SEED = 424242;
@@ -19,7 +20,7 @@ describe.each(allVariants(SCENARIOS).map((v) => [`${v.scenario.id}/${v.variantId
         const replayed = runSchedule(scenario, { variantId, seed, schedule: formatSchedule(choices) });
         expect(JSON.stringify(replayed)).toBe(JSON.stringify(first.trace()));
       }),
-      { seed: PROPERTY_SEED, numRuns: 60 },
+      { seed: PROPERTY_SEED, numRuns: runs(60) },
     );
   });
 

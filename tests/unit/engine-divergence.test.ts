@@ -10,6 +10,7 @@ import { Simulation } from '../../src/engine/simulation';
 import type { TraceEvent } from '../../src/engine/trace';
 import { findScenario, SCENARIOS } from '../../src/scenarios';
 import { applyIntents, intentArb } from './support/random-schedule';
+import { runs } from '../support/size';
 
 const PROPERTY_SEED = 6161;
 const multiVariant = SCENARIOS.filter((s) => s.variants.length > 1);
@@ -102,7 +103,7 @@ describe('firstDivergence', () => {
         expect(firstDivergence(runA, runB, agreedPick % (d.eventIndex + 1))).toEqual(d);
         expect(agreedEvents(runA, runB, d)).toBe(d.eventIndex);
       }),
-      { seed: PROPERTY_SEED, numRuns: 80 },
+      { seed: PROPERTY_SEED, numRuns: runs(80) },
     );
   });
 });

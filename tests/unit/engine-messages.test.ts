@@ -13,6 +13,7 @@ import type { Choice } from '../../src/engine/schedule';
 import { Simulation } from '../../src/engine/simulation';
 import { testScenario } from './support/test-scenario';
 import type { TraceEvent } from '../../src/engine/trace';
+import { runs } from '../support/size';
 
 function scenario(programs: Record<string, readonly Step[]>): Scenario {
   const clients = Object.entries(programs).map(([id, program]) => ({ id, program }));
@@ -204,7 +205,7 @@ describe('message waits under random schedules', () => {
           if (e.reason === 'message') expect(lastMessage.get(e.clientId)).toBeLessThanOrEqual(e.atMs);
         }
       }),
-      { seed: PROPERTY_SEED, numRuns: 300 },
+      { seed: PROPERTY_SEED, numRuns: runs(300) },
     );
   });
 });

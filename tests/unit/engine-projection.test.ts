@@ -9,6 +9,7 @@ import { Simulation } from '../../src/engine/simulation';
 import type { TraceEvent } from '../../src/engine/trace';
 import { SCENARIOS } from '../../src/scenarios';
 import { allVariants, applyIntents, intentArb } from './support/random-schedule';
+import { runs } from '../support/size';
 
 const PROPERTY_SEED = 4242;
 
@@ -73,7 +74,7 @@ describe('run projection', () => {
           for (const client of sim.clients) expect(perStep.lane(client.id).map((i) => events[i])).toEqual(events.filter((e) => e.clientId === client.id));
           expect(perStep.lockIntervals).toEqual(naiveLocks(events));
         }),
-        { seed: PROPERTY_SEED, numRuns: 15 },
+        { seed: PROPERTY_SEED, numRuns: runs(15) },
       );
     },
   );

@@ -6,6 +6,7 @@ import { ChoiceError } from '../../src/engine/engine';
 import { formatSchedule, parseSchedule, ScheduleSyntaxError, type Choice } from '../../src/engine/schedule';
 import { Simulation } from '../../src/engine/simulation';
 import { testScenario } from './support/test-scenario';
+import { runs } from '../support/size';
 
 const clientId = fc.constantFrom('A', 'B', 'C', 'client_2');
 const ms = fc.integer({ min: 1, max: 86_400_000 });
@@ -41,7 +42,7 @@ describe('schedule grammar', () => {
       fc.property(fc.array(choice, { maxLength: 40 }), (choices) => {
         expect(parseSchedule(formatSchedule(choices))).toEqual(choices);
       }),
-      { seed: 20261202, numRuns: 300 },
+      { seed: 20261202, numRuns: runs(300) },
     );
   });
 

@@ -9,6 +9,7 @@ import type { TraceEvent } from '../../src/engine/trace';
 import { findScenario, SCENARIOS } from '../../src/scenarios';
 import { allVariants, applyIntents, faultyIntentArb } from './support/random-schedule';
 import { testScenario } from './support/test-scenario';
+import { runs } from '../support/size';
 
 const kindsOf = (sim: Simulation) => [...new Set(sim.trace().violations.map((v) => v.violation))];
 const commandsOf = (sim: Simulation, clientId: string) =>
@@ -199,7 +200,7 @@ describe('lateness exists only where the schedule causes it (property)', () => {
           applyIntents(sim, intents);
           checkWaits(sim);
         }),
-        { seed: PROPERTY_SEED, numRuns: 25 },
+        { seed: PROPERTY_SEED, numRuns: runs(25) },
       );
     });
   });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/engine/simulation';
 import { SCENARIOS, findScenario } from '../../src/scenarios';
 import { allVariants, applyIntents, intentArb } from './support/random-schedule';
+import { runs } from '../support/size';
 
 const PROPERTY_SEED = 777;
 
@@ -37,7 +38,7 @@ describe('time travel', () => {
             }
           },
         ),
-        { seed: PROPERTY_SEED, numRuns: 40 },
+        { seed: PROPERTY_SEED, numRuns: runs(40) },
       );
     },
   );

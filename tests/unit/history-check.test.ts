@@ -6,6 +6,7 @@ import { Simulation } from '../../src/engine/simulation';
 import { findScenario, SCENARIOS } from '../../src/scenarios';
 import { historyOfTrace } from '../support/history-from-trace';
 import { applyIntents, faultyIntentArb } from './support/random-schedule';
+import { runs } from '../support/size';
 
 /**
  * The history checker (src/history): hand-written histories for each verdict and each kind of bad
@@ -171,7 +172,7 @@ describe('history checker: properties over simulated runs', () => {
         for (const found of setOf(wide, true)) expect(setOf(exact, false)).toContain(found);
         for (const found of setOf(exact, true)) expect(setOf(wide, false)).toContain(found);
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 
@@ -187,7 +188,7 @@ describe('history checker: properties over simulated runs', () => {
         const summary = (v: HistoryVerdict) => v.violations.map((x) => `${x.kind}:${x.certainty}:${x.clients.join(',')}:${x.evidence.map((e) => e.text).sort().join('|')}`).sort();
         expect(summary(b)).toEqual(summary(a));
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 
@@ -203,7 +204,7 @@ describe('history checker: properties over simulated runs', () => {
           expect(again.violations.map((x) => `${x.kind}:${x.clients.join(',')}`)).toContain(`${violation.kind}:${violation.clients.join(',')}`);
         }
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });
@@ -237,7 +238,7 @@ describe('history checker: more uncertainty never makes a verdict more certain',
         for (const found of setOf(wide, true)) expect(setOf(narrow, true)).toContain(found);
         for (const found of setOf(narrow, false)) expect(setOf(wide, false)).toContain(found);
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 });

@@ -11,6 +11,7 @@ import { SCENARIOS, findScenario } from '../../src/scenarios';
 import { parseDefinitionLink } from '../../src/ui/store/definition-link';
 import { formatRunHash, parseRunLink } from '../../src/ui/store/run-link';
 import { setParam, setScriptSource } from '../../src/ui/store/workbench-edits';
+import { runs } from '../support/size';
 
 const base = definitionOfScenario(findScenario('get-then-del'));
 const file = { name: 'My lock', run: { variant: 'lua', seed: 7, schedule: 'A A A~5000 +4000 B +1000' }, definition: base };
@@ -92,7 +93,7 @@ describe('scenario files', () => {
           if (result.ok) expect(parseDefinition(result.file.definition).ok).toBe(true);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -111,7 +112,7 @@ describe('links that carry their scenario', () => {
         expect(back.custom.definition).toEqual(definition);
         expect(back.link).toMatchObject({ scenarioId: definition.id, variantId: definition.variants[0].id, seed });
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 
@@ -172,7 +173,7 @@ describe('links that carry their scenario', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 

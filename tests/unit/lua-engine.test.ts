@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { reply, type Reply } from '../../src/engine/redis/reply';
 import { SimRedisServer } from '../../src/engine/redis/server';
 import { sha1Hex } from '../../src/engine/redis/lua/sha1';
+import { runs } from '../support/size';
 
 // Goal: the scripting layer answers like Redis 7.0 for what a lock lesson shows: EVAL of the
 // compare-and-delete unlock, caching by SHA1, and the value conversions both ways.
@@ -36,7 +37,7 @@ describe('sha1Hex', () => {
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
         expect(sha1Hex(text)).toBe(createHash('sha1').update(text, 'utf8').digest('hex'));
       }),
-      { seed: 20240601, numRuns: 300 },
+      { seed: 20240601, numRuns: runs(300) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { budgetedServer, expectServerUsable, type BudgetedServer } from './support/lua-budget';
+import { runs } from '../support/size';
 
 // Goal: no Lua a learner can type hangs, exhausts or crashes the engine. fast-check writes
 // scripts from the pieces that caused trouble (nested and shared tables, cycles through
@@ -86,7 +87,7 @@ describe('hostile Lua fuzzer', () => {
         expect(s.server.execute(['PING'], 0)).toEqual({ type: 'status', value: 'PONG' });
         expect(s.eval('return 1')).toEqual({ type: 'integer', value: '1' });
       }),
-      { seed: SEED, numRuns: 150 },
+      { seed: SEED, numRuns: runs(150) },
     );
     expectServerUsable(s);
   });

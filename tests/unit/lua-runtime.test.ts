@@ -6,6 +6,7 @@ import { scriptDurationMs } from '../../src/engine/redis/lua/busy';
 import { formatArgumentNumber, formatFixed, formatG, formatLuaNumber } from '../../src/engine/redis/lua/numbers';
 import { sha1Hex } from '../../src/engine/redis/lua/sha1';
 import { DEFAULT_UNIX_EPOCH_MS } from '../../src/engine/redis/time';
+import { runs } from '../support/size';
 
 // Goal: the parts of scripting that depend on the server's history and on time: the random
 // generator, slow scripts on the virtual clock (BUSY, SCRIPT KILL, UNKILLABLE), snapshots,
@@ -156,7 +157,7 @@ describe('number formatting (C printf, glibc rounding)', () => {
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
         expect(Number(formatArgumentNumber(n))).toBe(n);
       }),
-      { seed: 1701, numRuns: 2_000 },
+      { seed: 1701, numRuns: runs(2_000) },
     );
   });
 
@@ -168,7 +169,7 @@ describe('number formatting (C printf, glibc rounding)', () => {
         fc.pre(!(digits[14] === '5' && /^0*$/.test(digits.slice(15))));
         expect(Number(formatG(n, 14)) === Number(n.toPrecision(14))).toBe(true);
       }),
-      { seed: 1702, numRuns: 2_000 },
+      { seed: 1702, numRuns: runs(2_000) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeBytes, encodeString, isValidUtf8Text, toHex } from '../../src/engine/redis/commands/bytes';
+import { runs } from '../support/size';
 
 // Goal: the byte convention's fast paths (TextEncoder for text without surrogates, decoding runs
 // of valid UTF-8 at once, hex by table) give exactly what the plain per-character definitions
@@ -63,7 +64,7 @@ describe('bytes.ts fast paths', () => {
       fc.property(anyText, (text) => {
         expect(encodeString(text)).toEqual(encodeReference(text));
       }),
-      { seed: 7, numRuns: 500 },
+      { seed: 7, numRuns: runs(500) },
     );
   });
 
@@ -75,7 +76,7 @@ describe('bytes.ts fast paths', () => {
         expect(encodeString(text)).toEqual(bytes);
         expect(isValidUtf8Text(text)).toBe(!text.split('').some((c) => c.charCodeAt(0) >= ESCAPE_BASE + 0x80 && c.charCodeAt(0) <= ESCAPE_BASE + 0xff));
       }),
-      { seed: 8, numRuns: 500 },
+      { seed: 8, numRuns: runs(500) },
     );
   });
 

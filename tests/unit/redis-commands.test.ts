@@ -6,6 +6,7 @@ import { addLongDouble, formatLongDouble, parseLongDouble } from '../../src/engi
 import { parseInteger } from '../../src/engine/redis/commands';
 import type { Reply } from '../../src/engine/redis/reply';
 import { SimRedisServer } from '../../src/engine/redis/server';
+import { runs } from '../support/size';
 
 /** Pieces of the command layer that the differential suite exercises only through whole commands. */
 
@@ -77,7 +78,7 @@ describe('byte strings', () => {
         expect(byteLength(text)).toBe(bytes.length);
         expect(isValidUtf8Text(text)).toBe(isUtf8(bytes));
       }),
-      { seed: 7, numRuns: 500 },
+      { seed: 7, numRuns: runs(500) },
     );
   });
   it('keep ordinary text unchanged (seed 7)', () => {
@@ -86,7 +87,7 @@ describe('byte strings', () => {
         expect(decodeBytes(encodeString(text))).toBe(text);
         expect(isValidUtf8Text(text)).toBe(true);
       }),
-      { seed: 7, numRuns: 300 },
+      { seed: 7, numRuns: runs(300) },
     );
   });
 });

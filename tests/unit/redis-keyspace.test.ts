@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Keyspace, KeyspaceSnapshot } from '../../src/engine/redis/keyspace';
 import type { Reply } from '../../src/engine/redis/reply';
 import { SimRedisServer } from '../../src/engine/redis/server';
+import { runs } from '../support/size';
 
 /**
  * The keyspace is Lockstep's own (no ioredis-mock): snapshots are cheap copies that later commands
@@ -48,7 +49,7 @@ describe('keyspace snapshots', () => {
         s.restore(snapshot);
         expect(JSON.stringify(s.snapshot())).toBe(frozen);
       }),
-      { seed: 11, numRuns: 200 },
+      { seed: 11, numRuns: runs(200) },
     );
   });
 

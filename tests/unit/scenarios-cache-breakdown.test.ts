@@ -10,6 +10,7 @@ import type { Choice } from '../../src/engine/schedule';
 import { formatSchedule } from '../../src/engine/schedule';
 import { Simulation } from '../../src/engine/simulation';
 import { findScenario } from '../../src/scenarios';
+import { runs } from '../support/size';
 
 const depthMax = 8;
 
@@ -72,7 +73,7 @@ describe('cache-breakdown, schedules of up to 8 choices', () => {
         sim.apply({ kind: 'advance', ms: 10_000 });
         expect(sim.trace().violations.map((v) => v.violation)).not.toContain('duplicate-rebuild');
       }),
-      { seed: PROPERTY_SEED, numRuns: 400 },
+      { seed: PROPERTY_SEED, numRuns: runs(400) },
     );
   });
 

@@ -11,6 +11,7 @@ import { createSimStore } from '../../src/ui/store/createSimStore';
 import { installTestApi, type LockstepApi } from '../../src/ui/test-api';
 import type { OutcomeReport, OutcomeRequest, OutcomeService } from '../../src/ui/worker/protocol';
 import { computeOutcomes } from '../../src/ui/worker/outcomes';
+import { runs } from '../support/size';
 
 const mine = {
   version: 1,
@@ -105,7 +106,7 @@ describe('lockstep.load({ definition })', () => {
         if ('problems' in result.error) expect(result.error.problems.length).toBeGreaterThan(0);
         expect(JSON.stringify(api.trace())).toBe(before);
       }),
-      { seed: 16, numRuns: 300 },
+      { seed: 16, numRuns: runs(300) },
     );
   });
 

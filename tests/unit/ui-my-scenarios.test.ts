@@ -9,6 +9,7 @@ import { findScenario } from '../../src/scenarios';
 import { memoryMyScenarioStorage } from '../../src/ui/share/my-scenarios-storage';
 import { createSimStore } from '../../src/ui/store/createSimStore';
 import { readMyScenarios, writeMyScenarios } from '../../src/ui/store/my-scenarios';
+import { runs } from '../support/size';
 
 const definition = { ...definitionOfScenario(findScenario('get-then-del')), id: 'my-1', title: 'Mine' };
 const entry = { id: 'my-1', name: 'Mine', variant: 'lua', schedule: 'A A', definition };
@@ -49,7 +50,7 @@ describe('my scenarios: the document', () => {
         const read = readMyScenarios(text);
         expect(read.entries.length + read.corrupt.length).toBeGreaterThanOrEqual(0);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

@@ -8,6 +8,7 @@ import { SCENARIOS } from '../../src/scenarios';
 import { computeOutcomes, OutcomeRuns } from '../../src/ui/worker/outcomes';
 import type { OutcomeRequest } from '../../src/ui/worker/protocol';
 import { applyIntents, intentArb } from './support/random-schedule';
+import { runs } from '../support/size';
 
 const PROPERTY_SEED = 9090;
 const multiVariant = SCENARIOS.filter((s) => s.variants.length > 1);
@@ -46,7 +47,7 @@ describe('incremental outcomes', () => {
           });
         },
       ),
-      { seed: PROPERTY_SEED, numRuns: 30 },
+      { seed: PROPERTY_SEED, numRuns: runs(30) },
     );
   });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatSchedule, type Choice } from '../../src/engine/schedule';
 import { SCENARIOS, findScenario } from '../../src/scenarios';
 import { formatRunLink, isEmbed, linkLengthMax, parseRunLink, type LinkParse } from '../../src/ui/store/run-link';
+import { runs } from '../support/size';
 
 // Goal: a share link carries a whole run (scenario, variant, seed, schedule, position) and comes
 // back unchanged; anything else, broken or hostile, is refused with a reason and never half-loaded.
@@ -43,7 +44,7 @@ describe('share links', () => {
           expect(parsed.link.cursor ?? choices.length).toBe(cursor);
         },
       ),
-      { seed: PROPERTY_SEED, numRuns: 200 },
+      { seed: PROPERTY_SEED, numRuns: runs(200) },
     );
   });
 

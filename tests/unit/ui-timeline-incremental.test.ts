@@ -7,6 +7,7 @@ import { createTimelineLayoutBuilder, layoutTimeline, zoomLayout } from '../../s
 import { buildTimelineModel, createTimelineModelBuilder } from '../../src/ui/views/timeline-model';
 import { TimelineSource } from '../../src/ui/views/timeline-source';
 import { allVariants, applyIntents, faultyIntentArb, intentArb } from './support/random-schedule';
+import { runs } from '../support/size';
 
 // Goal: the timeline grows by appending. A model (and layout) extended event by event, in chunks
 // that cut steps anywhere, equals the one built from scratch, over every scenario and random
@@ -58,7 +59,7 @@ describe('the timeline model and layout grow by appending', () => {
           expect(layout.ticksIn(-Infinity, Infinity)).toEqual(scratchLayout.ticksIn(-Infinity, Infinity));
         },
       ),
-      { seed: 20261203, numRuns: 60 },
+      { seed: 20261203, numRuns: runs(60) },
     );
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import { compareMoments, type HolderBand, type Moment, type Span, type TimelineM
 import { zoomOf } from '../../src/ui/views/timeline-zoom';
 import { applyIntents, intentArb } from './support/random-schedule';
 import fc from 'fast-check';
+import { runs } from '../support/size';
 
 // Goal: the timeline's bands tell the lesson of get-then-del on their own. With GET-then-DEL there
 // is a stretch where Redis says B holds the lock while A still believes it does, and A's release
@@ -231,7 +232,7 @@ describe('timeline model over random schedules', () => {
         const xs = model.rows.flatMap((r) => r.commands).sort((a, b) => a.seq - b.seq).map((c) => layout.xOfSeq(c.seq));
         for (let i = 1; i < xs.length; i++) expect(xs[i]).toBeGreaterThan(xs[i - 1]);
       }),
-      { seed: 20240611, numRuns: 200 },
+      { seed: 20240611, numRuns: runs(200) },
     );
   });
 });
