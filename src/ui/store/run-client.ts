@@ -26,6 +26,7 @@ interface ClientDeps {
   readonly outcomeService: OutcomeService | null;
 }
 
+/** The run actions the store's slices call: each one session call, then the result published. */
 export interface RunClient {
   /** A typed command: applied, published, a refusal shown as a notice. */
   command(command: SessionCommand): void;
@@ -45,17 +46,32 @@ export function runLogOf(session: RunSession, current: RunLog | null): RunLog {
 }
 
 export function createRunClient(deps: ClientDeps, store: StoreAccess): RunClient {
-  const { session, engine, library, outcomeService } = deps;
-  const { get, set } = store;
+  const client = new SessionClient(deps, store);
+  return {
+    command: (command) => client.settle(deps.session.apply(command)),
+    act: (action) => client.settle(deps.session.act(action)),
+    whenReady: (id, then) => client.whenReady(id, then),
+    loadRun: (spec) => client.loadRun(spec),
+    rebuild: (variantId, seed, noticeKey) => client.rebuild(variantId, seed, noticeKey),
+  };
+}
+
+class SessionClient {
+  constructor(
+    private readonly deps: ClientDeps,
+    private readonly store: StoreAccess,
+  ) {}
 
   /** Publishes the session's frame; a changed timeline asks the worker for the variants' outcomes again. */
-  const publish = (timelineChanged: boolean, extra: Partial<SimState>) => {
-    const frame = session.frame();
-    set({ ...frame, runLog: runLogOf(session, get().runLog), ...extra });
-    if (timelineChanged) requestOutcomes();
-  };
+  private publish(timelineChanged: boolean, extra: Partial<SimState>): void {
+    const { session } = this.deps;
+    this.store.set({ ...session.frame(), runLog: runLogOf(session, this.store.get().runLog), ...extra });
+    if (timelineChanged) this.requestOutcomes();
+  }
 
-  const requestOutcomes = () => {
+  private requestOutcomes(): void {
+    const { outcomeService, engine } = this.deps;
+    const { get, set } = this.store;
     if (!outcomeService) return;
     const s = get();
     engine.outcomeRequestId += 1;
@@ -74,37 +90,28 @@ export function createRunClient(deps: ClientDeps, store: StoreAccess): RunClient
       if (report.scenarioId !== now.scenarioId || report.seed !== now.seed || report.schedule !== now.schedule) return;
       set({ outcomes: report, outcomesPending: false });
     });
-  };
+  }
 
   /** While a scenario loads, the run on hand is a stand-in nobody sees: say why an action is refused. */
-  const loadingNotice = (): Notice => {
-    const loading = get().runLoading;
-    const title = loading === null ? session.loading ?? '' : loading.title[get().lang];
-    return { key: 'runStillLoading', params: { title }, tone: 'info' };
-  };
-
-  const refusalNotice = (refusal: Refusal): Notice =>
-    refusal.kind === 'loading' ? loadingNotice() : { key: 'actionRefused', params: { detail: refusal.detail }, tone: 'warning' };
+  private refusalNotice(refusal: Refusal): Notice {
+    if (refusal.kind !== 'loading') return { key: 'actionRefused', params: { detail: refusal.detail }, tone: 'warning' };
+    const s = this.store.get();
+    return { key: 'runStillLoading', params: { title: s.runLoading === null ? refusal.scenarioId : s.runLoading.title[s.lang] }, tone: 'info' };
+  }
 
   /** Publishes a command's result: a loading or syntax refusal changed nothing but the notice. */
-  const settle = (result: CommandResult) => {
+  settle(result: CommandResult): void {
     if (!result.ok && (result.refusal.kind === 'loading' || result.refusal.kind === 'schedule')) {
-      set({ notice: refusalNotice(result.refusal) });
+      this.store.set({ notice: this.refusalNotice(result.refusal) });
       return;
     }
     if (result.ok && result.noop) return;
-    publish(result.timelineChanged, { notice: result.ok ? null : refusalNotice(result.refusal), persistRun: engine.definition === null });
-  };
+    this.publish(result.timelineChanged, { notice: result.ok ? null : this.refusalNotice(result.refusal), persistRun: this.deps.engine.definition === null });
+  }
 
-  return {
-    command: (command) => settle(session.apply(command)),
-    act: (action) => settle(session.act(action)),
-    whenReady: (id, then) => whenReady(id, then),
-    loadRun: (spec) => loadRun(spec),
-    rebuild: (variantId, seed, noticeKey) => rebuild(variantId, seed, noticeKey),
-  };
-
-  function whenReady(id: string, then: () => void): void {
+  whenReady(id: string, then: () => void): void {
+    const { library, session } = this.deps;
+    const { get, set } = this.store;
     if (library.ready(id) !== undefined) return then();
     const entry = library.catalog.find((s) => s.id === id);
     if (entry === undefined) return then();
@@ -127,37 +134,40 @@ export function createRunClient(deps: ClientDeps, store: StoreAccess): RunClient
     );
   }
 
-  function loadRun(spec: RunSpec): LoadResult {
+  loadRun(spec: RunSpec): LoadResult {
+    const { library, session, engine } = this.deps;
     const scenario = spec.custom?.scenario ?? library.ready(spec.scenarioId);
     // Built-in but not loaded yet (the page, before `lockstep.ready`): nothing changes.
     if (scenario === undefined && library.catalog.some((s) => s.id === spec.scenarioId)) return { ok: false, error: { reason: 'not-ready', detail: spec.scenarioId } };
     const outcome = session.load({ ...spec, scenario, runnable: (s) => canRun(library, s) });
     if (!outcome.ok) return outcome;
-    get().pause();
+    this.store.get().pause();
     engine.definition = spec.custom?.definition ?? null;
     engine.policy = null;
     const notice: Notice | null = outcome.cut ? { key: 'variantScheduleCut', params: { step: outcome.cut.step, reason: outcome.cut.reason }, tone: 'warning' } : null;
     // A definition's run stays out of the saved session: its link names a scenario only this page load knows.
-    publish(true, { ...installed(), notice, ...(spec.custom ? { persistRun: false } : {}) });
+    this.publish(true, { ...this.installed(), notice, ...(spec.custom ? { persistRun: false } : {}) });
     return { ok: true };
   }
 
-  function rebuild(variantId: string, seed: number, noticeKey: 'variantReplayed' | null): void {
+  rebuild(variantId: string, seed: number, noticeKey: 'variantReplayed' | null): void {
+    const { session, engine } = this.deps;
     const result = session.apply({ kind: 'rebuild', variantId, seed });
-    if (!result.ok) return settle(result);
-    get().pause();
+    if (!result.ok) return this.settle(result);
+    this.store.get().pause();
     engine.policy = null;
     const variant = findVariant(session.scenario, variantId);
     const notice: Notice | null = result.cut
       ? { key: 'variantScheduleCut', params: { step: result.cut.step, reason: result.cut.reason }, tone: 'warning' }
       : noticeKey
-        ? { key: noticeKey, params: { variant: variant.title[get().lang] }, tone: 'info' }
+        ? { key: noticeKey, params: { variant: variant.title[this.store.get().lang] }, tone: 'info' }
         : null;
-    publish(true, { ...installed(), notice, persistRun: engine.definition === null });
+    this.publish(true, { ...this.installed(), notice, persistRun: engine.definition === null });
   }
 
   /** What a newly installed run publishes besides its frame. */
-  function installed(): Partial<SimState> {
+  private installed(): Partial<SimState> {
+    const { session } = this.deps;
     return { runInfo: runInfo(session.scenario, findVariant(session.scenario, session.simulation.variantId)), runLoading: null };
   }
 }

@@ -11,11 +11,13 @@ import { runInfo } from '../run-info';
 import { runLogOf } from '../run-client';
 import type { Runtime } from '../runtime';
 
-export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCreator<SimState, [], [], SimulationSlice> {
-  const { engine, library, session, run } = rt;
-  const firstScenario = rt.firstScenario;
+/** The slice's data, without its actions. */
+type RunState = Omit<SimulationSlice, { [K in keyof SimulationSlice]: SimulationSlice[K] extends (...args: never[]) => unknown ? K : never }[keyof SimulationSlice]>;
 
-  return (set, get) => ({
+/** The run as the store holds it before the first load publishes the session's frame. */
+function initialRunState(rt: Runtime, init: SimStoreInit): RunState {
+  const { library, session, firstScenario } = rt;
+  return {
     scenarios: library.catalog,
     runLoading: null,
     runInfo: runInfo(firstScenario, findVariant(firstScenario, undefined)),
@@ -46,7 +48,14 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
     outcomes: null,
     outcomesPending: false,
     persistRun: init.linkError == null,
+  };
+}
 
+export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCreator<SimState, [], [], SimulationSlice> {
+  const { engine, run } = rt;
+
+  return (set, get) => ({
+    ...initialRunState(rt, init),
     loadRun: run.loadRun,
     selectScenario(scenarioId) {
       rt.whenReady(scenarioId, () => {
