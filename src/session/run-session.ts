@@ -246,7 +246,13 @@ export class RunSession {
     this.runScenario = scenario;
     this.defaultChoices = parseSchedule(scenario.defaultSchedule, sim.ctx.clientIds, sim.ctx.nodeIds);
     this.inspector.clear();
-    sim.seek(cursor === null ? sim.length : Math.min(cursor, sim.length));
+    const target = cursor === null ? sim.length : Math.min(cursor, sim.length);
+    // Past the step before the target on the way, for the inspector's "changed" (no trip back later).
+    if (target > 0) {
+      sim.seek(target - 1);
+      this.inspector.remember(target - 1, sim.inspect());
+    }
+    sim.seek(target);
     const tokens: Record<string, string> = {};
     const tokenOwners: Record<string, string> = {};
     for (const c of sim.clients) {

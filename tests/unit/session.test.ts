@@ -3,7 +3,7 @@
 // choice that does not fit is a refusal carrying the engine's own words, time travel keeps the
 // inspector's "changed since the previous step" right, a rebuild keeps what fits, and the change
 // feed says "append" for what was appended and "reset" for a cut or replaced timeline.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChoiceError } from '../../src/engine/choice-error';
 import { parseSchedule } from '../../src/engine/schedule';
 import { Simulation } from '../../src/engine/simulation';
@@ -165,6 +165,26 @@ describe('RunSession commands', () => {
       expectAt(cursor);
     }
     expect(session.apply({ kind: 'seek', cursor: 5 })).toEqual({ ok: true, noop: true, timelineChanged: false });
+  });
+
+  it('shows what a step changed without a trip back in time', () => {
+    const session = loaded({ schedule: 'A', cursor: null });
+    session.frame();
+    const seek = vi.spyOn(session.simulation, 'seek');
+    session.apply({ kind: 'step', clientId: 'A' });
+    session.apply({ kind: 'advance', ms: 10 });
+    session.apply({ kind: 'stepForward' });
+    expect(session.frame().keys.some((k) => k.change !== null)).toBe(true);
+    expect(seek).not.toHaveBeenCalled();
+    // A step back to a step whose "before" is known seeks once; to one not known, it visits the step before on the way.
+    session.apply({ kind: 'stepBack' });
+    session.frame();
+    expect(seek.mock.calls.map(([step]) => step)).toEqual([2]);
+    const far = loaded({ cursor: null });
+    const farSeek = vi.spyOn(far.simulation, 'seek');
+    far.apply({ kind: 'seek', cursor: 3 });
+    far.frame();
+    expect(farSeek.mock.calls.map(([step]) => step)).toEqual([2, 3]);
   });
 
   it('rebuilds under another variant or seed, keeping the schedule and the cursor, or what of them fits', () => {
