@@ -56,6 +56,11 @@ const WALLS = [
     message: 'The engine imports nothing above it (ui, cli, scenarios): views -> store -> engine.',
   },
   {
+    target: './src/session',
+    from: ['./src/ui', './src/cli', './src/scenarios', './src/definition', './src/api', './src/history', './src/main.tsx', './dev'],
+    message: 'The run session is framework-free over the engine (a store, a test or a worker drives it): it imports the engine, never the ui above it.',
+  },
+  {
     target: './src/i18n',
     from: ['./src/engine', './src/ui', './src/cli', './src/scenarios', './src/definition', './src/api', './src/main.tsx', './dev'],
     message: 'The message catalog is a leaf: it imports nothing from the project.',
@@ -84,6 +89,11 @@ const WALLS = [
     target: ['./src/ui/components', './src/ui/views', './src/ui/App.tsx'],
     from: ['./src/engine', './src/scenarios'],
     message: 'Components and views read the store (src/ui/store), never the engine or the scenario registry, not even for types: the store publishes what they need.',
+  },
+  {
+    target: ['./src/ui/components', './src/ui/views', './src/ui/App.tsx'],
+    from: './src/session',
+    message: 'Components and views read the store, never the run session: the store is its only client.',
   },
   {
     target: ['./src/ui/components', './src/ui/views', './src/ui/App.tsx'],
@@ -171,6 +181,14 @@ export default tseslint.config(
     // The checker reads files line by line from whoever calls it: no Node modules, so a page can run it.
     files: ['src/history/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'src/history is pure TypeScript: the CLI and the Node API do the I/O.' }] }] },
+  },
+  {
+    // The session is headless: no framework, no store, no DOM (it may move into a Web Worker unchanged).
+    files: ['src/session/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'zustand', 'zustand/*'], message: 'src/session is framework-free: the store wraps it, not the other way round.' }] }],
+      'no-restricted-globals': ['error', ...['window', 'document', 'localStorage', 'sessionStorage', 'location', 'history', 'navigator'].map((name) => ({ name, message: 'src/session runs without a page (a test, a worker).' }))],
+    },
   },
   {
     // ioredis-mock reads the wall clock and resolves through the global Promise: its bridge pins

@@ -35,7 +35,7 @@ function Harness({ run }: { run: HarnessRun }) {
   }, [length, run.events.length]);
   const nowMs = run.nowMsByStep[cursor];
   const runProps: RunViewProps = useMemo(
-    () => ({ events: run.events, clientIds: run.clientIds, cursorStep: cursor, nowMs, lang, tokenOwners: run.tokenOwners, onJump }),
+    () => ({ events: run.events, eventCount: run.events.length, generation: 0, clientIds: run.clientIds, cursorStep: cursor, nowMs, lang, tokenOwners: run.tokenOwners, onJump }),
     [run, cursor, nowMs, onJump],
   );
   return (

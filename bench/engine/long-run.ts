@@ -34,6 +34,8 @@ export interface LongRunStop {
   readonly eventCountMin?: number;
   /** Stop at exactly this many choices. */
   readonly stepCount?: number;
+  /** Clock advances before anybody starts (default LEAD_IN_ADVANCE_COUNT; 0: a short run of the same kind, without the history). */
+  readonly leadInAdvanceCount?: number;
 }
 
 function isRefusal(error: unknown): boolean {
@@ -45,7 +47,8 @@ export function buildLongRun(engine: EngineSource, stop: LongRunStop): LongRun {
   const sim = new engine.Simulation(scenario, { variantId: LONG_RUN.variantId });
   const done = () => (stop.stepCount !== undefined && sim.length >= stop.stepCount) || (stop.eventCountMin !== undefined && sim.allEvents().length >= stop.eventCountMin);
   const advance: Choice = { kind: 'advance', ms: ADVANCE_MS };
-  for (let i = 0; i < LEAD_IN_ADVANCE_COUNT; i++) sim.apply(advance);
+  const leadIn = stop.leadInAdvanceCount ?? LEAD_IN_ADVANCE_COUNT;
+  for (let i = 0; i < leadIn; i++) sim.apply(advance);
   sim.applySchedule(scenario.defaultSchedule);
   const turn = sim.clients.map((client) => client.id);
   let next = 0;

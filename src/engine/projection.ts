@@ -3,8 +3,8 @@
  * lock's intervals and each key's history, extended per step from what the step appended and
  * never recomputed over the history (event sourcing: a step at event 10,000 costs what it costs
  * at event 10). A projection belongs to one timeline; when the timeline is cut or replaced (a
- * fork, another variant, a loaded run) `sync` says so and the owner starts a new projection
- * with the next generation, so a reader can tell "appended" from "replaced".
+ * fork, another variant, a loaded run) its owner, who knows it (the simulation's `cutCount`, a
+ * new simulation), starts a new projection with the next generation.
  *
  * Every array it hands out only grows within a generation: a reader that remembers a count can
  * read the prefix it saw, unchanged, later on.
@@ -26,8 +26,8 @@ export interface LockInterval {
   readonly endReason: 'deleted' | 'overwritten' | 'expired' | null;
 }
 
-/** What `sync` found: new events and choices after the ones it had, nothing new, or a timeline it does not extend. */
-export type SyncResult = 'appended' | 'unchanged' | 'replaced';
+/** What `extend` did: appended new events or choices, or found nothing new. */
+export type SyncResult = 'appended' | 'unchanged';
 
 type OpenLock = Omit<LockInterval, 'endSeq' | 'endMs' | 'endReason'>;
 
@@ -56,16 +56,17 @@ export class RunProjection {
   constructor(readonly generation: number) {}
 
   /**
-   * Extends the projection to a timeline's current events and choices. Appends when they extend
-   * what it has (checked in O(1) by identity of its last event and choice: a cut timeline makes
-   * new objects from the cut on), else answers 'replaced' and changes nothing.
+   * Extends the projection by the events and choices past the ones it has. The owner calls it
+   * only on a timeline this projection belongs to: one that was not cut since (the simulation's
+   * `cutCount` says so); a cut timeline gets a new projection. A shorter timeline is a broken
+   * promise and throws.
    */
-  sync(events: readonly TraceEvent[], choices: readonly Choice[]): SyncResult {
+  extend(events: readonly TraceEvent[], choices: readonly Choice[]): SyncResult {
     const eventCount = this.eventLog.length;
     const choiceCount = this.choiceLog.length;
-    if (events.length < eventCount || choices.length < choiceCount) return 'replaced';
-    if (eventCount > 0 && events[eventCount - 1] !== this.eventLog[eventCount - 1]) return 'replaced';
-    if (choiceCount > 0 && choices[choiceCount - 1] !== this.choiceLog[choiceCount - 1]) return 'replaced';
+    if (events.length < eventCount || choices.length < choiceCount) {
+      throw new RangeError(`RunProjection.extend: the timeline shrank (${events.length} < ${eventCount} events or ${choices.length} < ${choiceCount} choices); a cut timeline needs a new projection`);
+    }
     if (events.length === eventCount && choices.length === choiceCount) return 'unchanged';
     for (let i = eventCount; i < events.length; i++) this.appendEvent(events[i]);
     for (let i = choiceCount; i < choices.length; i++) this.appendChoice(choices[i]);

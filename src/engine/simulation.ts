@@ -79,6 +79,7 @@ export class Simulation {
   private firstEventOfStep: number[] = [0];
   private checkpoints: Checkpoint[] = [];
   private readonly checkpointEverySteps: number;
+  private cuts = 0;
 
   constructor(scenario: Scenario, options: SimulationOptions = {}) {
     const start = startRun(scenario, options);
@@ -126,6 +127,13 @@ export class Simulation {
   /** Schedule text up to the cursor. */
   get scheduleToCursor(): string {
     return formatSchedule(this.choices.slice(0, this.cursor));
+  }
+  /**
+   * How many times the timeline was cut (a choice applied before its end drops the future): a
+   * reader that remembers it knows, in O(1), whether the events it read still stand.
+   */
+  get cutCount(): number {
+    return this.cuts;
   }
   get isFinished(): boolean {
     return !this.world.clients.some(isLive);
@@ -337,6 +345,7 @@ export class Simulation {
   }
 
   private truncateAtCursor(): void {
+    this.cuts += 1;
     this.choices.length = this.cursor;
     this.events.length = this.firstEventOfStep[this.cursor];
     this.firstEventOfStep.length = this.cursor + 1;

@@ -160,6 +160,7 @@ export class VariantRuns {
       return;
     }
     const from = Math.min(common, run.sim.length);
+    const cutsBefore = run.sim.cutCount;
     run.stop = null;
     run.sim.seek(from);
     for (let i = from; i < choices.length; i++) {
@@ -176,21 +177,21 @@ export class VariantRuns {
     if (run.sim.length > run.sim.cursor) {
       run.sim = new Simulation(run.sim.ctx.scenario, { variantId: run.variant.id, seed: run.sim.seed });
       for (const choice of choices.slice(0, run.stop?.index ?? choices.length)) run.sim.apply(choice);
-      this.project(run, 0);
+      this.project(run, 0, true);
       return;
     }
-    this.project(run, from);
+    this.project(run, from, run.sim.cutCount !== cutsBefore);
   }
 
-  /** Extends the run's projection; events of steps before `from` are as they were. */
-  private project(run: VariantRun, from: number): void {
+  /** Extends the run's projection (a new one when the timeline was cut or replaced); events of steps before `from` are as they were. */
+  private project(run: VariantRun, from: number, replaced: boolean): void {
     const sim = run.sim;
-    if (run.projection.sync(sim.allEvents(), sim.timeline) === 'replaced') {
+    if (replaced) {
       run.projection = new RunProjection(run.projection.generation + 1);
-      run.projection.sync(sim.allEvents(), sim.timeline);
       run.commands = 0;
       run.countedEvents = 0;
     }
+    run.projection.extend(sim.allEvents(), sim.timeline);
     const events = run.projection.events;
     for (; run.countedEvents < run.projection.eventCount; run.countedEvents++) if (events[run.countedEvents].kind === 'command') run.commands += 1;
     run.changedFrom = run.projection.firstEventOfStep(from);

@@ -1,6 +1,7 @@
 // Goal: the run's append-only projection, extended step by step, equals the one built from the
-// finished run at once and the naive derivations over its events; a cut timeline is reported as
-// replaced (never silently appended); seeking never changes it.
+// finished run at once and the naive derivations over its events; the simulation reports a cut
+// timeline (its cutCount) and a projection refuses to extend over a shorter one; seeking never
+// changes it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RunProjection, type LockInterval } from '../../src/engine/projection';
@@ -60,10 +61,10 @@ describe('run projection', () => {
           const perStep = new RunProjection(1);
           for (const intent of intents) {
             applyIntents(sim, [intent]);
-            expect(perStep.sync(sim.allEvents(), sim.timeline)).not.toBe('replaced');
+            perStep.extend(sim.allEvents(), sim.timeline);
           }
           const atOnce = new RunProjection(1);
-          atOnce.sync(sim.allEvents(), sim.timeline);
+          atOnce.extend(sim.allEvents(), sim.timeline);
           expect(observe(perStep, sim)).toEqual(observe(atOnce, sim));
 
           const events = sim.allEvents();
@@ -79,23 +80,25 @@ describe('run projection', () => {
     },
   );
 
-  it('a run cut by a fork is replaced, not appended; seeking changes nothing', () => {
+  it('a fork is a cut the simulation counts; seeking counts none and changes nothing', () => {
     const scenario = SCENARIOS.find((s) => s.id === 'get-then-del') ?? SCENARIOS[0];
     const sim = new Simulation(scenario, {});
     sim.applySchedule(scenario.defaultSchedule);
     const projection = new RunProjection(1);
-    expect(projection.sync(sim.allEvents(), sim.timeline)).toBe('appended');
+    expect(projection.extend(sim.allEvents(), sim.timeline)).toBe('appended');
     const before = { count: projection.eventCount, schedule: projection.schedule, events: projection.events };
 
     sim.seek(1);
     sim.seek(sim.length);
     sim.seek(2);
-    expect(projection.sync(sim.allEvents(), sim.timeline)).toBe('unchanged');
+    expect(sim.cutCount).toBe(0);
+    expect(projection.extend(sim.allEvents(), sim.timeline)).toBe('unchanged');
     expect(projection.eventCount).toBe(before.count);
 
-    // A new choice at step 2 drops the future: the old projection cannot extend to it.
+    // A new choice at step 2 drops the future: counted as a cut, and the shorter timeline cannot extend the old projection.
     sim.apply({ kind: 'advance', ms: 1 });
-    expect(projection.sync(sim.allEvents(), sim.timeline)).toBe('replaced');
+    expect(sim.cutCount).toBe(1);
+    expect(() => projection.extend(sim.allEvents(), sim.timeline)).toThrow(RangeError);
     expect(projection.schedule).toBe(before.schedule);
     expect(projection.events).toBe(before.events);
     expect(projection.eventCount).toBe(before.count);
@@ -110,7 +113,7 @@ describe('run projection', () => {
       if (sim.refusal(choice) !== null) continue;
       sim.apply(choice);
       const array = projection.events;
-      projection.sync(sim.allEvents(), sim.timeline);
+      projection.extend(sim.allEvents(), sim.timeline);
       expect(projection.events).toBe(array);
       seen.push(projection.events.slice());
     }

@@ -33,6 +33,9 @@ describe('lint walls', () => {
     ['page-imports-dev.ts', 'src/ui/wrong.ts', /no-restricted-paths.*the page never imports them/],
     ['history-imports-node.ts', 'src/history/wrong.ts', /no-restricted-imports.*src\/history is pure TypeScript/],
     ['history-imports-node.ts', 'src/history/wrong.ts', /no-restricted-paths.*The history checker is pure TypeScript over the engine/],
+    ['session-imports-ui.ts', 'src/session/wrong.ts', /no-restricted-paths.*The run session is framework-free/],
+    ['session-imports-ui.ts', 'src/session/wrong.ts', /no-restricted-imports.*src\/session is framework-free/],
+    ['view-imports-session.ts', 'src/ui/views/wrong.ts', /no-restricted-paths.*never the run session/],
   ])('%s as %s breaks a wall', async (fixture, asPath, rule) => {
     const problems = await lintAs(fixture, asPath);
     expect(problems.some((p) => rule.test(p)), problems.join('\n')).toBe(true);

@@ -3,7 +3,7 @@ import { decodeBytes, displayBytes, quoteForDisplay } from '../../src/engine/red
 import { formatCli } from '../../src/engine/redis/console';
 import { formatReplyShort } from '../../src/engine/redis/reply';
 import { SimRedisServer } from '../../src/engine/redis/server';
-import { keyValueText } from '../../src/ui/store/derive';
+import { keyValueText } from '../../src/session/derive';
 
 /**
  * Values are bytes. Text views show a byte that is not valid UTF-8 as `\xHH`, as redis-cli does,

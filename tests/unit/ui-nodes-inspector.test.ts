@@ -3,7 +3,7 @@ import { findScenario } from '../../src/scenarios';
 import { DEBATE_CLAIMS, REDLOCK_DEBATE } from '../../src/i18n/redlock-debate';
 import { createSimStore } from '../../src/ui/store/createSimStore';
 import { believersWithoutMajority, nodeHoldings, selectIsRedlock, selectNodeHoldings } from '../../src/ui/store/node-selectors';
-import type { NodeStatus } from '../../src/ui/store/node-status';
+import type { NodeStatus } from '../../src/session/node-status';
 import { traceRef, type MessageRef } from '../../src/i18n';
 
 // Goal: the inspector's node columns and the nodes dialog's faults read the right world. On

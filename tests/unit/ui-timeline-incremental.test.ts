@@ -1,18 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/engine/simulation';
-import type { TraceEvent } from '../../src/engine/trace';
 import { SCENARIOS, findScenario } from '../../src/scenarios';
 import { createTimelineLayoutBuilder, layoutTimeline, zoomLayout } from '../../src/ui/views/timeline-layout';
 import { buildTimelineModel, createTimelineModelBuilder } from '../../src/ui/views/timeline-model';
+import { RunSession } from '../../src/session/run-session';
 import { TimelineSource } from '../../src/ui/views/timeline-source';
 import { allVariants, applyIntents, faultyIntentArb, intentArb } from './support/random-schedule';
 import { runs } from '../support/size';
 
 // Goal: the timeline grows by appending. A model (and layout) extended event by event, in chunks
 // that cut steps anywhere, equals the one built from scratch, over every scenario and random
-// schedules with faults; the source extends while the run grows and rebuilds when the run is
-// replaced or cut (a new choice after seeking back).
+// schedules with faults; the source extends while the session's log grows within a generation and
+// rebuilds at a new one (the run replaced, or cut by a new choice after seeking back).
 
 const SLOTS = { commandStepPx: 120, plainStepPx: 44 };
 
@@ -67,38 +67,47 @@ describe('the timeline model and layout grow by appending', () => {
 describe('TimelineSource', () => {
   const scenario = findScenario('get-then-del');
 
-  it('extends the model while the run grows, also when one array grows in place', () => {
-    const sim = new Simulation(scenario, { variantId: 'get-then-del' });
-    const ids = sim.clients.map((c) => c.id);
+  /** A session with `variantId` loaded empty, and its log as the store hands it to the views. */
+  function sessionOf(variantId: string) {
+    const session = new RunSession(scenario);
+    expect(session.load({ scenarioId: scenario.id, scenario, variantId, schedule: '', cursor: null }).ok).toBe(true);
+    const log = (eventCount = session.mark().eventCount) => ({ generation: session.mark().generation, events: session.log.events, eventCount });
+    return { session, log };
+  }
+
+  it('extends the model while the log grows in place within a generation', () => {
+    const { session, log } = sessionOf('get-then-del');
+    const ids = session.simulation.clients.map((c) => c.id);
     const owners = {};
     const source = new TimelineSource();
-    const grown: TraceEvent[] = [];
     for (const choice of ['A', 'A', 'A~5000', '+4000', 'B', '+1000']) {
-      sim.applySchedule(choice);
-      const events = sim.allEvents().slice();
-      const model = source.update(events, ids, owners);
+      expect(session.apply({ kind: 'appendSchedule', text: choice }).ok).toBe(true);
+      const model = source.update(log(), ids, owners);
+      const events = session.log.events.slice(0, session.mark().eventCount);
       expect(plain(model)).toEqual(plain(buildTimelineModel(events, ids, owners)));
-      grown.push(...events.slice(grown.length));
-      expect(source.update(grown, ids, owners).eventCount).toBe(events.length);
+      expect(source.update(log(), ids, owners).eventCount).toBe(events.length);
     }
     expect(source.rebuildCount).toBe(1);
   });
 
-  it('rebuilds when the run is cut (a new choice after seeking back) or replaced', () => {
-    const sim = new Simulation(scenario, { variantId: 'get-then-del' });
-    sim.applySchedule('A A A~5000 +4000 B');
-    const ids = sim.clients.map((c) => c.id);
+  it('rebuilds at a new generation (a cut after seeking back, another run) and for a shorter prefix', () => {
+    const { session, log } = sessionOf('get-then-del');
+    session.apply({ kind: 'appendSchedule', text: 'A A A~5000 +4000 B' });
+    const ids = session.simulation.clients.map((c) => c.id);
     const source = new TimelineSource();
-    source.update(sim.allEvents().slice(), ids, {});
-    sim.seek(2);
-    sim.applySchedule('B');
-    const forked = sim.allEvents().slice();
-    expect(plain(source.update(forked, ids, {}))).toEqual(plain(buildTimelineModel(forked, ids, {})));
+    source.update(log(), ids, {});
+    session.apply({ kind: 'seek', cursor: 2 });
+    session.apply({ kind: 'step', clientId: 'B' });
+    const forked = session.simulation.allEvents().slice();
+    expect(plain(source.update(log(), ids, {}))).toEqual(plain(buildTimelineModel(forked, ids, {})));
     expect(source.rebuildCount).toBe(2);
-    const other = new Simulation(scenario, { variantId: 'lua' });
-    other.applySchedule(scenario.defaultSchedule);
-    const replaced = other.allEvents().slice();
-    expect(plain(source.update(replaced, ids, {}))).toEqual(plain(buildTimelineModel(replaced, ids, {})));
+    // Predict mode draws only the past: a shorter prefix of the same generation starts over.
+    const past = session.frame().eventCountToCursor - 1;
+    expect(plain(source.update(log(past), ids, {}))).toEqual(plain(buildTimelineModel(forked.slice(0, past), ids, {})));
     expect(source.rebuildCount).toBe(3);
+    session.load({ scenarioId: scenario.id, scenario, variantId: 'lua', cursor: null });
+    const replaced = session.simulation.allEvents().slice();
+    expect(plain(source.update(log(), ids, {}))).toEqual(plain(buildTimelineModel(replaced, ids, {})));
+    expect(source.rebuildCount).toBe(4);
   });
 });

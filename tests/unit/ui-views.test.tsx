@@ -24,6 +24,9 @@ function runProps(sim: Simulation, onJump: (step: number) => void = () => {}): R
   for (const c of sim.clients) if (c.vars.token) tokenOwners[c.vars.token] = c.id;
   return {
     events: sim.allEvents(),
+    eventCount: sim.allEvents().length,
+    // A view extends within a generation: each cut of the timeline is a new one.
+    generation: sim.cutCount,
     clientIds: sim.clients.map((c) => c.id),
     cursorStep: sim.cursor,
     nowMs: sim.nowMs,
@@ -225,7 +228,8 @@ describe('cost per step does not grow with the run', () => {
   const long = stressSimulation(3_300, 7);
   const longProps = runProps(long);
   // The same run cut after 80 steps: identical around the cursor, 1% of the length.
-  const shortProps: RunViewProps = { ...longProps, events: longProps.events.filter((e) => e.step < 80) };
+  const shortEvents = longProps.events.filter((e) => e.step < 80);
+  const shortProps: RunViewProps = { ...longProps, events: shortEvents, eventCount: shortEvents.length };
 
   it(`holds for the timeline (${longProps.events.length} events against ${shortProps.events.length})`, () => {
     expect(longProps.events.length).toBeGreaterThan(10_000);

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ExportButtons } from '../views/ExportButtons';
 import type { ExportTarget } from '../views/export';
@@ -6,7 +6,7 @@ import { TimelineView } from '../views/TimelineView';
 import type { RunViewProps } from '../views/types';
 import { useSimStore, useSimStoreApi } from '../store/context';
 import type { SimState, SimStore } from '../store/createSimStore';
-import type { RunLog, TraceEvent } from '../store/published';
+import type { RunLog } from '../store/published';
 import '../views/views.css';
 
 /** The data the run views draw; everything else they need comes through `onJump`. */
@@ -30,22 +30,22 @@ export function useJump(): (step: number) => void {
 
 function runPropsOf(store: SimStore): RunViewProps {
   const { runLog, visibleCount, ...rest } = selectViewProps(store.getState());
-  return { ...rest, events: eventsOf(runLog, visibleCount), onJump: (step: number) => store.getState().seek(step) };
+  return { ...rest, ...logOf(runLog, visibleCount), onJump: (step: number) => store.getState().seek(step) };
 }
 
 /**
- * The views take the run's events as one array whose identity changes with the run (they rebuild
- * their model per array): a copy of the log's prefix, made once per change of the log while a
- * view that needs it is on screen. The store itself never copies the log.
+ * The views draw the store's log as it is, without a copy: its events grow in place within a
+ * generation, so the views extend their models by what the count says was appended and rebuild
+ * only at a new generation (the session's change feed decides which).
  */
-function eventsOf(runLog: RunLog, visibleCount: number | null): readonly TraceEvent[] {
-  return runLog.events.slice(0, visibleCount === null ? runLog.eventCount : Math.min(visibleCount, runLog.eventCount));
+function logOf(runLog: RunLog, visibleCount: number | null) {
+  const eventCount = visibleCount === null ? runLog.eventCount : Math.min(visibleCount, runLog.eventCount);
+  return { events: runLog.events, eventCount, generation: runLog.generation };
 }
 
 export function useViewProps(): Omit<RunViewProps, 'onJump'> {
   const { runLog, visibleCount, ...rest } = useSimStore(useShallow(selectViewProps));
-  const events = useMemo(() => eventsOf(runLog, visibleCount), [runLog, visibleCount]);
-  return { ...rest, events };
+  return { ...rest, ...logOf(runLog, visibleCount) };
 }
 
 /** Timeline swimlanes (C2's view): a row per client and one for Redis. */

@@ -4,12 +4,10 @@
  * first screen carries only the scenarios its library bundles.
  */
 import { createStore } from 'zustand/vanilla';
-import { RunProjection } from '../../engine/projection';
-import { Simulation } from '../../engine/simulation';
 import type { Scenario } from '../../engine/scenario';
 import type { ScenarioLibrary } from './library';
 import { clip, linkScenarioId, parseRunLink } from './run-link';
-import type { Runtime } from './runtime';
+import { createRuntime } from './runtime';
 import { createExploreSlice } from './slices/explore';
 import { createCompareSlice } from './slices/compare';
 import { createLinkSlice } from './slices/links';
@@ -63,35 +61,8 @@ export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit 
   const firstId = library.catalog[0]?.id;
   const firstScenario = firstId === undefined ? undefined : library.ready(firstId);
   if (firstScenario === undefined) throw new Error('createStoreWith: the library must hold its first scenario, ready to run');
-  const rt: Runtime = {
-    // The default run always exists; a requested run replaces it below if it loads.
-    engine: {
-      sim: new Simulation(firstScenario, {}),
-      scenario: firstScenario,
-      defaultChoices: [],
-      projection: new RunProjection(0),
-      entriesByCursor: new Map(),
-      policy: null,
-      autoplaySteps: 0,
-      timer: null,
-      outcomeRequestId: 0,
-      definition: null,
-    },
-    library,
-    firstScenario,
-    timers: options.timers ?? {
-      setInterval: (callback, ms) => globalThis.setInterval(callback, ms),
-      clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof setInterval>),
-    },
-    outcomeService: options.outcomes ?? null,
-    act: () => {
-      throw new Error('createStoreWith: the simulation slice has not been created');
-    },
-    whenReady: () => {
-      throw new Error('createStoreWith: the simulation slice has not been created');
-    },
-  };
-
+  // The default run always exists; a requested run replaces it below if it loads.
+  const rt = createRuntime(library, firstScenario, options, () => api);
   const api = createStore<SimState>()((...a) => ({
     ...createSimulationSlice(rt, options)(...a),
     ...createPlaybackSlice(rt, options)(...a),

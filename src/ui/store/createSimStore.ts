@@ -26,7 +26,7 @@ import type { CompareSlice } from './slices/compare';
 import type { ConsoleSlice } from './slices/console';
 import type { NodeFaultsSlice } from './slices/node-faults';
 import type { DraftCheckService } from '../worker/draft-check-protocol';
-import type { NodeStatus } from './node-status';
+import type { NodeStatus } from '../../session/node-status';
 import type { ClientView, KeyView, LinkError, LocalizedText, MyScenarioStorage, Notice, PlaybackTimers, RunInfo, RunLog, SavedRun, ScenarioSummary, Theme } from './types';
 
 export interface RunSpec {
@@ -49,7 +49,7 @@ export interface RunSpec {
   readonly predict?: boolean;
 }
 
-export type { NodeStatus } from './node-status';
+export type { NodeStatus } from '../../session/node-status';
 
 /**
  * A built-in scenario the page has not loaded yet (its body, or the Lua engine it needs): only

@@ -4,7 +4,7 @@
  * per client against the quorum, not what one primary says.
  */
 import type { SimState } from './createSimStore';
-import type { NodeStatus } from './node-status';
+import type { NodeStatus } from '../../session/node-status';
 
 /** One client's share of the nodes: the nodes whose lock key holds its token. */
 export interface NodeHolding {

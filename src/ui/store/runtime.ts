@@ -1,23 +1,21 @@
+import type { StoreApi } from 'zustand/vanilla';
 import { definitionOfScenario, type ScenarioDefinition } from '../../definition';
 import type { SchedulingPolicy } from '../../engine/policies';
-import type { RunProjection } from '../../engine/projection';
-import type { KeyEntry } from '../../engine/redis/keyspace';
 import type { Scenario } from '../../engine/scenario';
-import type { Choice } from '../../engine/schedule';
 import type { Simulation } from '../../engine/simulation';
+import { RunSession } from '../../session/run-session';
 import type { OutcomeService } from '../worker/protocol';
+import type { SimState, SimStoreInit } from './createSimStore';
 import type { ScenarioLibrary } from './library';
+import { createRunClient, type RunClient } from './run-client';
 import type { PlaybackTimers } from './types';
 
-/** Engine-side state of one store: never in React state. */
+/** The store's side of the run, never in React state: the session's run plus what playback and the worker need. */
 interface Engine {
-  sim: Simulation;
-  scenario: Scenario;
-  defaultChoices: readonly Choice[];
-  /** The run's append-only projection (one generation per timeline). */
-  projection: RunProjection;
-  /** Inspector snapshots by cursor, for "changed since the previous step". Valid for one timeline. */
-  entriesByCursor: Map<number, KeyEntry[]>;
+  /** The session's simulation (read-only here: change it through the session). */
+  readonly sim: Simulation;
+  /** The scenario of the run on hand. */
+  readonly scenario: Scenario;
   policy: SchedulingPolicy | null;
   autoplaySteps: number;
   timer: unknown;
@@ -26,8 +24,10 @@ interface Engine {
   definition: ScenarioDefinition | null;
 }
 
-/** What the slices of one store share: the engine and the outside world it may touch. */
+/** What the slices of one store share: the run session and the outside world it may touch. */
 export interface Runtime {
+  /** The run, headless (src/session): the simulation slice is its thin client. */
+  readonly session: RunSession;
   readonly engine: Engine;
   /** Where scenarios come from (library.ts): all loaded (Node), or some on demand (the page). */
   readonly library: ScenarioLibrary;
@@ -35,13 +35,53 @@ export interface Runtime {
   readonly firstScenario: Scenario;
   readonly timers: PlaybackTimers;
   readonly outcomeService: OutcomeService | null;
-  /** Runs a user action on the engine and publishes the result (set by the simulation slice). */
-  act: (action: (sim: Simulation) => boolean | void) => void;
+  /** The session's commands, published to the store (run-client.ts). */
+  readonly run: RunClient;
+  /** Runs a user action on the session's simulation and publishes the result (a refused choice becomes a notice). */
+  readonly act: (action: (sim: Simulation) => boolean | void) => void;
   /**
    * Runs `then` once the scenario `id` is ready (library.ts): at once if it is; otherwise the store
    * shows `runLoading` while it loads. A later run replaces a pending one (its `then` never runs).
    */
-  whenReady: (id: string, then: () => void) => void;
+  readonly whenReady: (id: string, then: () => void) => void;
+}
+
+/**
+ * The runtime of one store, wired at once: the session starts with `firstScenario`'s run, and
+ * `act` / `whenReady` are the run client's, publishing into the store `api()` returns (called
+ * only once actions run, after the store exists).
+ */
+export function createRuntime(library: ScenarioLibrary, firstScenario: Scenario, options: SimStoreInit, api: () => StoreApi<SimState>): Runtime {
+  const session = new RunSession(firstScenario);
+  const engine: Engine = {
+    get sim() {
+      return session.simulation;
+    },
+    get scenario() {
+      return session.scenario;
+    },
+    policy: null,
+    autoplaySteps: 0,
+    timer: null,
+    outcomeRequestId: 0,
+    definition: null,
+  };
+  const outcomeService = options.outcomes ?? null;
+  const run = createRunClient({ session, engine, library, outcomeService }, { get: () => api().getState(), set: (partial) => api().setState(partial) });
+  return {
+    session,
+    engine,
+    library,
+    firstScenario,
+    timers: options.timers ?? {
+      setInterval: (callback, ms) => globalThis.setInterval(callback, ms),
+      clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof setInterval>),
+    },
+    outcomeService,
+    run,
+    act: run.act,
+    whenReady: run.whenReady,
+  };
 }
 
 /** The definition of the scenario on screen (the edited or loaded one, else the built-in's), or null when it cannot be one (a client runs code outside the engine). */

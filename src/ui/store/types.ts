@@ -3,11 +3,9 @@
  * import these (and store/published.ts), never the engine.
  */
 import type { MessageRef } from '../../i18n';
-import type { RedisType } from '../../engine/redis/keyspace';
 import type { LocalizedText } from '../../engine/program';
 import type { RunProjection } from '../../engine/projection';
 import type { TraceEvent } from '../../engine/trace';
-import type { BlockReason, ClientStatus } from '../../engine/world';
 import type { ChallengeSpec, ChallengeStatus } from '../../engine/learn/challenge';
 import type { QuestionSpec } from '../../engine/learn/question';
 
@@ -16,37 +14,8 @@ export type { ChallengeSpec, ChallengeStatus, QuestionSpec };
 /** A text of the scenario's own (title, lesson, narration, a step's note): per-scenario content. */
 export type { LocalizedText };
 
-/** One client as the lanes show it: plain, compared field by field so unchanged lanes keep their object. */
-export interface ClientView {
-  readonly id: string;
-  /** 0-based position: colour, number key. */
-  readonly index: number;
-  readonly pc: number;
-  readonly status: ClientStatus;
-  readonly blockReason: BlockReason | null;
-  /** While blocked: when the wait ends; null for a wait with no end (a hang). */
-  readonly blockedUntilMs: number | null;
-  /** Its process is frozen by a stall until this time (null: running). */
-  readonly stalledUntilMs: number | null;
-  readonly inCriticalSection: boolean;
-  readonly believesHoldsLock: boolean;
-  readonly token: string;
-  readonly live: boolean;
-}
-
-type KeyChange = 'created' | 'changed' | 'deleted' | 'expired' | null;
-
-/** One key as the inspector shows it, with how it changed since the previous step. */
-export interface KeyView {
-  readonly key: string;
-  readonly type: RedisType;
-  /** Value as text (hash fields `f=v`, lists `[a, b]`), cut for display. */
-  readonly text: string;
-  /** The client whose token this value is (or contains), or null. */
-  readonly tokenOwner: string | null;
-  readonly expireAtMs: number | null;
-  readonly change: KeyChange;
-}
+/** The run's clients and keys as the session derives them (src/session/views.ts). */
+export type { ClientView, KeyView } from '../../session/views';
 
 /** A message for the user, translated when shown (so it follows a language switch). */
 export type Notice = MessageRef & { readonly tone: 'info' | 'warning' };

@@ -25,7 +25,7 @@ export interface SequenceViewProps extends RunViewProps {
  * the clock's jumps as separators. Scrolls vertically; draws only rows near the viewport.
  */
 export const SequenceView = memo(function SequenceView(props: SequenceViewProps) {
-  const { events, clientIds, tokenOwners, cursorStep, nowMs, lang, onJump, svgRef } = props;
+  const { events, eventCount, generation, clientIds, tokenOwners, cursorStep, nowMs, lang, onJump, svgRef } = props;
   const idPrefix = `lsq${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
   const scale = useViewScale();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -33,9 +33,11 @@ export const SequenceView = memo(function SequenceView(props: SequenceViewProps)
   const [viewportPx, setViewportPx] = useState(1000);
   const [window, setWindow] = useState<Window>([0, 900 + CULL_MARGIN_PX]);
 
-  const model = useMemo(() => buildSequenceModel(events, tokenOwners), [events, tokenOwners]);
+  // The log grows in place within a generation: its count and generation say it changed.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- generation is what the feed says; it is not read inside
+  const model = useMemo(() => buildSequenceModel(events, tokenOwners, eventCount), [events, eventCount, generation, tokenOwners]);
   const [source] = useState(() => new TimelineSource());
-  const timeline = useTimelineModel(source, events, clientIds, tokenOwners);
+  const timeline = useTimelineModel(source, events, eventCount, generation, clientIds, tokenOwners);
   const widthPx = sequenceWidth(viewportPx / scale - 2, timeline.clientIds.length);
 
   const updateWindow = useCallback(() => {

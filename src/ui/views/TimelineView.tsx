@@ -47,7 +47,7 @@ const NO_NODES: readonly string[] = [];
  * is drawn, and the model grows by appending, so a step costs the same at event 10 and 10,000.
  */
 export const TimelineView = memo(function TimelineView(props: TimelineViewProps) {
-  const { events, clientIds, tokenOwners, cursorStep, nowMs, lang, onJump, svgRef } = props;
+  const { events, eventCount, generation, clientIds, tokenOwners, cursorStep, nowMs, lang, onJump, svgRef } = props;
   const t = translator(lang);
   const idPrefix = `lsv${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
   const scale = useViewScale();
@@ -65,7 +65,7 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
   const [source] = useState(() => new TimelineSource());
 
   const nodeIds = props.nodeIds ?? NO_NODES;
-  const model = useTimelineModel(source, events, clientIds, tokenOwners);
+  const model = useTimelineModel(source, events, eventCount, generation, clientIds, tokenOwners);
   // The model's rows: the clients, and the console's lane once the run has a console command.
   const density = !props.density || props.density === 'auto' ? densityFor(availableHeightPx, model.clientIds.length, scale, nodeIds.length) : props.density;
   const G = TIMELINE_GEOMETRY[density];

@@ -11,7 +11,7 @@ import { sequenceWidth } from './sequence-layout';
 import { SequenceSvg } from './sequence-svg';
 import { TIMELINE_GEOMETRY } from './timeline-geometry';
 import { layoutTimeline } from './timeline-layout';
-import { buildTimelineModel } from './timeline-model';
+import { createTimelineModelBuilder } from './timeline-model';
 import { TimelineSvg } from './timeline-svg';
 import { zoomOf } from './timeline-zoom';
 import type { RunViewProps } from './types';
@@ -174,7 +174,7 @@ export function renderRunSvg(target: ExportTarget, run: RunViewProps, widthPx = 
   try {
     // Everything drawn, nothing to jump to: a file is not interactive.
     const common = { cursorStep: run.cursorStep, nowMs: run.nowMs, lang: run.lang, onJump: () => {}, window: null, idPrefix: 'lsx' };
-    const timeline = buildTimelineModel(run.events, run.clientIds, run.tokenOwners);
+    const timeline = createTimelineModelBuilder(run.clientIds, run.tokenOwners).append(run.events, run.eventCount);
     let element;
     if (target === 'timeline') {
       const g = TIMELINE_GEOMETRY.comfortable;
@@ -188,7 +188,7 @@ export function renderRunSvg(target: ExportTarget, run: RunViewProps, widthPx = 
     } else {
       element = createElement(SequenceSvg, {
         ...common,
-        model: buildSequenceModel(run.events, run.tokenOwners),
+        model: buildSequenceModel(run.events, run.tokenOwners, run.eventCount),
         timeline,
         clientIds: timeline.clientIds,
         widthPx: sequenceWidth(widthPx, timeline.clientIds.length),

@@ -67,21 +67,24 @@ export interface SequenceModel {
 const PENDING: readonly TextPart[] = ['…'];
 
 /** The rows of a whole run. Branches and assignments are left out: the diagram shows what crosses the wire. */
-export function buildSequenceModel(events: readonly TraceEvent[], tokenOwners: Readonly<Record<string, string>>): SequenceModel {
+export function buildSequenceModel(events: readonly TraceEvent[], tokenOwners: Readonly<Record<string, string>>, count = events.length): SequenceModel {
   const splitter = tokenSplitter(tokenOwners);
   const rows: SequenceRow[] = [];
   const causes = new Map<number, number[]>();
-  for (const e of events) {
+  const end = Math.min(count, events.length);
+  for (let n = 0; n < end; n++) {
+    const e = events[n];
     if (e.kind === 'violation') {
       const list = causes.get(e.causeSeq) ?? [];
       list.push(e.seq);
       causes.set(e.causeSeq, list);
     }
   }
-  const first = events[0];
+  const first = end > 0 ? events[0] : undefined;
   if (first) rows.push({ kind: 'time', seq: -1, step: 0, atMs: first.atMs, fromMs: first.atMs, toMs: first.atMs, reason: 'start', clientId: null });
 
-  for (const e of events) {
+  for (let n = 0; n < end; n++) {
+    const e = events[n];
     // Literal objects, not spreads: this loop runs once per event of a 10,000-event run.
     const seq = e.seq;
     const step = e.step;

@@ -84,10 +84,11 @@ export interface TimelineModelBuilder {
   /** Events seen so far. */
   readonly eventCount: number;
   /**
-   * Extends the model with `events[eventCount..]` (the same run's events, grown) and returns it.
-   * The model shares the builder's arrays: it is valid until the next append.
+   * Extends the model with `events[eventCount..count)` (the same run's events, grown; `count`
+   * defaults to all of them) and returns it. The model shares the builder's arrays: it is valid
+   * until the next append.
    */
-  append(events: readonly TraceEvent[]): TimelineModel;
+  append(events: readonly TraceEvent[], count?: number): TimelineModel;
 }
 
 function at(e: TraceEvent): Moment {
@@ -448,14 +449,15 @@ export function createTimelineModelBuilder(clientIds: readonly string[], tokenOw
     get eventCount() {
       return eventCount;
     },
-    append(events) {
+    append(events, count = events.length) {
+      const end = Math.min(count, events.length);
       takeBackProvisional();
-      for (let i = eventCount; i < events.length; i++) apply(events[i]);
-      if (events.length > 0) {
+      for (let i = eventCount; i < end; i++) apply(events[i]);
+      if (end > 0) {
         firstMs = events[0].atMs;
-        lastEventMs = events[events.length - 1].atMs;
+        lastEventMs = events[end - 1].atMs;
       }
-      eventCount = Math.max(eventCount, events.length);
+      eventCount = Math.max(eventCount, end);
       // Stalls that ended before the last event are final: no later crash falls inside them.
       for (let i = pendingStalls.length - 1; i >= 0; i--) {
         const stall = pendingStalls[i];

@@ -1,6 +1,8 @@
 /**
- * Keeps a run's timeline model and layout up to date as the published events change: extends them when the new events continue the ones seen (the run grew), rebuilds them
- * when the run was replaced or cut (a new scenario, a new choice after seeking back).
+ * Keeps a run's timeline model and layout up to date as the store's log changes. The log says
+ * what changed (the session's change feed): within one generation it only grew, so the model is
+ * extended by the events past the ones seen; a new generation (a cut, a fork, another run) or a
+ * shorter visible prefix rebuilds it. Nothing here compares events.
  */
 import { useMemo } from 'react';
 import type { TraceEvent } from '../store/published';
@@ -13,43 +15,42 @@ export interface TimelineSlotWidths {
   readonly plainStepPx: number;
 }
 
+/** A run's events as the feed hands them: `events[0, eventCount)` of `generation`. */
+export interface LogPrefix {
+  readonly generation: number;
+  readonly events: readonly TraceEvent[];
+  readonly eventCount: number;
+}
+
 export class TimelineSource {
   private builder: TimelineModelBuilder | null = null;
   private layoutBuilder: TimelineLayoutBuilder | null = null;
   private slotWidths: TimelineSlotWidths | null = null;
   private clientIds: readonly string[] = [];
   private tokenOwners: Readonly<Record<string, string>> = {};
-  private first: TraceEvent | undefined;
-  private last: TraceEvent | undefined;
+  private generation = Number.NaN;
   private count = 0;
   private model: TimelineModel | null = null;
   /** How many times the model was built from the first event (for tests). */
   rebuildCount = 0;
 
-  /**
-   * The model and layout of `events`. Events are append-only within a run: the new list continues
-   * the old one when it is at least as long and holds the very same first and last-seen events
-   * (the engine keeps its event objects; a cut or replaced run has new ones there).
-   */
-  update(events: readonly TraceEvent[], clientIds: readonly string[], tokenOwners: Readonly<Record<string, string>>): TimelineModel {
+  /** The model and layout of the log's first `eventCount` events, extended when the log only grew. */
+  update(log: LogPrefix, clientIds: readonly string[], tokenOwners: Readonly<Record<string, string>>): TimelineModel {
+    const count = Math.min(log.eventCount, log.events.length);
     const continues =
-      this.builder !== null &&
-      clientIds === this.clientIds &&
-      tokenOwners === this.tokenOwners &&
-      events.length >= this.count &&
-      (this.count === 0 || (events[0] === this.first && events[this.count - 1] === this.last));
+      this.builder !== null && log.generation === this.generation && count >= this.count && clientIds === this.clientIds && tokenOwners === this.tokenOwners;
     if (!continues || this.builder === null) {
       this.builder = createTimelineModelBuilder(clientIds, tokenOwners);
       this.layoutBuilder = null;
       this.clientIds = clientIds;
       this.tokenOwners = tokenOwners;
+      this.generation = log.generation;
       this.rebuildCount += 1;
       this.model = null;
+      this.count = 0;
     }
-    if (this.model === null || events.length !== this.count) this.model = this.builder.append(events);
-    this.count = events.length;
-    this.first = events[0];
-    this.last = events[events.length - 1];
+    if (this.model === null || count !== this.count) this.model = this.builder.append(log.events, count);
+    this.count = count;
     return this.model;
   }
 
@@ -68,15 +69,15 @@ export class TimelineSource {
   }
 }
 
-/** The model of `events` from `source`, extended rather than rebuilt while the run only grows. */
+/** The model of the log's prefix from `source`, extended rather than rebuilt while the log only grows. */
 export function useTimelineModel(
   source: TimelineSource,
   events: readonly TraceEvent[],
+  eventCount: number,
+  generation: number,
   clientIds: readonly string[],
   tokenOwners: Readonly<Record<string, string>>,
 ): TimelineModel {
-  const eventCount = events.length;
-  // eventCount: a store that grows one array in place still gets a new model.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  return useMemo(() => source.update(events, clientIds, tokenOwners), [source, events, eventCount, clientIds, tokenOwners]);
+  // The log grows in place within a generation: its count, not its identity, says it grew.
+  return useMemo(() => source.update({ generation, events, eventCount }, clientIds, tokenOwners), [source, events, eventCount, generation, clientIds, tokenOwners]);
 }

@@ -7,8 +7,18 @@ import type { TraceEvent } from '../store/published';
  * through `onJump`.
  */
 export interface RunViewProps {
-  /** Every event of the run, including those after the cursor (they are drawn dimmed). */
+  /**
+   * The run's events, including those after the cursor (drawn dimmed): draw `[0, eventCount)`.
+   * The store hands its log, which grows in place within one `generation`: no copy per step.
+   */
   readonly events: readonly TraceEvent[];
+  /** How many of `events` to draw (predict mode: the past only). */
+  readonly eventCount: number;
+  /**
+   * The log's generation (the session's change feed): within one, the events only grow and a
+   * view extends its model by what was appended; a new generation (a cut, fork or new run) rebuilds.
+   */
+  readonly generation: number;
   /** Clients in display order. */
   readonly clientIds: readonly string[];
   /** Redis nodes in the scenario's order (empty with one node: the timeline draws one Redis row). */

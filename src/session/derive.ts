@@ -2,11 +2,11 @@
  * Plain data the store publishes, derived from the engine after each action. Each function keeps
  * the previous object when nothing it shows changed, so components selecting it do not re-render.
  */
-import { displayBytes } from '../../engine/redis/commands/bytes';
-import type { KeyEntry } from '../../engine/redis/keyspace';
-import { formatSchedule, type Choice } from '../../engine/schedule';
-import { isLive, type ClientState, type ProcessState } from '../../engine/world';
-import type { ClientView, KeyView } from './types';
+import { displayBytes } from '../engine/redis/commands/bytes';
+import type { KeyEntry } from '../engine/redis/keyspace';
+import { formatSchedule, type Choice } from '../engine/schedule';
+import { isLive, type ClientState, type ProcessState } from '../engine/world';
+import type { ClientView, KeyView } from './views';
 
 export function clientViews(
   clients: readonly Readonly<ClientState>[],

@@ -4,8 +4,8 @@
  * holds it (read on the node's clock, so a node whose clock jumped shows its own PTTL). Derived
  * from the engine's world at the cursor in O(nodes); the previous list when nothing changed.
  */
-import type { Simulation } from '../../engine/simulation';
-import type { KeyEntry } from '../../engine/redis/keyspace';
+import type { Simulation } from '../engine/simulation';
+import type { KeyEntry } from '../engine/redis/keyspace';
 import { keyValueText } from './derive';
 
 /** A Redis node at the cursor. */
