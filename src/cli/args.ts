@@ -189,7 +189,9 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   --faults <budget>         the whole fault budget, "none" or items joined by commas: stalls=1,lengths=5000+7000,
                             crashes=1,clients=A+B and, with several Redis nodes, node-crashes=1 (restarts free),
                             promotions=1, jumps=1,jump-ms=11000+-2000 (node clock jumps), partitions=2 (heals
-                            free), nodes=r3+r4 (only these nodes); the single flags above apply over it
+                            free), losses=1 (a lost request or reply), client-jumps=1,client-jump-ms=2000+-2000
+                            (client clock jumps), repl-delays=1,repl-delay-ms=0+3000 (a replica's replication
+                            delay set), nodes=r3+r4 (only these nodes); the single flags above apply over it
   --states <n>              distinct states the search may visit (1 to ${STATES_MAX})
   --horizon-ms <ms>         latest virtual time a schedule may reach
   --invariant <kind>,...    violation kinds to look for (default: all), e.g. foreign-release
