@@ -1,4 +1,4 @@
-import type { Scenario } from '../engine/scenario';
+import type { NodeSpec, Scenario } from '../engine/scenario';
 import { redlockNodes, redlockParams, text } from './common';
 import { redlockClient } from './redlock-clock-jump';
 import { COMPARE_AND_DELETE } from './scripts';
@@ -8,6 +8,11 @@ import { COMPARE_AND_DELETE } from './scripts';
  * (no fsync) lets another client build a second majority. antirez's answers: fsync every write,
  * or keep a restarted node out of service for longer than the longest lease (a delayed restart).
  */
+
+/** The same settings for each of the five nodes. */
+function everyNode(spec: Partial<NodeSpec>): Record<string, Partial<NodeSpec>> {
+  return Object.fromEntries(['r1', 'r2', 'r3', 'r4', 'r5'].map((id) => [id, spec]));
+}
 
 const clients = [
   { id: 'A', program: redlockClient(5000) },
@@ -68,7 +73,8 @@ export const redlockRestartWithoutFsync: Scenario = {
       title: text('fsync on every write', '每次写入都 fsync'),
       summary: text('r3 comes back with A\'s key; B gets two votes and waits its turn.', 'r3 重启后仍有 A 的键；B 只得两票，等到轮到自己。'),
       clients,
-      nodes: redlockNodes(5, { r3: { persistence: 'fsync' } }),
+      // Every node fsyncs (appendfsync always is the deployment's setting): with r3 alone, a crash of r4 loses A's lock the same way.
+      nodes: redlockNodes(5, everyNode({ persistence: 'fsync' })),
       narration: [
         { step: 7, text: text('r3 restarts with its data (fsync): A\'s key is still there.', 'r3 带着数据重启（fsync）：A 的键还在。') },
         {
@@ -86,7 +92,8 @@ export const redlockRestartWithoutFsync: Scenario = {
       title: text('Delayed restart (down longer than the lease)', '延迟重启（停机时间长于租期）'),
       summary: text('r3 comes back empty but serves nobody for 10 s; B cannot build a majority until A is done.', 'r3 重启后是空的，但 10 秒内不为任何人服务；在 A 完成之前，B 无法组成多数派。'),
       clients,
-      nodes: redlockNodes(5, { r3: { restartDelayMs: 10_000 } }),
+      // Every node restarts late (an operations rule for the deployment), not r3 alone.
+      nodes: redlockNodes(5, everyNode({ restartDelayMs: 10_000 })),
       narration: [
         { step: 7, text: text('r3 restarts empty, but serves no client before t=10200: longer than any lease it may have granted.', 'r3 以空数据重启，但在 t=10200 之前不为任何客户端服务：比它可能授予的任何租期都长。') },
         {
