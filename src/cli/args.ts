@@ -204,7 +204,8 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   --walk-seed <n>           the walks' seed (default 1): walk i runs with seed n + i, printed with what it
                             finds; --walk-seed <that> --walks 1 replays that walk alone
   --bug-depth <d>           PCT's bug depth, 1 to ${BUG_DEPTH_MAX} (default ${BUG_DEPTH_DEFAULT}): d - 1 priority change points per walk
-  --no-reduce               turn off the partial-order reduction (same states, more transitions)
+  --no-reduce               turn off the reductions: the partial-order reduction (same states, more
+                            transitions) and, with several nodes, the canonical cluster key (more states)
   --compare-variants        replay each violation's schedule on every variant: which it breaks, which
                             refuse one of its choices, and the first step where each run differs
   --shard <i>/<n>           search shard i of n (1-based) of the breadth-first search and print its file

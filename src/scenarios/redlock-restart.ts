@@ -110,10 +110,17 @@ export const redlockRestartWithoutFsync: Scenario = {
   explore: {
     faults: { stallCountMax: 0, stallLengthsMs: [], crashCountMax: 0, clients: ['A'], nodeCrashCountMax: 1, partitionCountMax: 1, nodes: ['r3', 'r4'] },
     depthMax: 8,
-    horizonMs: 1000,
     note: {
-      en: 'Searched with one crash and restart of r3 or r4 and one partition between A and r3 or r4, schedules of up to 8 choices in the first second: enough for the restart without fsync, not a proof for the fixes (a delayed restart matters after 10 s, beyond this horizon).',
-      zh: '搜索时允许 r3 或 r4 崩溃并重启一次，以及 A 与 r3 或 r4 之间一次网络分区，调度最多 8 个选择、限于第一秒内：足以找到不 fsync 的重启，但不能证明修复（延迟重启在 10 秒后才起作用，超出了这个时间范围）。',
+      en:
+        'Searched with one crash and restart of r3 or r4 and one partition between A and r3 or r4, schedules of up to 8 choices, with no time limit (the clock moves from one due time to the next). ' +
+        'Enough for the restart without fsync; the fixes hold within these bounds, which are not exhaustive and not a proof: 8 choices reach past the delayed restart\'s 10 s on only a few schedules. ' +
+        'Searched once to 10 choices and t = 100 s (about 44,000 states, a minute), no schedule broke either fix; longer schedules are more than a test can hold. ' +
+        'Each fix must cover every node: with fsync or the delayed restart on r3 alone, a crash of r4 breaks them the same way (A A B B B B !@r4 ^@r4 +1000).',
+      zh:
+        '搜索时允许 r3 或 r4 崩溃并重启一次，以及 A 与 r3 或 r4 之间一次网络分区，调度最多 8 个选择，不限时间（时钟从一个到期时刻跳到下一个）。' +
+        '足以找到不 fsync 的重启；在这些界限内两个修复都成立，但并非穷尽，也不是证明：8 个选择只有少数调度能越过延迟重启的 10 秒。' +
+        '曾一次搜索到 10 个选择、t = 100 秒（约 44,000 个状态，一分钟），没有调度打破任一修复；更长的调度超出了测试能容纳的范围。' +
+        '每个修复都必须覆盖所有节点：如果只有 r3 做 fsync 或延迟重启，r4 的崩溃会以同样的方式打破它们（A A B B B B !@r4 ^@r4 +1000）。',
     },
   },
   defaultVariant: 'no-fsync',
