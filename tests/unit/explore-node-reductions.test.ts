@@ -110,4 +110,16 @@ describe('lost messages, client clock jumps and replication delays as search cho
     const onR1 = new MoveTable(runner.ctx, runner.state, parseFaultBudget('repl-delays=1,repl-delay-ms=3000,nodes=r1'));
     expect(onR1.movesAt(runner.state, noFaultsUsed, (m) => runner.refusal(m)).map((m) => m.id)).toEqual(['A', 'B', '+']);
   });
+
+  it('redlock-clock-jump: a shortest two holders with a lost request instead of the partition, which replays', () => {
+    const scenario = findScenario('redlock-clock-jump');
+    const faults = parseFaultBudget('jumps=1,jump-ms=11000,losses=1,clients=A,nodes=r3+r4');
+    const result = explore({ scenario, invariants: ['mutual-exclusion'], stopAt: 'first', bounds: { faults, depthMax: 7, horizonMs: 1000 } });
+    const found = result.violations[0];
+    expect(found).toMatchObject({ kind: 'mutual-exclusion', steps: 7 });
+    expect(found.schedule).toMatch(/A-@r4/);
+    const sim = new Simulation(scenario);
+    sim.applySchedule(found.schedule);
+    expect(sim.eventsOfStep(found.steps - 1).some((e) => e.kind === 'violation' && e.violation === 'mutual-exclusion')).toBe(true);
+  }, 120_000);
 });
