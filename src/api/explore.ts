@@ -41,6 +41,14 @@ export interface ExploreFaults {
   readonly clockJumpsMs?: readonly number[];
   /** Client-node partitions (`A/@r1`) one schedule may contain; a partitioned link may be healed (`A|@r1`) later, free. */
   readonly partitions?: number;
+  /** Lost messages (`A-@r1` a request, `@r1-A` a reply) one schedule may contain. */
+  readonly losses?: number;
+  /** Client clock jumps (`A@+2000`) one schedule may contain, of the lengths in `clientClockJumpsMs`. */
+  readonly clientClockJumps?: number;
+  readonly clientClockJumpsMs?: readonly number[];
+  /** Changes of a replica's replication delay (`@r2~3000`) one schedule may contain, to the delays in `replicationDelaysMs`. */
+  readonly replicationDelays?: number;
+  readonly replicationDelaysMs?: readonly number[];
   /** Only these nodes are faulted (default: every node). */
   readonly nodes?: readonly string[];
 }
@@ -107,7 +115,23 @@ function lengths(path: string, value: unknown, min: number, what: string): numbe
   return [...new Set(list.map((ms, i) => integerIn(`${path}[${i}]`, ms, 0, min, advanceMsMax)))].sort((a, b) => a - b);
 }
 
-const FAULT_OPTIONS = ['stalls', 'stallLengthsMs', 'crashes', 'clients', 'nodeCrashes', 'promotions', 'clockJumps', 'clockJumpsMs', 'partitions', 'nodes'];
+const FAULT_OPTIONS = [
+  'stalls',
+  'stallLengthsMs',
+  'crashes',
+  'clients',
+  'nodeCrashes',
+  'promotions',
+  'clockJumps',
+  'clockJumpsMs',
+  'partitions',
+  'losses',
+  'clientClockJumps',
+  'clientClockJumpsMs',
+  'replicationDelays',
+  'replicationDelaysMs',
+  'nodes',
+];
 
 /** The `faults` option as the engine explorer's fault budget (explore/bounds.ts), each problem named by its path. */
 function faultBudgetOf(faults: unknown, clientIds: readonly string[], nodeIds: readonly string[]): FaultBudget {
@@ -118,10 +142,23 @@ function faultBudgetOf(faults: unknown, clientIds: readonly string[], nodeIds: r
   const stallCountMax = count('stalls');
   const stallLengthsMs = lengths('faults.stallLengthsMs', f.stallLengthsMs, 1, 'durations');
   if (stallCountMax > 0 && stallLengthsMs.length === 0) throw new ArgumentError('faults.stallLengthsMs', 'stalls need at least one length, e.g. [5000]');
-  const node = { nodeCrashCountMax: count('nodeCrashes'), promoteCountMax: count('promotions'), clockJumpCountMax: count('clockJumps'), partitionCountMax: count('partitions') };
+  const node = {
+    nodeCrashCountMax: count('nodeCrashes'),
+    promoteCountMax: count('promotions'),
+    clockJumpCountMax: count('clockJumps'),
+    partitionCountMax: count('partitions'),
+    lossCountMax: count('losses'),
+    clientClockJumpCountMax: count('clientClockJumps'),
+    replicationDelayCountMax: count('replicationDelays'),
+  };
   const clockJumpsMs = lengths('faults.clockJumpsMs', f.clockJumpsMs, -advanceMsMax, 'clock jumps');
   if (clockJumpsMs.includes(0)) throw new ArgumentError('faults.clockJumpsMs', 'a clock jump of 0 ms changes nothing');
   if (node.clockJumpCountMax > 0 && clockJumpsMs.length === 0) throw new ArgumentError('faults.clockJumpsMs', 'clock jumps need at least one length, e.g. [11000]');
+  const clientClockJumpsMs = lengths('faults.clientClockJumpsMs', f.clientClockJumpsMs, -advanceMsMax, 'clock jumps');
+  if (clientClockJumpsMs.includes(0)) throw new ArgumentError('faults.clientClockJumpsMs', 'a clock jump of 0 ms changes nothing');
+  if (node.clientClockJumpCountMax > 0 && clientClockJumpsMs.length === 0) throw new ArgumentError('faults.clientClockJumpsMs', 'client clock jumps need at least one length, e.g. [2000]');
+  const replicationDelaysMs = lengths('faults.replicationDelaysMs', f.replicationDelaysMs, 0, 'delays');
+  if (node.replicationDelayCountMax > 0 && replicationDelaysMs.length === 0) throw new ArgumentError('faults.replicationDelaysMs', 'replication delay changes need at least one delay, e.g. [3000]');
   const clients = names('faults.clients', f.clients, clientIds, 'client');
   const nodes = names('faults.nodes', f.nodes, nodeIds, 'node');
   const budget: FaultBudget = {
@@ -129,7 +166,15 @@ function faultBudgetOf(faults: unknown, clientIds: readonly string[], nodeIds: r
     stallLengthsMs,
     crashCountMax: count('crashes'),
     ...(clients ? { clients } : {}),
-    ...(hasNodeFaults({ ...noFaults, ...node }) ? { ...node, ...(clockJumpsMs.length > 0 ? { clockJumpsMs } : {}), ...(nodes ? { nodes } : {}) } : {}),
+    ...(hasNodeFaults({ ...noFaults, ...node })
+      ? {
+          ...node,
+          ...(clockJumpsMs.length > 0 ? { clockJumpsMs } : {}),
+          ...(clientClockJumpsMs.length > 0 ? { clientClockJumpsMs } : {}),
+          ...(replicationDelaysMs.length > 0 ? { replicationDelaysMs } : {}),
+          ...(nodes ? { nodes } : {}),
+        }
+      : {}),
   };
   if (hasNodeFaults(budget) && nodeIds.length === 0) throw new ArgumentError('faults', "node faults need several nodes: give the `nodes` option (e.g. ['r1', 'r2', 'r3'])");
   return budget;

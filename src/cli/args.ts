@@ -189,7 +189,9 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   --faults <budget>         the whole fault budget, "none" or items joined by commas: stalls=1,lengths=5000+7000,
                             crashes=1,clients=A+B and, with several Redis nodes, node-crashes=1 (restarts free),
                             promotions=1, jumps=1,jump-ms=11000+-2000 (node clock jumps), partitions=2 (heals
-                            free), nodes=r3+r4 (only these nodes); the single flags above apply over it
+                            free), losses=1 (a lost request or reply), client-jumps=1,client-jump-ms=2000+-2000
+                            (client clock jumps), repl-delays=1,repl-delay-ms=0+3000 (a replica's replication
+                            delay set), nodes=r3+r4 (only these nodes); the single flags above apply over it
   --states <n>              distinct states the search may visit (1 to ${STATES_MAX})
   --horizon-ms <ms>         latest virtual time a schedule may reach
   --invariant <kind>,...    violation kinds to look for (default: all), e.g. foreign-release
@@ -202,7 +204,8 @@ ones (docs/EXPLORER.md), else depth ${DEFAULT_DEPTH}, no faults, ${DEFAULT_STATE
   --walk-seed <n>           the walks' seed (default 1): walk i runs with seed n + i, printed with what it
                             finds; --walk-seed <that> --walks 1 replays that walk alone
   --bug-depth <d>           PCT's bug depth, 1 to ${BUG_DEPTH_MAX} (default ${BUG_DEPTH_DEFAULT}): d - 1 priority change points per walk
-  --no-reduce               turn off the partial-order reduction (same states, more transitions)
+  --no-reduce               turn off the reductions: the partial-order reduction (same states, more
+                            transitions) and, with several nodes, the canonical cluster key (more states)
   --compare-variants        replay each violation's schedule on every variant: which it breaks, which
                             refuse one of its choices, and the first step where each run differs
   --shard <i>/<n>           search shard i of n (1-based) of the breadth-first search and print its file

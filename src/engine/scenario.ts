@@ -164,7 +164,17 @@ export interface FaultBudget {
   readonly clockJumpsMs?: readonly number[];
   /** Client-node partitions (`A/@r1`) one schedule may contain. A partitioned link may be healed (`A|@r1`) at any later point, free. */
   readonly partitionCountMax?: number;
-  /** Only these nodes are faulted (crashed, promoted, jumped, partitioned from); default: every node. */
+  /** Lost messages one schedule may contain: a client's next request to a node (`A-@r1`) or a node's next reply to it (`@r1-A`). */
+  readonly lossCountMax?: number;
+  /** Client clock jumps (`A@+2000`) one schedule may contain, of the lengths in `clientClockJumpsMs`. */
+  readonly clientClockJumpCountMax?: number;
+  /** The client clock jumps tried at every point (ms; negative: the clock steps back). */
+  readonly clientClockJumpsMs?: readonly number[];
+  /** Changes of a replica's replication delay (`@r2~3000`) one schedule may contain, to the delays in `replicationDelaysMs`. */
+  readonly replicationDelayCountMax?: number;
+  /** The replication delays tried at every point (ms, 0 or more). */
+  readonly replicationDelaysMs?: readonly number[];
+  /** Only these nodes are faulted (crashed, promoted, jumped, partitioned from, lost messages of, delayed); default: every node. */
   readonly nodes?: readonly string[];
 }
 

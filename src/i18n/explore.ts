@@ -20,7 +20,20 @@ interface FaultsInput {
   readonly clockJumpCountMax?: number;
   readonly clockJumpsMs?: readonly number[];
   readonly partitionCountMax?: number;
+  readonly lossCountMax?: number;
+  readonly clientClockJumpCountMax?: number;
+  readonly clientClockJumpsMs?: readonly number[];
+  readonly replicationDelayCountMax?: number;
+  readonly replicationDelaysMs?: readonly number[];
   readonly nodes?: readonly string[];
+}
+
+/** Signed durations (`+11 s`, `-2 s`) in words, as alternatives. */
+function signedLengths(list: readonly number[], lang: Lang): string {
+  return formatAlternatives(
+    list.map((ms) => (ms < 0 ? `-${formatDuration(-ms, lang)}` : `+${formatDuration(ms, lang)}`)),
+    lang,
+  );
 }
 
 export interface BoundsInput {
@@ -92,13 +105,20 @@ export function faultsText(faults: FaultsInput, lang: Lang): string {
   if ((faults.nodeCrashCountMax ?? 0) > 0) nodeParts.push(t('exploreNodeCrashes', { n: faults.nodeCrashCountMax ?? 0 }));
   if ((faults.promoteCountMax ?? 0) > 0) nodeParts.push(t('explorePromotions', { n: faults.promoteCountMax ?? 0 }));
   if ((faults.clockJumpCountMax ?? 0) > 0) {
-    const lengths = formatAlternatives(
-      (faults.clockJumpsMs ?? []).map((ms) => (ms < 0 ? `-${formatDuration(-ms, lang)}` : `+${formatDuration(ms, lang)}`)),
-      lang,
-    );
-    nodeParts.push(t('exploreClockJumps', { n: faults.clockJumpCountMax ?? 0, lengths }));
+    nodeParts.push(t('exploreClockJumps', { n: faults.clockJumpCountMax ?? 0, lengths: signedLengths(faults.clockJumpsMs ?? [], lang) }));
   }
   if ((faults.partitionCountMax ?? 0) > 0) nodeParts.push(t('explorePartitions', { n: faults.partitionCountMax ?? 0 }));
+  if ((faults.lossCountMax ?? 0) > 0) nodeParts.push(t('exploreLosses', { n: faults.lossCountMax ?? 0 }));
+  if ((faults.clientClockJumpCountMax ?? 0) > 0) {
+    nodeParts.push(t('exploreClientClockJumps', { n: faults.clientClockJumpCountMax ?? 0, lengths: signedLengths(faults.clientClockJumpsMs ?? [], lang) }));
+  }
+  if ((faults.replicationDelayCountMax ?? 0) > 0) {
+    const delays = formatAlternatives(
+      (faults.replicationDelaysMs ?? []).map((ms) => formatDuration(ms, lang)),
+      lang,
+    );
+    nodeParts.push(t('exploreReplicationDelays', { n: faults.replicationDelayCountMax ?? 0, delays }));
+  }
   if (parts.length === 0 && nodeParts.length === 0) return t('exploreFaultsNone');
   let text = formatList([...parts, ...nodeParts], lang);
   if (faults.clients) text = t('exploreFaultClients', { faults: text, clients: formatList(faults.clients, lang) });

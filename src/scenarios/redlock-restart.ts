@@ -1,4 +1,4 @@
-import type { Scenario } from '../engine/scenario';
+import type { NodeSpec, Scenario } from '../engine/scenario';
 import { redlockNodes, redlockParams, text } from './common';
 import { redlockClient } from './redlock-clock-jump';
 import { COMPARE_AND_DELETE } from './scripts';
@@ -8,6 +8,11 @@ import { COMPARE_AND_DELETE } from './scripts';
  * (no fsync) lets another client build a second majority. antirez's answers: fsync every write,
  * or keep a restarted node out of service for longer than the longest lease (a delayed restart).
  */
+
+/** The same settings for each of the five nodes. */
+function everyNode(spec: Partial<NodeSpec>): Record<string, Partial<NodeSpec>> {
+  return Object.fromEntries(['r1', 'r2', 'r3', 'r4', 'r5'].map((id) => [id, spec]));
+}
 
 const clients = [
   { id: 'A', program: redlockClient(5000) },
@@ -68,7 +73,8 @@ export const redlockRestartWithoutFsync: Scenario = {
       title: text('fsync on every write', '每次写入都 fsync'),
       summary: text('r3 comes back with A\'s key; B gets two votes and waits its turn.', 'r3 重启后仍有 A 的键；B 只得两票，等到轮到自己。'),
       clients,
-      nodes: redlockNodes(5, { r3: { persistence: 'fsync' } }),
+      // Every node fsyncs (appendfsync always is the deployment's setting): with r3 alone, a crash of r4 loses A's lock the same way.
+      nodes: redlockNodes(5, everyNode({ persistence: 'fsync' })),
       narration: [
         { step: 7, text: text('r3 restarts with its data (fsync): A\'s key is still there.', 'r3 带着数据重启（fsync）：A 的键还在。') },
         {
@@ -86,7 +92,8 @@ export const redlockRestartWithoutFsync: Scenario = {
       title: text('Delayed restart (down longer than the lease)', '延迟重启（停机时间长于租期）'),
       summary: text('r3 comes back empty but serves nobody for 10 s; B cannot build a majority until A is done.', 'r3 重启后是空的，但 10 秒内不为任何人服务；在 A 完成之前，B 无法组成多数派。'),
       clients,
-      nodes: redlockNodes(5, { r3: { restartDelayMs: 10_000 } }),
+      // Every node restarts late (an operations rule for the deployment), not r3 alone.
+      nodes: redlockNodes(5, everyNode({ restartDelayMs: 10_000 })),
       narration: [
         { step: 7, text: text('r3 restarts empty, but serves no client before t=10200: longer than any lease it may have granted.', 'r3 以空数据重启，但在 t=10200 之前不为任何客户端服务：比它可能授予的任何租期都长。') },
         {
@@ -103,10 +110,17 @@ export const redlockRestartWithoutFsync: Scenario = {
   explore: {
     faults: { stallCountMax: 0, stallLengthsMs: [], crashCountMax: 0, clients: ['A'], nodeCrashCountMax: 1, partitionCountMax: 1, nodes: ['r3', 'r4'] },
     depthMax: 8,
-    horizonMs: 1000,
     note: {
-      en: 'Searched with one crash and restart of r3 or r4 and one partition between A and r3 or r4, schedules of up to 8 choices in the first second: enough for the restart without fsync, not a proof for the fixes (a delayed restart matters after 10 s, beyond this horizon).',
-      zh: '搜索时允许 r3 或 r4 崩溃并重启一次，以及 A 与 r3 或 r4 之间一次网络分区，调度最多 8 个选择、限于第一秒内：足以找到不 fsync 的重启，但不能证明修复（延迟重启在 10 秒后才起作用，超出了这个时间范围）。',
+      en:
+        'Searched with one crash and restart of r3 or r4 and one partition between A and r3 or r4, schedules of up to 8 choices, with no time limit (the clock moves from one due time to the next). ' +
+        'Enough for the restart without fsync; the fixes hold within these bounds, which are not exhaustive and not a proof: 8 choices reach past the delayed restart\'s 10 s on only a few schedules. ' +
+        'Searched once to 10 choices and t = 100 s (about 44,000 states, a minute), no schedule broke either fix; longer schedules are more than a test can hold. ' +
+        'Each fix must cover every node: with fsync or the delayed restart on r3 alone, a crash of r4 breaks them the same way (A A B B B B !@r4 ^@r4 +1000).',
+      zh:
+        '搜索时允许 r3 或 r4 崩溃并重启一次，以及 A 与 r3 或 r4 之间一次网络分区，调度最多 8 个选择，不限时间（时钟从一个到期时刻跳到下一个）。' +
+        '足以找到不 fsync 的重启；在这些界限内两个修复都成立，但并非穷尽，也不是证明：8 个选择只有少数调度能越过延迟重启的 10 秒。' +
+        '曾一次搜索到 10 个选择、t = 100 秒（约 44,000 个状态，一分钟），没有调度打破任一修复；更长的调度超出了测试能容纳的范围。' +
+        '每个修复都必须覆盖所有节点：如果只有 r3 做 fsync 或延迟重启，r4 的崩溃会以同样的方式打破它们（A A B B B B !@r4 ^@r4 +1000）。',
     },
   },
   defaultVariant: 'no-fsync',

@@ -133,14 +133,14 @@ describe('npm run sim -- explore', () => {
   it('refuses a checkpoint file cut short or of another search, exit 2, and leaves it there', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lockstep-checkpoint-'));
     const file = join(dir, 'cp.json');
-    writeFileSync(file, '{"format":"lockstep-explore-checkpoint","version":1,"ident');
+    writeFileSync(file, '{"format":"lockstep-explore-checkpoint","version":2,"ident');
     const cut = sim('explore', 'get-then-del', '--checkpoint', file);
     expect(cut.status).toBe(2);
     expect(cut.stderr).toMatch(/cp.json: not JSON, or cut short/);
     writeFileSync(file, JSON.stringify({ format: 'lockstep-explore-checkpoint', version: 99 }));
     const old = sim('explore', 'get-then-del', '--checkpoint', file);
     expect(old.status).toBe(2);
-    expect(old.stderr).toMatch(/checkpoint version 99, this explorer reads version 1/);
+    expect(old.stderr).toMatch(/checkpoint version 99, this explorer reads version 2/);
     expect(readFileSync(file, 'utf8')).toContain('99');
   });
 

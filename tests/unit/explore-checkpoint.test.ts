@@ -64,7 +64,7 @@ describe('bad checkpoints', () => {
   });
 
   it('refuses another version, a non-checkpoint, a cut one, and one whose paths do not replay', () => {
-    expect(() => resume({ ...file, version: 2 })).toThrow(/cp.json: checkpoint version 2, this explorer reads version 1/);
+    expect(() => resume({ ...file, version: 3 })).toThrow(/cp.json: checkpoint version 3, this explorer reads version 2/);
     expect(() => resume({ hello: 1 })).toThrow(/cp.json: not a checkpoint/);
     const s = file.search as Record<string, unknown>;
     expect(() => resume({ ...file, search: { ...s, visited: undefined } })).toThrow(/visited states are missing/);

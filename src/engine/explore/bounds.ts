@@ -51,9 +51,27 @@ function checkInteger(name: string, value: number, min: number, max: number): vo
   if (!Number.isSafeInteger(value) || value < min || value > max) throw new BoundsError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
 }
 
-/** Whether a budget allows any node fault (crash, promotion, clock jump, partition). */
+/** Whether a budget allows any node fault (crash, promotion, clock jump, partition, lost message, client clock jump, replication delay). */
 export function hasNodeFaults(f: FaultBudget): boolean {
-  return (f.nodeCrashCountMax ?? 0) > 0 || (f.promoteCountMax ?? 0) > 0 || (f.clockJumpCountMax ?? 0) > 0 || (f.partitionCountMax ?? 0) > 0;
+  return (
+    (f.nodeCrashCountMax ?? 0) > 0 ||
+    (f.promoteCountMax ?? 0) > 0 ||
+    (f.clockJumpCountMax ?? 0) > 0 ||
+    (f.partitionCountMax ?? 0) > 0 ||
+    (f.lossCountMax ?? 0) > 0 ||
+    (f.clientClockJumpCountMax ?? 0) > 0 ||
+    (f.replicationDelayCountMax ?? 0) > 0
+  );
+}
+
+/** Checks a list of lengths (stall, jump, delay) and returns it sorted, without repeats. */
+function checkLengths(what: string, list: readonly number[], min: number, allowZero: boolean): number[] {
+  if (list.length > stallLengthCountMaxLimit) throw new BoundsError(`at most ${stallLengthCountMaxLimit} ${what} lengths`);
+  for (const ms of list) {
+    checkInteger(`a ${what} (ms)`, ms, min, advanceMsMax);
+    if (ms === 0 && !allowZero) throw new BoundsError(`a ${what} of 0 ms changes nothing`);
+  }
+  return [...new Set(list)].sort((a, b) => a - b);
 }
 
 /**
@@ -81,6 +99,13 @@ export function validateBounds(bounds: ExploreBounds, clientIds?: readonly strin
     if (ms === 0) throw new BoundsError('a clock jump of 0 ms changes nothing');
   }
   if ((f.clockJumpCountMax ?? 0) > 0 && jumps.length === 0) throw new BoundsError('clock jumps need at least one length');
+  checkInteger('lossCountMax', f.lossCountMax ?? 0, 0, faultCountMaxLimit);
+  checkInteger('clientClockJumpCountMax', f.clientClockJumpCountMax ?? 0, 0, faultCountMaxLimit);
+  checkInteger('replicationDelayCountMax', f.replicationDelayCountMax ?? 0, 0, faultCountMaxLimit);
+  const clientJumps = checkLengths('client clock jump', f.clientClockJumpsMs ?? [], -advanceMsMax, false);
+  const delays = checkLengths('replication delay', f.replicationDelaysMs ?? [], 0, true);
+  if ((f.clientClockJumpCountMax ?? 0) > 0 && clientJumps.length === 0) throw new BoundsError('client clock jumps need at least one length');
+  if ((f.replicationDelayCountMax ?? 0) > 0 && delays.length === 0) throw new BoundsError('replication delay changes need at least one delay');
   if (clientIds && f.clients) {
     for (const id of f.clients) if (!clientIds.includes(id)) throw new BoundsError(`unknown client "${id}" in the fault budget (clients: ${clientIds.join(', ')})`);
   }
@@ -92,6 +117,8 @@ export function validateBounds(bounds: ExploreBounds, clientIds?: readonly strin
   const lengths = [...new Set(f.stallLengthsMs)].sort((a, b) => a - b);
   const faults: FaultBudget = { ...f, stallLengthsMs: lengths };
   if (f.clockJumpsMs !== undefined) (faults as { clockJumpsMs: readonly number[] }).clockJumpsMs = [...new Set(jumps)].sort((a, b) => a - b);
+  if (f.clientClockJumpsMs !== undefined) (faults as { clientClockJumpsMs: readonly number[] }).clientClockJumpsMs = clientJumps;
+  if (f.replicationDelaysMs !== undefined) (faults as { replicationDelaysMs: readonly number[] }).replicationDelaysMs = delays;
   return { ...bounds, faults };
 }
 
@@ -122,6 +149,14 @@ function parseJump(text: string): number {
   return ms;
 }
 
+function parseDelay(text: string): number {
+  const m = DURATION.exec(text);
+  if (!m) throw new BoundsError(`bad replication delay "${text}" (want e.g. 3000, 3000ms or 3s)`);
+  const ms = Number(m[1]) * (m[2] === 's' ? 1000 : 1);
+  checkInteger('a replication delay (ms)', ms, 0, advanceMsMax);
+  return ms;
+}
+
 function parseNames(what: string, value: string): string[] {
   const names = value.split('+');
   if (names.some((id) => !/^[A-Za-z][A-Za-z0-9_]*$/.test(id))) throw new BoundsError(`bad ${what} list "${value}"`);
@@ -131,7 +166,9 @@ function parseNames(what: string, value: string): string[] {
 /**
  * Parses a fault budget written as `none` or comma-separated items (the CLI's `--faults`):
  * `stalls=1,lengths=2500+5000,crashes=1,clients=A+B` for clients' processes, and for scenarios
- * with several nodes `node-crashes=1,promotions=1,jumps=1,jump-ms=11000+-2000,partitions=2,nodes=r3+r4`.
+ * with several nodes `node-crashes=1,promotions=1,jumps=1,jump-ms=11000+-2000,partitions=2,nodes=r3+r4`,
+ * `losses=1` (lost requests and replies), `client-jumps=1,client-jump-ms=2000+-2000` (client clock
+ * jumps) and `repl-delays=1,repl-delay-ms=0+3000` (a replica's replication delay set to one of these).
  * Lengths are durations as in schedules (`5000`, `5000ms`, `5s`); a clock jump may be negative.
  */
 export function parseFaultBudget(text: string): FaultBudget {
@@ -141,7 +178,12 @@ export function parseFaultBudget(text: string): FaultBudget {
   let crashCountMax = 0;
   let stallLengthsMs: number[] = [];
   let clients: string[] | undefined;
-  const node: { -readonly [K in 'nodeCrashCountMax' | 'promoteCountMax' | 'clockJumpCountMax' | 'partitionCountMax']?: number } & { clockJumpsMs?: number[]; nodes?: string[] } = {};
+  const node: { -readonly [K in 'nodeCrashCountMax' | 'promoteCountMax' | 'clockJumpCountMax' | 'partitionCountMax' | 'lossCountMax' | 'clientClockJumpCountMax' | 'replicationDelayCountMax']?: number } & {
+    clockJumpsMs?: number[];
+    clientClockJumpsMs?: number[];
+    replicationDelaysMs?: number[];
+    nodes?: string[];
+  } = {};
   for (const part of trimmed.split(',')) {
     const [name, value, extra] = part.trim().split('=');
     if (value === undefined || extra !== undefined) throw new BoundsError(`bad fault item "${part}" (want name=value)`);
@@ -176,12 +218,31 @@ export function parseFaultBudget(text: string): FaultBudget {
       case 'nodes':
         node.nodes = parseNames('node', value);
         break;
+      case 'losses':
+        node.lossCountMax = parseCount('losses', value);
+        break;
+      case 'client-jumps':
+        node.clientClockJumpCountMax = parseCount('client-jumps', value);
+        break;
+      case 'client-jump-ms':
+        node.clientClockJumpsMs = value.split('+').map(parseJump);
+        break;
+      case 'repl-delays':
+        node.replicationDelayCountMax = parseCount('repl-delays', value);
+        break;
+      case 'repl-delay-ms':
+        node.replicationDelaysMs = value.split('+').map(parseDelay);
+        break;
       default:
-        throw new BoundsError(`unknown fault item "${name}" (stalls, lengths, crashes, clients, node-crashes, promotions, jumps, jump-ms, partitions, nodes)`);
+        throw new BoundsError(
+          `unknown fault item "${name}" (stalls, lengths, crashes, clients, node-crashes, promotions, jumps, jump-ms, partitions, losses, client-jumps, client-jump-ms, repl-delays, repl-delay-ms, nodes)`,
+        );
     }
   }
   if (stallCountMax > 0 && stallLengthsMs.length === 0) throw new BoundsError('stalls need lengths, e.g. stalls=1,lengths=5000');
   if ((node.clockJumpCountMax ?? 0) > 0 && (node.clockJumpsMs ?? []).length === 0) throw new BoundsError('clock jumps need lengths, e.g. jumps=1,jump-ms=11000');
+  if ((node.clientClockJumpCountMax ?? 0) > 0 && (node.clientClockJumpsMs ?? []).length === 0) throw new BoundsError('client clock jumps need lengths, e.g. client-jumps=1,client-jump-ms=2000');
+  if ((node.replicationDelayCountMax ?? 0) > 0 && (node.replicationDelaysMs ?? []).length === 0) throw new BoundsError('replication delay changes need delays, e.g. repl-delays=1,repl-delay-ms=3000');
   const budget: FaultBudget = { stallCountMax, stallLengthsMs, crashCountMax, ...(clients ? { clients } : {}), ...node };
   return validateBounds({ faults: budget, depthMax: 1, stateCountMax: 1, horizonMs: null }).faults;
 }
@@ -197,6 +258,9 @@ export function formatFaultBudget(f: FaultBudget): string {
   if ((f.promoteCountMax ?? 0) > 0) parts.push(`promotions=${f.promoteCountMax}`);
   if ((f.clockJumpCountMax ?? 0) > 0) parts.push(`jumps=${f.clockJumpCountMax}`, `jump-ms=${(f.clockJumpsMs ?? []).join('+')}`);
   if ((f.partitionCountMax ?? 0) > 0) parts.push(`partitions=${f.partitionCountMax}`);
+  if ((f.lossCountMax ?? 0) > 0) parts.push(`losses=${f.lossCountMax}`);
+  if ((f.clientClockJumpCountMax ?? 0) > 0) parts.push(`client-jumps=${f.clientClockJumpCountMax}`, `client-jump-ms=${(f.clientClockJumpsMs ?? []).join('+')}`);
+  if ((f.replicationDelayCountMax ?? 0) > 0) parts.push(`repl-delays=${f.replicationDelayCountMax}`, `repl-delay-ms=${(f.replicationDelaysMs ?? []).join('+')}`);
   if (f.nodes && hasNodeFaults(f)) parts.push(`nodes=${f.nodes.join('+')}`);
   return parts.join(',');
 }

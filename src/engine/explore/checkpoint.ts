@@ -47,7 +47,8 @@ export class CheckpointMismatch extends Error {
 }
 
 export const checkpointFormat = 'lockstep-explore-checkpoint';
-export const checkpointFormatVersion = 1;
+/** 2: canonical cluster keys (message ids renumbered) and the lost-message, client-clock and replication-delay budgets. */
+export const checkpointFormatVersion = 2;
 
 export class CheckpointError extends Error {
   override name = 'CheckpointError';

@@ -40,7 +40,7 @@ export interface ExploreOptions {
    * budget drawn per walk).
    */
   readonly mode?: ExploreMode;
-  /** Partial-order reduction (bfs only; default on). */
+  /** The reductions (bfs only; default on): partial-order reduction and the canonical state key (search.ts). */
   readonly reduce?: boolean;
   /** Stop at the first violation ('first'), once every kind is found ('all', default), or never. */
   readonly stopAt?: 'first' | 'all' | 'never';

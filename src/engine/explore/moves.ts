@@ -12,12 +12,16 @@ export interface FaultsUsed {
   readonly promotions: number;
   readonly clockJumps: number;
   readonly partitions: number;
+  /** Lost messages, client clock jumps, replication delay changes. */
+  readonly losses: number;
+  readonly clientClockJumps: number;
+  readonly replicationDelays: number;
 }
 
-export const noFaultsUsed: FaultsUsed = { stalls: 0, crashes: 0, nodeCrashes: 0, promotions: 0, clockJumps: 0, partitions: 0 };
+export const noFaultsUsed: FaultsUsed = { stalls: 0, crashes: 0, nodeCrashes: 0, promotions: 0, clockJumps: 0, partitions: 0, losses: 0, clientClockJumps: 0, replicationDelays: 0 };
 
 /** Which budget a fault move spends (restarts and heals spend none: they undo a crash or a partition). */
-type Spends = 'stalls' | 'crashes' | 'nodeCrashes' | 'promotions' | 'clockJumps' | 'partitions' | null;
+type Spends = 'stalls' | 'crashes' | 'nodeCrashes' | 'promotions' | 'clockJumps' | 'partitions' | 'losses' | 'clientClockJumps' | 'replicationDelays' | null;
 
 /**
  * A move with its place in the search's fixed order, which also ranks it for the partial-order
@@ -52,6 +56,12 @@ function limitOf(budget: FaultBudget, spends: Exclude<Spends, null>): number {
       return budget.clockJumpCountMax ?? 0;
     case 'partitions':
       return budget.partitionCountMax ?? 0;
+    case 'losses':
+      return budget.lossCountMax ?? 0;
+    case 'clientClockJumps':
+      return budget.clientClockJumpCountMax ?? 0;
+    case 'replicationDelays':
+      return budget.replicationDelayCountMax ?? 0;
   }
 }
 
@@ -69,6 +79,12 @@ function spendsOf(move: Move): Spends {
       return 'clockJumps';
     case 'partition':
       return 'partitions';
+    case 'lose':
+      return 'losses';
+    case 'client-clock':
+      return 'clientClockJumps';
+    case 'replication-delay':
+      return 'replicationDelays';
     default:
       return null;
   }
@@ -112,8 +128,10 @@ export class MoveTable {
 
   /**
    * The node faults of the budget, node by node in the scenario's order: crash, restart, promote,
-   * each clock jump, then each client's partition and heal. Only the kinds the budget allows
-   * (restarts with crashes, heals with partitions), only of the budget's nodes and clients.
+   * each clock jump, then each client's partition and heal, the loss of each client's next
+   * request and of the node's next reply to it, each replication delay (replicas only: the engine
+   * refuses the others); then each client's clock jumps. Only the kinds the budget allows (restarts
+   * with crashes, heals with partitions), only of the budget's nodes and clients.
    */
   private buildNodeFaults(budget: FaultBudget, add: (move: Choice) => void): void {
     const nodes = this.ctx.nodeIds.filter((id) => budget.nodes === undefined || budget.nodes.includes(id));
@@ -131,7 +149,15 @@ export class MoveTable {
           add({ kind: 'heal', clientId, nodeId });
         }
       }
+      if ((budget.lossCountMax ?? 0) > 0) {
+        for (const clientId of clients) {
+          add({ kind: 'lose', clientId, nodeId, direction: 'request' });
+          add({ kind: 'lose', clientId, nodeId, direction: 'reply' });
+        }
+      }
+      if ((budget.replicationDelayCountMax ?? 0) > 0) for (const ms of budget.replicationDelaysMs ?? []) add({ kind: 'replication-delay', nodeId, ms });
     }
+    if ((budget.clientClockJumpCountMax ?? 0) > 0) for (const clientId of clients) for (const ms of budget.clientClockJumpsMs ?? []) add({ kind: 'client-clock', clientId, ms });
   }
 
   private left(used: FaultsUsed, spends: Spends): boolean {
@@ -181,5 +207,7 @@ export class MoveTable {
 export function usedKey(used: FaultsUsed): string {
   const base = `;${used.stalls},${used.crashes}`;
   const nodes = used.nodeCrashes + used.promotions + used.clockJumps + used.partitions;
-  return nodes === 0 ? base : `${base},${used.nodeCrashes},${used.promotions},${used.clockJumps},${used.partitions}`;
+  const more = used.losses + used.clientClockJumps + used.replicationDelays;
+  const withNodes = nodes + more === 0 ? base : `${base},${used.nodeCrashes},${used.promotions},${used.clockJumps},${used.partitions}`;
+  return more === 0 ? withNodes : `${withNodes},${used.losses},${used.clientClockJumps},${used.replicationDelays}`;
 }

@@ -45,7 +45,8 @@ export function pctGuarantee(bugDepth: number, entities: number, stepCountMax: n
 export function faultSlotsOf(budget: FaultBudget): number {
   const nodeCrashes = budget.nodeCrashCountMax ?? 0;
   const partitions = budget.partitionCountMax ?? 0;
-  return budget.stallCountMax + budget.crashCountMax + 2 * nodeCrashes + (budget.promoteCountMax ?? 0) + (budget.clockJumpCountMax ?? 0) + 2 * partitions;
+  const more = (budget.lossCountMax ?? 0) + (budget.clientClockJumpCountMax ?? 0) + (budget.replicationDelayCountMax ?? 0);
+  return budget.stallCountMax + budget.crashCountMax + 2 * nodeCrashes + (budget.promoteCountMax ?? 0) + (budget.clockJumpCountMax ?? 0) + 2 * partitions + more;
 }
 
 /** k distinct integers drawn from [0, range) in the order drawn (range >= count). */

@@ -42,13 +42,14 @@ export class ExploreRunner {
   private readonly keyer: StateKeyer;
   private readonly rootSnapshot: ExploreSnapshot;
 
-  constructor(scenario: Scenario, options: { readonly variantId?: string; readonly seed?: number; readonly keyer?: StateKeyer } = {}) {
+  /** canonical: the keyer's canonical form (state-key.ts), when no keyer is given. */
+  constructor(scenario: Scenario, options: { readonly variantId?: string; readonly seed?: number; readonly keyer?: StateKeyer; readonly canonical?: boolean } = {}) {
     const start = startRun(scenario, options);
     this.ctx = start.ctx;
     this.server = start.server;
     this.nodes = start.nodes;
     this.world = start.world;
-    this.keyer = options.keyer ?? new StateKeyer();
+    this.keyer = options.keyer ?? new StateKeyer(options.canonical === true);
     this.rootSnapshot = this.snapshot();
   }
 

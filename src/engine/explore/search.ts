@@ -25,7 +25,10 @@ export interface ExploreTarget {
 }
 
 export interface SearchOptions extends ExploreTarget {
-  /** Partial-order reduction (default on). */
+  /**
+   * The reductions (default on): partial-order reduction (por.ts) and, unless a keyer is given,
+   * the canonical state key (state-key.ts: message ids renumbered).
+   */
   readonly reduce?: boolean;
   /**
    * When to stop early: 'first' at the first violation of any kind looked for (it is a shortest
@@ -117,7 +120,7 @@ export class BreadthFirstSearch {
   private readonly found: FirstFound<ViolationKind>;
 
   constructor(options: SearchOptions) {
-    this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed, keyer: options.keyer });
+    this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed, keyer: options.keyer, canonical: options.reduce ?? true });
     this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds, this.runner.ctx.nodeIds);
     this.invariants = checkedKinds(options.scenario.checkers, options.invariants);
     this.targets = new Set(this.invariants);

@@ -1,4 +1,5 @@
 import type { ServerSnapshot } from '../redis/server';
+import type { ClusterState } from '../nodes/state';
 import type { WorldState } from '../world';
 
 /**
@@ -17,6 +18,13 @@ export class StateKeyer {
   /** Each part's JSON by id, and its stable hash once asked (stableHash). */
   private readonly texts: string[] = [];
   private readonly hashes: (string | undefined)[] = [];
+
+  /**
+   * canonical: key the cluster in its canonical form (canonicalCluster): message ids renumbered,
+   * so states that differ only in how many messages were ever sent are one state. Off, the key is
+   * equal exactly when Simulation.stateKey() is.
+   */
+  constructor(readonly canonical = false) {}
 
   /** How many distinct parts have been seen (memory the keyer holds). */
   get partCount(): number {
@@ -75,10 +83,35 @@ export class StateKeyer {
     text += `;${this.id(JSON.stringify(world.processes))},${this.id(JSON.stringify(world.lock))},${this.id(JSON.stringify(world.counters))},${this.id(JSON.stringify(world.resources))}`;
     text += `;${this.id(JSON.stringify(server))}`;
     if (world.cluster === undefined || nodes === null) return text;
-    text += `;${this.id(JSON.stringify(world.cluster))}:`;
+    text += `;${this.id(JSON.stringify(this.canonical ? canonicalCluster(world.cluster) : world.cluster))}:`;
     for (const id in nodes) text += `${this.id(JSON.stringify(nodes[id]))},`;
     return text;
   }
+}
+
+/**
+ * The cluster with its message ids renumbered 0, 1, 2... in the order the live ones appear
+ * (messages in flight in sending order, then WAITs' requests, then the clients' awaited ids in
+ * client order), and no next id. An id is only ever compared for equality (a reply is taken when
+ * its id is the one the client awaits; cluster.ts), never for order, and a new id only needs to
+ * differ from every live one: two clusters equal after renumbering have the same futures. The
+ * trace never shows an id.
+ */
+export function canonicalCluster(cluster: Readonly<ClusterState>): unknown {
+  const ids = new Map<number, number>();
+  const renumber = (id: number): number => {
+    let n = ids.get(id);
+    if (n === undefined) {
+      n = ids.size;
+      ids.set(id, n);
+    }
+    return n;
+  };
+  const messages = cluster.messages.map((m) => ({ ...m, id: renumber(m.id) }));
+  const waits = cluster.waits.map((w) => ({ ...w, request: { ...w.request, id: renumber(w.request.id) } }));
+  const awaiting: Record<string, unknown> = {};
+  for (const id of Object.keys(cluster.awaiting).sort()) awaiting[id] = { ...cluster.awaiting[id], messageId: renumber(cluster.awaiting[id].messageId) };
+  return { ...cluster, nextMessageId: 0, messages, waits, awaiting };
 }
 
 /** Two 32-bit FNV-1a hashes with different offsets, as 16 hex digits. */

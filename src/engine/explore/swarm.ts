@@ -30,6 +30,10 @@ export function drawSwarmBudget(random: SeededRandom, budget: FaultBudget, clien
   const clockJumpCountMax = drawCount(random, budget.clockJumpCountMax ?? 0);
   const partitionCountMax = drawCount(random, budget.partitionCountMax ?? 0);
   const clients = drawSubset(random, budget.clients ?? clientIds);
+  // Drawn after the others (and only when allowed), so budgets without them draw as before.
+  const lossCountMax = drawCount(random, budget.lossCountMax ?? 0);
+  const clientClockJumpCountMax = drawCount(random, budget.clientClockJumpCountMax ?? 0);
+  const replicationDelayCountMax = drawCount(random, budget.replicationDelayCountMax ?? 0);
   const drawn: FaultBudget = {
     stallCountMax,
     stallLengthsMs: stallCountMax > 0 ? drawSubset(random, budget.stallLengthsMs) : [],
@@ -40,6 +44,9 @@ export function drawSwarmBudget(random: SeededRandom, budget: FaultBudget, clien
     clockJumpCountMax,
     ...(clockJumpCountMax > 0 ? { clockJumpsMs: drawSubset(random, budget.clockJumpsMs ?? []) } : {}),
     partitionCountMax,
+    ...(lossCountMax > 0 ? { lossCountMax } : {}),
+    ...(clientClockJumpCountMax > 0 ? { clientClockJumpCountMax, clientClockJumpsMs: drawSubset(random, budget.clientClockJumpsMs ?? []) } : {}),
+    ...(replicationDelayCountMax > 0 ? { replicationDelayCountMax, replicationDelaysMs: drawSubset(random, budget.replicationDelaysMs ?? []) } : {}),
     ...(budget.nodes ? { nodes: budget.nodes } : {}),
   };
   return drawn;
