@@ -1,7 +1,9 @@
 /**
  * The store's factory over a scenario library (library.ts): the page's (scenarios load on demand)
- * or Node's (all loaded; `createSimStore`). This module imports no scenario body, so the page's
- * first screen carries only the scenarios its library bundles.
+ * or Node's (all loaded; create-sim-store.ts). It composes the slices: the simulation slice gets
+ * the store, every other feature its own state and its port (wire-ports.ts), and the simulation
+ * slice's updates carry the run's changes to the features inside them (run-feed.ts). This module
+ * imports no scenario body, so the page's first screen carries only the scenarios its library bundles.
  */
 import { createStore } from 'zustand/vanilla';
 import { RunProjection } from '../../engine/projection';
@@ -23,7 +25,10 @@ import { createLearnSlice } from './slices/learn';
 import { createIoSlice } from './slices/io';
 import { createConsoleSlice } from './slices/console';
 import { createNodeFaultsSlice } from './slices/node-faults';
-import type { SimState, SimStore, SimStoreInit } from './createSimStore';
+import type { SliceStore } from './ports';
+import { createRunFeed } from './run-feed';
+import type { SimState, SimStore, SimStoreInit } from './store-types';
+import { wirePorts } from './wire-ports';
 
 interface InitialRun extends SimStoreInit {
   /** The saved run's text when `run` came from it: a run that no longer fits is reported as saved work. */
@@ -92,21 +97,27 @@ export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit 
     },
   };
 
-  const api = createStore<SimState>()((...a) => ({
-    ...createSimulationSlice(rt, options)(...a),
-    ...createPlaybackSlice(rt, options)(...a),
-    ...createUiSlice(options)(...a),
-    ...createLinkSlice(rt)(...a),
-    ...createExploreSlice(rt, options)(...a),
-    ...createCompareSlice(rt, options)(...a),
-    ...createWorkbenchSlice(rt, options)(...a),
-    ...createMyScenariosSlice(rt, options)(...a),
-    ...createLearnSlice(library.catalog, options)(...a),
-    ...createDraftsSlice()(...a),
-    ...createIoSlice(rt, options)(...a),
-    ...createConsoleSlice(rt)(...a),
-    ...createNodeFaultsSlice(rt)(...a),
-  }));
+  const api = createStore<SimState>()((set, get, store) => {
+    const feed = createRunFeed(set, get, () => rt.engine.definition);
+    const ports = wirePorts(rt, feed);
+    // A feature sees its own state only (the store is one object: the read is the whole, the type is not).
+    const own = { get: feed.current, set: feed.set } as SliceStore<never>;
+    return {
+      ...createSimulationSlice(rt, options)(feed.runSet, get, store),
+      ...createPlaybackSlice(rt, ports.playback, options)(own),
+      ...createUiSlice(options)(own),
+      ...createLinkSlice(ports.links)(own),
+      ...createExploreSlice(ports.explore, options)(own),
+      ...createCompareSlice(ports.compare, options)(own),
+      ...createWorkbenchSlice(ports.workbench, options)(own),
+      ...createMyScenariosSlice(ports.myScenarios, options)(own),
+      ...createLearnSlice(library.catalog, ports.learn, options)(own),
+      ...createDraftsSlice()(own),
+      ...createIoSlice(ports.io, options)(own),
+      ...createConsoleSlice(ports.console)(own),
+      ...createNodeFaultsSlice(ports.nodeFaults)(),
+    };
+  });
   /** Load the requested run; if its schedule does not fit, show why and load the default instead. */
   const begin = () => {
     const init = initialRun(options, library.ready);

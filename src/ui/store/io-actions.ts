@@ -10,17 +10,22 @@ import { formatScenarioFile, parseScenarioFileText } from '../../definition/file
 import { playwrightRegressionSpec, regressionFileBase, vitestRegressionTest } from '../../definition/regression-test';
 import { formatSchedule } from '../../engine/schedule';
 import type { DraftCheckService } from '../worker/draft-check-protocol';
-import type { SimState, SimStoreInit } from './createSimStore';
 import { parseDefinitionLink } from './definition-link';
-import { definitionOnScreen, type Runtime } from './runtime';
-import type { IoImportState, IoShared, IoSlice } from './slices/io';
+import type { IoPort, SliceStore } from './ports';
+import type { IoActions, IoImportState, IoLinkState, IoShared } from './io-types';
 import type { LinkError } from './types';
 
+/** The io slice's own state, as these actions read and write it. */
+interface IoActionsState {
+  readonly ioLink: IoLinkState;
+  readonly ioLinkPending: boolean;
+  readonly ioImport: IoImportState;
+}
+
 interface IoContext {
-  readonly rt: Runtime;
-  readonly init: SimStoreInit & { readonly draftChecker?: DraftCheckService | null };
-  readonly get: () => SimState;
-  readonly set: (partial: Partial<SimState>) => void;
+  readonly port: IoPort;
+  readonly init: { readonly draftChecker?: DraftCheckService | null };
+  readonly store: SliceStore<IoActionsState>;
   readonly shared: IoShared;
 }
 
@@ -47,15 +52,15 @@ function freeName(name: string, taken: (candidate: string) => boolean): string {
   return `${name} (imported)`;
 }
 
-export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick<IoSlice, 'ioOpenLink' | 'ioScenarioFile' | 'ioImportText' | 'ioResolveClash' | 'ioDismissImport' | 'ioRegressionTest'> {
-  const { engine } = rt;
+export function createIoActions({ port, init, store, shared }: IoContext): IoActions {
+  const { get, set } = store;
   /** Draft checks of this module are numbered apart from the workbench's. */
   let checkId = 1_000_000;
   let pending: Pending | null = null;
   const patchImport = (change: Partial<IoImportState>) => set({ ioImport: { ...get().ioImport, ...change } });
 
   /** The definition of the scenario on screen, or null when it cannot be one (a hosted client). */
-  const current = (): ScenarioDefinition | null => definitionOnScreen(engine);
+  const current = (): ScenarioDefinition | null => port.definitionOnScreen();
 
   /** Replays a scenario off the page's thread; a problem in words, or null when it may run here. */
   const dryRun = async (definition: ScenarioDefinition, seed: number, schedule: string, fitVariant: string): Promise<string | null> => {
@@ -69,12 +74,12 @@ export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick
 
   /** Stores a checked file in My scenarios, then opens it there. */
   const land = (file: Pending, replaceId: string | null, name: string) => {
-    const id = get().putMyScenario({ name, variant: file.variant, seed: file.seed, schedule: file.schedule, definition: file.definition }, replaceId);
+    const id = port.myScenarios.put({ name, variant: file.variant, seed: file.seed, schedule: file.schedule, definition: file.definition }, replaceId);
     if (id === null) {
       patchImport({ status: 'invalid', problems: [{ path: '', message: 'My scenarios could not be written (see the notice)' }] });
       return;
     }
-    get().openMyScenario(id);
+    port.myScenarios.open(id);
     patchImport({ status: 'imported', problems: [], name });
   };
 
@@ -85,7 +90,9 @@ export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick
       const refuse = (error: LinkError) => {
         if (request !== shared.linkRequest) return;
         // The run on screen stays (at startup, the default one) and is not saved over the reader's work.
-        set(options.startup ? { ioLinkPending: false, persistRun: false, linkError: error } : { ioLinkPending: false, linkError: { ...error, keptCurrent: true } });
+        if (options.startup) port.setPersistRun(false);
+        port.showLinkError(options.startup ? error : { ...error, keptCurrent: true });
+        set({ ioLinkPending: false });
       };
       const parsed = await parseDefinitionLink(hash);
       if (request !== shared.linkRequest) return;
@@ -95,29 +102,30 @@ export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick
       if (request !== shared.linkRequest) return;
       if (problem !== null) return refuse({ reason: 'bad-definition', detail: problem.slice(0, detailCharsMax) });
       // The page loads the Lua engine on demand: a link's scenario may evaluate scripts before it has.
-      if (!rt.library.luaReady()) {
+      if (!port.lua.ready()) {
         try {
-          await rt.library.loadLua();
+          await port.lua.load();
         } catch (error) {
           return refuse({ reason: 'bad-definition', detail: error instanceof Error ? error.message : String(error) });
         }
         if (request !== shared.linkRequest) return;
       }
-      const result = get().loadRun({ ...link, custom });
+      const result = port.loadRun({ ...link, custom });
       // Not ready cannot happen here (its scenario is the link's own, Lua loaded above); say so if it does.
       if (!result.ok) return refuse(result.error.reason === 'not-ready' ? { reason: 'bad-definition', detail: `not ready: ${result.error.detail}` } : result.error);
       // The link's own payload is this definition's: no need to encode it again.
-      shared.encodedFor = engine.definition;
-      set({ ioLinkPending: false, linkError: null, ioLink: { status: 'ready', scenarioId: custom.definition.id, payload, chars: payload.length } });
-      get().applyLinkExtras(link);
+      shared.encodedFor = port.run().definition;
+      port.showLinkError(null);
+      set({ ioLinkPending: false, ioLink: { status: 'ready', scenarioId: custom.definition.id, payload, chars: payload.length } });
+      port.applyLinkExtras(link);
     },
 
     ioScenarioFile() {
       const definition = current();
       if (definition === null) return Promise.resolve(null);
-      const { variantId, seed, schedule, myScenarioId, myScenarios } = get();
+      const { variantId, seed, schedule } = port.run();
       const title = typeof definition.title === 'string' ? definition.title : (definition.title?.en ?? definition.id);
-      const name = myScenarios.find((m) => m.id === myScenarioId && m.id === definition.id)?.name ?? title;
+      const name = port.myScenarios.nameOnScreen(definition.id) ?? title;
       return Promise.resolve({ fileName: `lockstep-${definition.id}.json`, mime: 'application/json', text: formatScenarioFile({ name, run: { variant: variantId, seed, schedule }, definition }) });
     },
 
@@ -132,7 +140,7 @@ export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick
       const problem = await dryRun(file.definition, file.run.seed, file.run.schedule, file.run.variant);
       if (problem !== null) return patchImport({ status: 'invalid', problems: [{ path: problem.startsWith('the schedule') ? 'run.schedule' : 'run', message: problem }] });
       const next: Pending = { name: file.name, variant: file.run.variant, seed: file.run.seed, schedule: file.run.schedule, definition: file.definition, clashId: '' };
-      const clash = get().findMyScenarioByName(file.name);
+      const clash = port.myScenarios.find(file.name);
       if (clash) {
         pending = { ...next, clashId: clash.id };
         return patchImport({ status: 'clash', name: clash.name });
@@ -145,7 +153,7 @@ export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick
       pending = null;
       if (!file || choice === 'cancel') set({ ioImport: idleImport });
       else if (choice === 'replace') land(file, file.clashId, file.name);
-      else land(file, null, freeName(file.name, (candidate) => get().findMyScenarioByName(candidate) !== null));
+      else land(file, null, freeName(file.name, (candidate) => port.myScenarios.find(candidate) !== null));
       return Promise.resolve();
     },
 
@@ -157,8 +165,8 @@ export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick
     ioRegressionTest(kind) {
       const definition = current();
       if (definition === null) return Promise.resolve(null);
-      const { variantId, seed, schedule, runLog } = get();
-      const run = { definition, variant: variantId, seed, schedule, violations: runLog.projection.violations.map((v) => ({ kind: v.violation, step: v.step })) };
+      const { variantId, seed, schedule } = port.run();
+      const run = { definition, variant: variantId, seed, schedule, violations: port.violations().map((v) => ({ kind: v.violation, step: v.step })) };
       const base = regressionFileBase(run);
       return Promise.resolve(
         kind === 'vitest'

@@ -5,12 +5,10 @@
  * second tab's work is never overwritten (and the page says so when it merged one). What could not
  * be read is kept aside by the storage and reported, never dropped.
  */
-import type { StateCreator } from 'zustand/vanilla';
-import { definitionOfScenario, parseDefinition } from '../../../definition';
-import type { SimState, SimStoreInit } from '../createSimStore';
+import { parseDefinition } from '../../../definition';
 import { myScenarioCountMax, myScenarioNameCharsMax, nextMyScenarioId, readMyScenarios, writeMyScenarios, type MyScenario } from '../my-scenarios';
-import type { Runtime } from '../runtime';
-import type { MyScenarioStorage, Notice } from '../types';
+import type { MyScenariosPort, SliceStore } from '../ports';
+import type { MyScenarioStorage } from '../types';
 
 export interface MyScenarioSummary {
   readonly id: string;
@@ -40,17 +38,22 @@ export interface MyScenariosSlice {
   putMyScenario(entry: Omit<MyScenario, 'id'>, replaceId: string | null): string | null;
 }
 
+export interface MyScenariosInit {
+  /** Where the user's own scenarios live (localStorage in the page); without it they cannot be saved. */
+  readonly myScenarioStorage?: MyScenarioStorage | null;
+}
+
 const summaries = (entries: readonly MyScenario[]): MyScenarioSummary[] => entries.map((e) => ({ id: e.id, name: e.name }));
 
-export function createMyScenariosSlice(rt: Runtime, init: SimStoreInit & { readonly myScenarioStorage?: MyScenarioStorage | null }): StateCreator<SimState, [], [], MyScenariosSlice> {
+export function createMyScenariosSlice(port: MyScenariosPort, init: MyScenariosInit): (store: SliceStore<MyScenariosSlice>) => MyScenariosSlice {
   const storage = init.myScenarioStorage ?? null;
   let knownRevision = 0;
   let deleted: { entry: MyScenario; index: number } | null = null;
   /** The last commit found another tab's write (its notice must not be replaced by a plain "saved"). */
   let merged = false;
 
-  return (set, get) => {
-    const notice = (n: Notice) => set({ notice: n });
+  return ({ set, get }) => {
+    const notice: MyScenariosPort['notify'] = (n) => port.notify(n);
 
     /** Reads the document; keeps aside and reports what could not be read. */
     const read = () => {
@@ -104,20 +107,20 @@ export function createMyScenariosSlice(rt: Runtime, init: SimStoreInit & { reado
       saveAsMyScenario(name) {
         const title = cleanName(name);
         if (title === '') return;
-        let definition;
-        try {
-          definition = rt.engine.definition ?? definitionOfScenario(rt.engine.scenario);
-        } catch {
+        const definition = port.definitionOnScreen();
+        if (definition === null) {
           notice({ key: 'myScenariosNotExpressible', tone: 'warning' });
           return;
         }
         let id = '';
-        const { variantId, schedule, seed } = get();
+        const { variantId, schedule, seed } = port.run();
         const written = commit((entries) => {
           id = nextMyScenarioId(entries);
           return [...entries, { id, name: title, variant: variantId, schedule, seed, definition: { ...definition, id, title } }];
         });
-        if (written) set({ myScenarioId: id, ...(merged ? {} : { notice: { key: 'myScenarioSaved', params: { name: title }, tone: 'info' } }) });
+        if (!written) return;
+        if (!merged) notice({ key: 'myScenarioSaved', params: { name: title }, tone: 'info' });
+        set({ myScenarioId: id });
       },
       openMyScenario(id) {
         const entry = read().entries.find((e) => e.id === id);
@@ -125,14 +128,14 @@ export function createMyScenariosSlice(rt: Runtime, init: SimStoreInit & { reado
         const parsed = parseDefinition(entry.definition);
         if (!parsed.ok) return; // read() validated it; a race with another tab finds it next time.
         // The page loads the Lua engine on demand: open the entry once it is there.
-        if (!rt.library.luaReady()) {
-          void rt.library.loadLua().then(
+        if (!port.lua.ready()) {
+          void port.lua.load().then(
             () => get().openMyScenario(id),
-            (error: unknown) => set({ notice: { key: 'actionRefused', params: { detail: error instanceof Error ? error.message : String(error) }, tone: 'warning' } }),
+            (error: unknown) => notice({ key: 'actionRefused', params: { detail: error instanceof Error ? error.message : String(error) }, tone: 'warning' }),
           );
           return;
         }
-        const result = get().loadRun({
+        const result = port.loadRun({
           scenarioId: entry.id,
           variantId: parsed.scenario.variants.some((v) => v.id === entry.variant) ? entry.variant : undefined,
           seed: entry.seed,

@@ -5,14 +5,12 @@
  * a script the budget must stop (an endless loop) is reported there and never reaches the page's
  * thread. A draft that passes replaces the run, keeping its schedule and cursor.
  */
-import type { StateCreator } from 'zustand/vanilla';
 import { definitionBounds, formatProblems, parseDefinition, type ScenarioDefinition } from '../../../definition';
 import { formatReplyShort } from '../../../engine/redis/reply';
 import { parseSchedule, ScheduleSyntaxError } from '../../../engine/schedule';
 import { scriptErrorLine, scriptSyntaxProblem } from '../../../engine/shared-scripts';
 import type { DraftBudgetStop, DraftCheckService } from '../../worker/draft-check-protocol';
-import type { SimState, SimStoreInit } from '../createSimStore';
-import { definitionOnScreen, type Runtime } from '../runtime';
+import type { SliceStore, WorkbenchPort } from '../ports';
 import { editedId, editProgram, paramsOf, scriptsOf, setParam, setScriptSource, type ProgramEdit, type ScriptEntry } from '../workbench-edits';
 import type { StepOption } from '../workbench-client-edits';
 
@@ -90,30 +88,35 @@ export interface WorkbenchSlice {
   discardEdits(): void;
 }
 
+export interface WorkbenchInit {
+  /** Replays an edited scenario off the page's thread before the page runs it (the draft-check worker); inline without it. */
+  readonly draftChecker?: DraftCheckService | null;
+}
+
 const idle = { status: 'idle', problems: '', stops: [] } as const;
 
-export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonly draftChecker?: DraftCheckService | null }): StateCreator<SimState, [], [], WorkbenchSlice> {
-  const { engine } = rt;
+export function createWorkbenchSlice(port: WorkbenchPort, init: WorkbenchInit): (store: SliceStore<WorkbenchSlice>) => WorkbenchSlice {
   let checkId = 0;
-  return (set, get) => {
+  return ({ set, get }) => {
     const patch = (change: Partial<WorkbenchState>) => set({ workbench: { ...get().workbench, ...change } });
 
     /** The definition of the scenario on screen: the edited one, else the built-in's. */
-    const current = (): ScenarioDefinition | null => definitionOnScreen(engine);
+    const current = (): ScenarioDefinition | null => port.definitionOnScreen();
 
     const describe = (): Partial<WorkbenchState> => {
       const definition = current();
       if (definition === null) return { status: 'uneditable', scripts: [], params: [], clientSources: [], stepOptions: [] };
       void describeClients(definition);
-      return { scripts: scriptsOf(definition, get().variantId), params: paramsOf(definition, get().variantId) };
+      const { variantId } = port.run();
+      return { scripts: scriptsOf(definition, variantId), params: paramsOf(definition, variantId) };
     };
 
     /** The clients a new one may copy and the steps one may insert: loaded with the editor, not the first screen. */
     const describeClients = async (definition: ScenarioDefinition): Promise<void> => {
-      const { scenario } = engine;
-      const variantId = get().variantId;
+      const scenario = port.scenario();
+      const { variantId } = port.run();
       const { copyableClients, stepOptions } = await import('../workbench-client-edits');
-      if (engine.scenario !== scenario || get().variantId !== variantId) return; // Another scenario, variant or edit since.
+      if (port.scenario() !== scenario || port.run().variantId !== variantId) return; // Another scenario, variant or edit since.
       const names = scriptsOf(definition, variantId).map((s) => s.name);
       patch({ clientSources: copyableClients(definition, variantId), stepOptions: stepOptions(definition, variantId, names, 1000) });
     };
@@ -127,9 +130,10 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
         return;
       }
       const id = ++checkId;
-      const { seed, variantId } = get();
-      const schedule = run?.schedule ?? get().schedule;
-      const cursor = run?.cursor ?? get().cursor;
+      const onScreen = port.run();
+      const { seed, variantId } = onScreen;
+      const schedule = run?.schedule ?? onScreen.schedule;
+      const cursor = run?.cursor ?? onScreen.cursor;
       patch({ status: 'checking', problems: '', stops: [] });
       const checker = init.draftChecker ?? (await import('../../worker/draft-check')).createInlineDraftCheckService();
       const report = await checker.check({ id, definition: parsed.definition, seed, schedule });
@@ -142,7 +146,7 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
         patch({ status: 'refused', problems: '', stops: report.stops });
         return;
       }
-      const result = get().loadRun({
+      const result = port.loadRun({
         scenarioId: parsed.definition.id,
         variantId,
         seed,
@@ -161,7 +165,7 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
     const edit = (change: (definition: ScenarioDefinition, variantId: string) => ScenarioDefinition): Promise<void> => {
       const definition = current();
       if (definition === null) return Promise.resolve();
-      return apply(change(definition, get().variantId));
+      return apply(change(definition, port.run().variantId));
     };
 
     return {
@@ -179,8 +183,8 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
       openWorkbench(tab) {
         // The workbench compiles scripts and runs edited copies in the page: it opens once the
         // page's Lua engine is there (loaded in the background after the first paint; at once after).
-        if (!rt.library.luaReady()) {
-          void rt.library.loadLua().then(() => get().openWorkbench(tab), (error: unknown) => set({ notice: { key: 'actionRefused', params: { detail: error instanceof Error ? error.message : String(error) }, tone: 'warning' } }));
+        if (!port.lua.ready()) {
+          void port.lua.load().then(() => get().openWorkbench(tab), (error: unknown) => port.notify({ key: 'actionRefused', params: { detail: error instanceof Error ? error.message : String(error) }, tone: 'warning' }));
           return;
         }
         patch({ open: true, tab: tab ?? get().workbench.tab, scheduleProblem: null, ...describe() });
@@ -206,7 +210,7 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
         if (source === undefined) return [];
         const out: TextProblem[] = [];
         const seen = new Set<string>();
-        for (const event of get().events) {
+        for (const event of port.events().events) {
           if (event.kind !== 'command' || event.argv[0]?.toUpperCase() !== 'EVAL' || event.argv[1] !== source) continue;
           if (event.reply?.type !== 'error' || seen.has(event.reply.value)) continue;
           seen.add(event.reply.value);
@@ -216,7 +220,7 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
       },
       scriptLastCall(name) {
         const source = get().workbench.scripts.find((s) => s.name === name)?.source;
-        const { events, eventCountToCursor } = get();
+        const { events, eventCountToCursor } = port.events();
         for (let i = eventCountToCursor - 1; i >= 0 && source !== undefined; i--) {
           const event = events[i];
           if (event.kind !== 'command' || event.argv[0]?.toUpperCase() !== 'EVAL' || event.argv[1] !== source) continue;
@@ -245,14 +249,14 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
         const definition = current();
         if (definition === null) return;
         const { addClient } = await import('../workbench-client-edits');
-        const added = addClient(definition, get().variantId, fromId);
+        const added = addClient(definition, port.run().variantId, fromId);
         if (added !== null) await apply(added.definition);
       },
       async applyClientRemove(clientId) {
         const definition = current();
         if (definition === null) return;
         const { removeClient, scheduleWithout } = await import('../workbench-client-edits');
-        const { schedule, cursor } = scheduleWithout(engine.sim.timeline, get().cursor, clientId);
+        const { schedule, cursor } = scheduleWithout(port.timeline(), port.run().cursor, clientId);
         await apply(removeClient(definition, clientId), { schedule, cursor });
       },
       applyScheduleText(text) {
@@ -262,7 +266,7 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
         }
         let choices;
         try {
-          choices = parseSchedule(text, get().clientIds, engine.sim.ctx.nodeIds);
+          choices = parseSchedule(text, port.clientIds(), port.nodeIds());
         } catch (error) {
           if (!(error instanceof ScheduleSyntaxError)) throw error;
           // The position is shown (and the token marked) by the panel: the parser's own suffix would repeat it.
@@ -270,23 +274,25 @@ export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonl
           patch({ scheduleProblem: { message, line: null, offset: error.offset, length: Math.max(1, error.token.length) } });
           return;
         }
-        const definition = engine.definition;
-        const result = get().loadRun({
-          scenarioId: engine.scenario.id,
-          variantId: get().variantId,
-          seed: get().seed,
+        const { definition, variantId, seed } = port.run();
+        const scenario = port.scenario();
+        const result = port.loadRun({
+          scenarioId: scenario.id,
+          variantId,
+          seed,
           schedule: choices,
           cursor: null,
-          ...(definition ? { custom: { scenario: engine.scenario, definition } } : {}),
+          ...(definition ? { custom: { scenario, definition } } : {}),
         });
         const problem = result.ok ? null : { message: result.error.detail, line: null, offset: null, length: 0 };
         patch({ scheduleProblem: problem, ...(result.ok ? { revision: get().workbench.revision + 1 } : {}) });
       },
       discardEdits() {
-        const original = engine.definition?.id.replace(/-edited$/, '');
-        if (original === undefined || !rt.library.catalog.some((s) => s.id === original)) return;
+        const run = port.run();
+        const original = run.definition?.id.replace(/-edited$/, '');
+        if (original === undefined || !port.isBuiltIn(original)) return;
         checkId++;
-        get().loadRun({ scenarioId: original, variantId: get().variantId, seed: get().seed, schedule: get().schedule, cursor: get().cursor, cutToFit: true });
+        port.loadRun({ scenarioId: original, variantId: run.variantId, seed: run.seed, schedule: run.schedule, cursor: run.cursor, cutToFit: true });
         patch({ ...idle, revision: get().workbench.revision + 1, ...describe() });
       },
     };
