@@ -33,6 +33,8 @@ describe('lint walls', () => {
     ['page-imports-dev.ts', 'src/ui/wrong.ts', /no-restricted-paths.*the page never imports them/],
     ['history-imports-node.ts', 'src/history/wrong.ts', /no-restricted-imports.*src\/history is pure TypeScript/],
     ['history-imports-node.ts', 'src/history/wrong.ts', /no-restricted-paths.*The history checker is pure TypeScript over the engine/],
+    ['slice-imports-slice.ts', 'src/ui/store/slices/wrong.ts', /no-restricted-paths.*A slice imports no other slice/],
+    ['slice-imports-store-types.ts', 'src/ui/store/slices/wrong.ts', /no-restricted-paths.*A slice imports no other slice and not the whole store/],
   ])('%s as %s breaks a wall', async (fixture, asPath, rule) => {
     const problems = await lintAs(fixture, asPath);
     expect(problems.some((p) => rule.test(p)), problems.join('\n')).toBe(true);
@@ -55,6 +57,10 @@ describe('lint walls', () => {
 
   it('lets a component take the road through the store', async () => {
     expect(await lintAs('component-through-store.tsx', 'src/ui/components/Right.tsx')).toEqual([]);
+  });
+
+  it('lets a feature slice take the road through its port', async () => {
+    expect(await lintAs('slice-through-port.ts', 'src/ui/store/slices/right.ts')).toEqual([]);
   });
 
   it('finds an import cycle', async () => {

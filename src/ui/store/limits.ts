@@ -5,4 +5,4 @@ export { advanceMsMax } from '../../engine/schedule';
 /** A share link's definition payload (characters) and a scenario file (bytes), at most. */
 export { definitionLinkCharsMax, scenarioFileBytesMax } from '../../definition/bounds';
 /** A recorded history file (bytes) the Import panel reads, at most. */
-export { historyFileBytesMax } from './slices/io-history';
+export { historyFileBytesMax } from './io-history';

@@ -41,7 +41,7 @@ export type { MyScenarioSummary } from './slices/my-scenarios';
 export type { ConsoleNote, ConsoleOutcome } from './slices/console';
 export type { ProgramEdit, StepOption, WorkbenchTab } from './slices/workbench';
 export type { IoDownload } from './slices/io';
-export type { HistoryLaneEvent, HistoryReport, IoHistoryState } from './slices/io-history';
+export type { HistoryLaneEvent, HistoryReport, IoHistoryState } from './io-history';
 
 export interface SimulationSlice {
   /** Every scenario, for the picker (fixed for the store's life). */

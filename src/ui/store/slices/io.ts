@@ -9,7 +9,7 @@ import { definitionLinkCharsMax } from '../../../definition/bounds';
 import type { DraftCheckService } from '../../worker/draft-check-protocol';
 import type { IoActions, IoClashChoice, IoDownload, IoImportState, IoLinkState, IoShared } from '../io-types';
 import type { IoPort, SliceStore } from '../ports';
-import { IO_HISTORY_IDLE, createIoHistoryActions, type IoHistoryActions, type IoHistoryState } from './io-history';
+import { IO_HISTORY_IDLE, createIoHistoryActions, type IoHistoryActions, type IoHistoryState } from '../io-history';
 
 export type { IoDownload, IoImportState, IoLinkState } from '../io-types';
 
