@@ -69,8 +69,8 @@ export function createCompareSlice(port: ComparePort, init: CompareInit): (store
       const outcome = c.report?.outcomes.find((o) => o.variantId === variantId);
       if (!c.report || !outcome) return;
       const { definition } = port.run();
-      const scenario = port.scenario();
-      const custom = definition && scenario.id === c.scenarioId ? { scenario, definition } : undefined;
+      const scenario = definition ? port.scenario() : null;
+      const custom = definition && scenario?.id === c.scenarioId ? { scenario, definition } : undefined;
       const loaded = port.loadRun({ scenarioId: c.scenarioId, variantId, seed: c.seed, schedule: c.schedule, cursor: compareCursor(outcome), cutToFit: true, ...(custom ? { custom } : {}) });
       if (loaded.ok) port.closeExplorer();
     },
