@@ -5,7 +5,7 @@
  * slice's updates carry the run's changes to the features inside them (run-feed.ts). This module
  * imports no scenario body, so the page's first screen carries only the scenarios its library bundles.
  */
-import { createStore } from 'zustand/vanilla';
+import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { RunProjection } from '../../engine/projection';
 import { Simulation } from '../../engine/simulation';
 import type { Scenario } from '../../engine/scenario';
@@ -64,6 +64,62 @@ function initialScenarioId(init: SimStoreInit): string | null {
   return init.savedRun?.kind === 'hash' ? (linkScenarioId(init.savedRun.hash) ?? null) : null;
 }
 
+/**
+ * The store's state from its slices: the simulation slice gets the store (its `set` carries the
+ * run's changes to the features, run-feed.ts); every other feature gets its own state and its port.
+ */
+function composeSlices(rt: Runtime, options: SimStoreInit): StateCreator<SimState> {
+  return (set, get, store) => {
+    const feed = createRunFeed(set, get, () => rt.engine.definition);
+    const ports = wirePorts(rt, feed);
+    // A feature sees its own state only (the store is one object: the read is the whole, the type is not).
+    const own = { get: feed.current, set: feed.set } as SliceStore<never>;
+    return {
+      ...createSimulationSlice(rt, options)(feed.runSet, get, store),
+      ...createPlaybackSlice(rt, ports.playback, options)(own),
+      ...createUiSlice(options)(own),
+      ...createLinkSlice(ports.links)(own),
+      ...createExploreSlice(ports.explore, options)(own),
+      ...createCompareSlice(ports.compare, options)(own),
+      ...createWorkbenchSlice(ports.workbench, options)(own),
+      ...createMyScenariosSlice(ports.myScenarios, options)(own),
+      ...createLearnSlice(rt.library.catalog, ports.learn, options)(own),
+      ...createDraftsSlice()(own),
+      ...createIoSlice(ports.io, options)(own),
+      ...createConsoleSlice(ports.console)(own),
+      ...createNodeFaultsSlice(ports.nodeFaults)(),
+    };
+  };
+}
+
+/** Opens the first run (the link's, the saved one, `options.run`), once its scenario is ready. */
+function openFirstRun(api: StoreApi<SimState>, rt: Runtime, options: SimStoreInit): void {
+  const { library, firstScenario } = rt;
+  /** Load the requested run; if its schedule does not fit, show why and load the default instead. */
+  const begin = () => {
+    const init = initialRun(options, library.ready);
+    // A link refused while parsing: shown over the default run, and nothing saved over the reader's run.
+    if (init.linkError && init.linkError !== options.linkError) api.setState({ linkError: init.linkError, persistRun: false });
+    const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });
+    if (!result.ok) {
+      const error = result.error.reason === 'not-ready' ? { reason: 'unknown-scenario' as const, detail: result.error.detail } : result.error;
+      api.getState().refuseLink(init.savedText === undefined ? error : { ...error, savedText: init.savedText });
+    } else if (init.run) api.getState().applyLinkExtras(init.run);
+    // Not saved until it loads: the default run on screen meanwhile must not replace the reader's saved one.
+    if (init.customLink !== undefined) {
+      api.setState({ persistRun: false });
+      void api.getState().ioOpenLink(init.customLink, { startup: true });
+    }
+  };
+  // A link (or saved run) to a scenario the page has not loaded: the first lesson's run stands in,
+  // unseen, while that scenario (and the Lua engine, if it needs it) loads; then the link opens.
+  const pending = initialScenarioId(options);
+  if (pending !== null && library.catalog.some((s) => s.id === pending) && library.ready(pending) === undefined) {
+    api.getState().loadRun({ scenarioId: firstScenario.id });
+    rt.whenReady(pending, begin);
+  } else begin();
+}
+
 export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit = {}): SimStore {
   const firstId = library.catalog[0]?.id;
   const firstScenario = firstId === undefined ? undefined : library.ready(firstId);
@@ -97,50 +153,8 @@ export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit 
     },
   };
 
-  const api = createStore<SimState>()((set, get, store) => {
-    const feed = createRunFeed(set, get, () => rt.engine.definition);
-    const ports = wirePorts(rt, feed);
-    // A feature sees its own state only (the store is one object: the read is the whole, the type is not).
-    const own = { get: feed.current, set: feed.set } as SliceStore<never>;
-    return {
-      ...createSimulationSlice(rt, options)(feed.runSet, get, store),
-      ...createPlaybackSlice(rt, ports.playback, options)(own),
-      ...createUiSlice(options)(own),
-      ...createLinkSlice(ports.links)(own),
-      ...createExploreSlice(ports.explore, options)(own),
-      ...createCompareSlice(ports.compare, options)(own),
-      ...createWorkbenchSlice(ports.workbench, options)(own),
-      ...createMyScenariosSlice(ports.myScenarios, options)(own),
-      ...createLearnSlice(library.catalog, ports.learn, options)(own),
-      ...createDraftsSlice()(own),
-      ...createIoSlice(ports.io, options)(own),
-      ...createConsoleSlice(ports.console)(own),
-      ...createNodeFaultsSlice(ports.nodeFaults)(),
-    };
-  });
-  /** Load the requested run; if its schedule does not fit, show why and load the default instead. */
-  const begin = () => {
-    const init = initialRun(options, library.ready);
-    // A link refused while parsing: shown over the default run, and nothing saved over the reader's run.
-    if (init.linkError && init.linkError !== options.linkError) api.setState({ linkError: init.linkError, persistRun: false });
-    const result = api.getState().loadRun(init.run ?? { scenarioId: firstScenario.id });
-    if (!result.ok) {
-      const error = result.error.reason === 'not-ready' ? { reason: 'unknown-scenario' as const, detail: result.error.detail } : result.error;
-      api.getState().refuseLink(init.savedText === undefined ? error : { ...error, savedText: init.savedText });
-    } else if (init.run) api.getState().applyLinkExtras(init.run);
-    // Not saved until it loads: the default run on screen meanwhile must not replace the reader's saved one.
-    if (init.customLink !== undefined) {
-      api.setState({ persistRun: false });
-      void api.getState().ioOpenLink(init.customLink, { startup: true });
-    }
-  };
-  // A link (or saved run) to a scenario the page has not loaded: the first lesson's run stands in,
-  // unseen, while that scenario (and the Lua engine, if it needs it) loads; then the link opens.
-  const pending = initialScenarioId(options);
-  if (pending !== null && library.catalog.some((s) => s.id === pending) && library.ready(pending) === undefined) {
-    api.getState().loadRun({ scenarioId: firstScenario.id });
-    rt.whenReady(pending, begin);
-  } else begin();
+  const api = createStore<SimState>()(composeSlices(rt, options));
+  openFirstRun(api, rt, options);
   if (options.progressError) api.setState({ notice: { key: 'progressUnreadable', params: options.progressError, tone: 'warning' } });
   return Object.assign(api, {
     simulation: () => rt.engine.sim,

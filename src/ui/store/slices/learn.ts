@@ -152,9 +152,76 @@ function withMet(progress: Progress, challengeId: string | null, port: Pick<Lear
   return withLesson(progress, scenarioId, (l) => (l.met[challengeId] !== undefined && l.met[challengeId] <= status.choices ? l : { ...l, met: { ...l.met, [challengeId]: status.choices } }));
 }
 
+/** Start, leave and solve challenges: each start is a run loaded for it. */
+function challengeActions(port: LearnPort, { set, get }: SliceStore<LearnSlice>, shortestWay: ShortestWayService | null): Pick<LearnSlice, 'startChallenge' | 'leaveChallenge' | 'showShortestWay'> {
+  return {
+    startChallenge(challengeId) {
+      const s = get();
+      const spec = port.runInfo().challenges.find((c) => c.id === challengeId);
+      if (!spec) return;
+      const run = port.run();
+      const result = port.loadRun({ scenarioId: run.scenarioId, variantId: spec.variantIds[0], seed: run.seed, schedule: spec.start === 'empty' ? '' : undefined, cursor: 0 });
+      if (!result.ok) return;
+      port.setPersistRun(true);
+      const progress = withMet(get().progress, challengeId, port);
+      set({ challengeId, challengeTries: s.challengeId === challengeId ? s.challengeTries + 1 : 1, shortestWayMissed: false, learnPanelOpen: true, landing: false, progress });
+    },
+    leaveChallenge() {
+      set({ challengeId: null, challengeTries: 0, shortestWayMissed: false });
+    },
+    showShortestWay() {
+      const s = get();
+      const spec = selectActiveChallenge({ challengeId: s.challengeId, runInfo: port.runInfo() });
+      if (!shortestWay || !spec || s.shortestWayPending) return;
+      set({ shortestWayPending: true, shortestWayMissed: false });
+      const run = port.run();
+      shortestWay.find({ scenarioId: run.scenarioId, variantId: spec.variantIds[0], seed: run.seed, challenge: spec }, (schedule) => {
+        // The learner moved on (another challenge or lesson) while it searched: nothing to show.
+        if (get().challengeId !== spec.id) return set({ shortestWayPending: false });
+        set({ shortestWayPending: false, shortestWayMissed: schedule === null });
+        // Loaded at step 0, as "Find a race" does: the learner steps through the way found.
+        const onScreen = port.run();
+        if (schedule !== null) port.loadRun({ scenarioId: onScreen.scenarioId, variantId: spec.variantIds[0], seed: onScreen.seed, schedule, cursor: 0 });
+      });
+    },
+  };
+}
+
+/** Predict mode, the panel, the learner's answers, and what a link carries besides its run. */
+function panelActions(port: LearnPort, { set, get }: SliceStore<LearnSlice>): Pick<LearnSlice, 'togglePredict' | 'toggleLearnPanel' | 'answerQuestion' | 'applyLinkExtras'> {
+  return {
+    togglePredict() {
+      const predict = !get().predict;
+      set(predict ? { predict, learnPanelOpen: true } : { predict });
+    },
+    toggleLearnPanel() {
+      set({ learnPanelOpen: !get().learnPanelOpen });
+    },
+    answerQuestion(step, answer) {
+      set({ predictions: { ...get().predictions, [step]: answer } });
+    },
+    applyLinkExtras(extras) {
+      const patch: Patch = {};
+      if (extras.predict !== undefined) patch.predict = extras.predict;
+      if (extras.predict === true) patch.learnPanelOpen = true;
+      if (extras.challengeId !== undefined) {
+        const known = extras.challengeId !== null && port.runInfo().challenges.some((c) => c.id === extras.challengeId);
+        patch.challengeId = known ? extras.challengeId : null;
+        patch.challengeTries = known ? 1 : 0;
+        if (known) patch.learnPanelOpen = true;
+        // A link whose run already meets its challenge counts as met, as the run's own step would.
+        const progress = withMet(get().progress, patch.challengeId ?? null, port);
+        if (progress !== get().progress) patch.progress = progress;
+      }
+      set(patch);
+    },
+  };
+}
+
 export function createLearnSlice(scenarios: readonly { readonly id: string }[], port: LearnPort, init: LearnInit): (store: SliceStore<LearnSlice>) => LearnSlice {
   const shortestWay = init.shortestWay ?? null;
-  return ({ set, get }) => {
+  return (store) => {
+    const { set, get } = store;
     // Follow the run, inside the update that changed it (the port delivers the change there).
     port.onRunChanged((change) => {
       const patch = followRun(change, get(), port);
@@ -173,7 +240,6 @@ export function createLearnSlice(scenarios: readonly { readonly id: string }[], 
       learnPanelOpen: false,
       predictions: {},
       progress: init.progress ?? { lessons: {} },
-
       startLesson(scenarioId) {
         set({ landing: false });
         if (scenarioId !== port.run().scenarioId) port.selectScenario(scenarioId);
@@ -186,64 +252,8 @@ export function createLearnSlice(scenarios: readonly { readonly id: string }[], 
       dismissLanding() {
         set({ landing: false });
       },
-      startChallenge(challengeId) {
-        const s = get();
-        const spec = port.runInfo().challenges.find((c) => c.id === challengeId);
-        if (!spec) return;
-        const run = port.run();
-        const result = port.loadRun({ scenarioId: run.scenarioId, variantId: spec.variantIds[0], seed: run.seed, schedule: spec.start === 'empty' ? '' : undefined, cursor: 0 });
-        if (!result.ok) return;
-        port.setPersistRun(true);
-        const progress = withMet(get().progress, challengeId, port);
-        set({ challengeId, challengeTries: s.challengeId === challengeId ? s.challengeTries + 1 : 1, shortestWayMissed: false, learnPanelOpen: true, landing: false, progress });
-      },
-      leaveChallenge() {
-        set({ challengeId: null, challengeTries: 0, shortestWayMissed: false });
-      },
-      showShortestWay() {
-        const s = get();
-        const spec = selectActiveChallenge({ challengeId: s.challengeId, runInfo: port.runInfo() });
-        if (!shortestWay || !spec || s.shortestWayPending) return;
-        set({ shortestWayPending: true, shortestWayMissed: false });
-        const run = port.run();
-        shortestWay.find({ scenarioId: run.scenarioId, variantId: spec.variantIds[0], seed: run.seed, challenge: spec }, (schedule) => {
-          const now = get();
-          // The learner moved on (another challenge or lesson) while it searched: nothing to show.
-          if (now.challengeId !== spec.id) {
-            set({ shortestWayPending: false });
-            return;
-          }
-          set({ shortestWayPending: false, shortestWayMissed: schedule === null });
-          // Loaded at step 0, as "Find a race" does: the learner steps through the way found.
-          const onScreen = port.run();
-          if (schedule !== null) port.loadRun({ scenarioId: onScreen.scenarioId, variantId: spec.variantIds[0], seed: onScreen.seed, schedule, cursor: 0 });
-        });
-      },
-      togglePredict() {
-        const predict = !get().predict;
-        set(predict ? { predict, learnPanelOpen: true } : { predict });
-      },
-      toggleLearnPanel() {
-        set({ learnPanelOpen: !get().learnPanelOpen });
-      },
-      answerQuestion(step, answer) {
-        set({ predictions: { ...get().predictions, [step]: answer } });
-      },
-      applyLinkExtras(extras) {
-        const patch: Patch = {};
-        if (extras.predict !== undefined) patch.predict = extras.predict;
-        if (extras.predict === true) patch.learnPanelOpen = true;
-        if (extras.challengeId !== undefined) {
-          const known = extras.challengeId !== null && port.runInfo().challenges.some((c) => c.id === extras.challengeId);
-          patch.challengeId = known ? extras.challengeId : null;
-          patch.challengeTries = known ? 1 : 0;
-          if (known) patch.learnPanelOpen = true;
-          // A link whose run already meets its challenge counts as met, as the run's own step would.
-          const progress = withMet(get().progress, patch.challengeId ?? null, port);
-          if (progress !== get().progress) patch.progress = progress;
-        }
-        set(patch);
-      },
+      ...challengeActions(port, store, shortestWay),
+      ...panelActions(port, store),
     };
   };
 }
