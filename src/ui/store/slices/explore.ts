@@ -77,6 +77,25 @@ function boundsOf(form: ExploreForm, scenario: Scenario): BoundsOverrides {
   return overrides;
 }
 
+/** A search's reports into the slice's state, while it is the last one started; the shortest violation found is loaded. */
+function searchReports(isCurrent: () => boolean, patch: (next: Partial<ExploreState>) => void, loadShortest: () => void): Parameters<ExploreService['start']>[1] {
+  return {
+    onProgress: (report) => {
+      if (isCurrent()) patch({ progress: report.progress, elapsedMs: report.elapsedMs });
+    },
+    onDone: (done) => {
+      if (!isCurrent()) return;
+      const r = done.result;
+      const progress = { statesExplored: r.statesExplored, transitionsExplored: r.transitionsExplored, frontier: 0, depth: r.depthReached, violationsFound: r.violations.length };
+      patch({ status: 'done', result: r, elapsedMs: done.elapsedMs, progress });
+      if (r.violations.length > 0) loadShortest();
+    },
+    onError: (message) => {
+      if (isCurrent()) patch({ status: 'error', error: { kind: 'failed', detail: message } });
+    },
+  };
+}
+
 export function createExploreSlice(port: ExplorePort, init: ExploreInit): (store: SliceStore<ExploreSlice>) => ExploreSlice {
   const service: ExploreService | null = init.explorer ?? null;
   let requestId = 0;
@@ -114,28 +133,7 @@ export function createExploreSlice(port: ExplorePort, init: ExploreInit): (store
         if (s.explore.status === 'running') service.cancel(requestId);
         const id = ++requestId;
         patch({ status: 'running', progress: null, elapsedMs: 0, result: null, error: null });
-        service.start(
-          { id, scenarioId: run.scenarioId, variantId: run.variantId, seed: run.seed, bounds },
-          {
-            onProgress: (report) => {
-              if (id === requestId) patch({ progress: report.progress, elapsedMs: report.elapsedMs });
-            },
-            onDone: (done) => {
-              if (id !== requestId) return;
-              const r = done.result;
-              patch({
-                status: 'done',
-                result: r,
-                elapsedMs: done.elapsedMs,
-                progress: { statesExplored: r.statesExplored, transitionsExplored: r.transitionsExplored, frontier: 0, depth: r.depthReached, violationsFound: r.violations.length },
-              });
-              if (r.violations.length > 0) get().loadExploreViolation(0);
-            },
-            onError: (message) => {
-              if (id === requestId) patch({ status: 'error', error: { kind: 'failed', detail: message } });
-            },
-          },
-        );
+        service.start({ id, scenarioId: run.scenarioId, variantId: run.variantId, seed: run.seed, bounds }, searchReports(() => id === requestId, patch, () => get().loadExploreViolation(0)));
       },
       cancelExplore() {
         if (service !== null && get().explore.status === 'running') service.cancel(requestId);

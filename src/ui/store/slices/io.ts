@@ -44,6 +44,23 @@ export interface IoInit {
   readonly draftChecker?: DraftCheckService | null;
 }
 
+/** Keeps `ioLink` in step with the scenario on screen: encodes an edited or saved one's definition. */
+function linkFollower(port: IoPort, shared: IoShared, set: (patch: Partial<IoSlice>) => void): () => void {
+  return () => {
+    const { definition } = port.run();
+    if (definition === shared.encodedFor) return;
+    shared.encodedFor = definition;
+    const scenarioId = port.scenario().id;
+    if (definition === null) return set({ ioLink: { status: 'builtin', scenarioId, payload: null, chars: 0 } });
+    set({ ioLink: { status: 'encoding', scenarioId, payload: null, chars: 0 } });
+    void import('../definition-link').then(async ({ encodeDefinitionPayload }) => {
+      const encoded = await encodeDefinitionPayload(definition);
+      if (shared.encodedFor !== definition) return; // Another scenario came on screen meanwhile.
+      set({ ioLink: encoded.ok ? { status: 'ready', scenarioId, payload: encoded.payload, chars: encoded.payload.length } : { status: 'too-long', scenarioId, payload: null, chars: encoded.chars } });
+    });
+  };
+}
+
 export function createIoSlice(port: IoPort, init: IoInit): (store: SliceStore<IoSlice>) => IoSlice {
   const shared: IoShared = { linkRequest: 0, encodedFor: null };
 
@@ -63,25 +80,8 @@ export function createIoSlice(port: IoPort, init: IoInit): (store: SliceStore<Io
     let actions: Promise<IoActions> | null = null;
     const load = () => (actions ??= import('../io-actions').then((m) => m.createIoActions({ port, init, store: own, shared })));
 
-    /** Keeps `ioLink` in step with the scenario on screen: encodes an edited or saved one's definition. */
-    const followDefinition = () => {
-      const { definition } = port.run();
-      if (definition === shared.encodedFor) return;
-      shared.encodedFor = definition;
-      const scenarioId = port.scenario().id;
-      if (definition === null) {
-        set({ ioLink: { status: 'builtin', scenarioId, payload: null, chars: 0 } });
-        return;
-      }
-      set({ ioLink: { status: 'encoding', scenarioId, payload: null, chars: 0 } });
-      void import('../definition-link').then(async ({ encodeDefinitionPayload }) => {
-        const encoded = await encodeDefinitionPayload(definition);
-        if (shared.encodedFor !== definition) return; // Another scenario came on screen meanwhile.
-        set({ ioLink: encoded.ok ? { status: 'ready', scenarioId, payload: encoded.payload, chars: encoded.payload.length } : { status: 'too-long', scenarioId, payload: null, chars: encoded.chars } });
-      });
-    };
     // Inside the update that put another scenario on screen: its link state joins that update.
-    port.onRunChanged(followDefinition);
+    port.onRunChanged(linkFollower(port, shared, set));
 
     return {
       ...createIoHistoryActions(store.get, set),

@@ -29,6 +29,34 @@ export interface PlaybackInit {
 export const SPEEDS_STEPS_PER_S = [0.5, 1, 2, 4, 8] as const;
 const defaultAutoplayStepCountMax = 500;
 
+/** One autoplay step: forward along the timeline, else the seeded policy's next choice; false once playback stops (its bound, the run's end). */
+function autoplayTick(rt: Runtime, port: PlaybackPort, { get }: SliceStore<PlaybackSlice>): () => boolean {
+  const { engine } = rt;
+  return () => {
+    if (!get().playing) return false;
+    const sim = engine.sim;
+    if (engine.autoplaySteps >= get().autoplayStepCountMax) {
+      get().pause();
+      port.notify({ key: 'autoplayBound', params: { n: engine.autoplaySteps }, tone: 'info' });
+      return false;
+    }
+    if (sim.cursor < sim.length) {
+      engine.autoplaySteps += 1;
+      rt.act((s) => s.stepForward());
+      return true;
+    }
+    const choice = engine.policy?.next(sim) ?? null;
+    if (choice === null) {
+      get().pause();
+      port.notify({ key: 'runFinished', tone: 'info' });
+      return false;
+    }
+    engine.autoplaySteps += 1;
+    rt.act((s) => void s.apply(choice));
+    return true;
+  };
+}
+
 export function createPlaybackSlice(rt: Runtime, port: PlaybackPort, init: PlaybackInit): (store: SliceStore<PlaybackSlice>) => PlaybackSlice {
   const { engine, timers } = rt;
   return ({ set, get }) => {
@@ -80,29 +108,7 @@ export function createPlaybackSlice(rt: Runtime, port: PlaybackPort, init: Playb
         set({ speedStepsPerS: stepsPerS });
         if (get().playing) startTimer();
       },
-      tick() {
-        if (!get().playing) return false;
-        const sim = engine.sim;
-        if (engine.autoplaySteps >= get().autoplayStepCountMax) {
-          get().pause();
-          port.notify({ key: 'autoplayBound', params: { n: engine.autoplaySteps }, tone: 'info' });
-          return false;
-        }
-        if (sim.cursor < sim.length) {
-          engine.autoplaySteps += 1;
-          rt.act((s) => s.stepForward());
-          return true;
-        }
-        const choice = engine.policy?.next(sim) ?? null;
-        if (choice === null) {
-          get().pause();
-          port.notify({ key: 'runFinished', tone: 'info' });
-          return false;
-        }
-        engine.autoplaySteps += 1;
-        rt.act((s) => void s.apply(choice));
-        return true;
-      },
+      tick: autoplayTick(rt, port, { set, get }),
     };
   };
 }
