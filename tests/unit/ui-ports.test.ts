@@ -81,6 +81,15 @@ describe('one store update per run change', () => {
     expect(store.getState().ioLink).toMatchObject({ status: 'ready', scenarioId: 'mine' });
   });
 
+  it('a run published through the store itself (as a session client does) is followed inside that update', () => {
+    const store = createSimStore();
+    store.getState().selectScenario('get-then-del');
+    store.getState().answerQuestion(0, 'A');
+    const { timelineVersion } = store.getState();
+    expect(updatesOf(store, () => store.setState({ variantId: 'lua', timelineVersion: timelineVersion + 1 }))).toBe(1);
+    expect(store.getState().predictions).toEqual({});
+  });
+
   it('a notice alone is no run change: nobody follows it', () => {
     const store = createSimStore();
     const before = store.getState().progress;

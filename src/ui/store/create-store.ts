@@ -65,12 +65,16 @@ function initialScenarioId(init: SimStoreInit): string | null {
 }
 
 /**
- * The store's state from its slices: the simulation slice gets the store (its `set` carries the
- * run's changes to the features, run-feed.ts); every other feature gets its own state and its port.
+ * The store's state from its slices: the simulation slice gets the store; every other feature gets
+ * its own state and its port. Every update of the store (`setState`) carries the run's changes to
+ * the features inside it (run-feed.ts).
  */
 function composeSlices(rt: Runtime, options: SimStoreInit): StateCreator<SimState> {
   return (set, get, store) => {
     const feed = createRunFeed(set, get, () => rt.engine.definition);
+    // Every writer's update goes through the feed, as a middleware wraps `setState`: the simulation
+    // slice's `set`, and whoever publishes the run through the store itself (a run client, a test).
+    store.setState = feed.runSet;
     const ports = wirePorts(rt, feed);
     // A feature sees its own state only (the store is one object: the read is the whole, the type is not).
     const own = { get: feed.current, set: feed.set } as SliceStore<never>;

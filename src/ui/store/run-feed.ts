@@ -1,6 +1,7 @@
 /**
- * The run's change feed inside one store: the simulation slice's updates go through `runSet`,
- * which tells the `onRunChanged` listeners when the run's identity moved, *inside* that update.
+ * The run's change feed inside one store: the store's updates go through `runSet` (it replaces the
+ * store's `setState`, and the simulation slice gets it as its `set`), which tells the
+ * `onRunChanged` listeners when the run's identity moved, *inside* that update.
  * What the listeners (and every feature's own `set`) write meanwhile is gathered into the same
  * patch, so one step is one store update: no listener of the whole store writes a second one.
  */
@@ -26,7 +27,7 @@ export interface RunFeed<T extends RunFields> {
   current(): T;
   /** A write of any feature: joins the run update under way, else is an update of its own. */
   set(patch: Partial<T>): void;
-  /** The simulation slice's `set`: tells the listeners when the run changed, then applies one update. */
+  /** The store's `setState` (and the simulation slice's `set`): tells the listeners when the run changed, then applies one update. */
   runSet: SetState<T>;
   onRunChanged(listener: (change: RunChange) => void): () => void;
 }
