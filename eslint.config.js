@@ -110,8 +110,8 @@ const WALLS = [
     // The simulation slice is the run itself (it owns the whole store's run state); every other
     // slice is a feature that sees its own state and its port (store/ports.ts).
     target: './src/ui/store/slices/!(simulation).ts',
-    from: ['./src/ui/store/slices', './src/ui/store/store-types.ts', './src/ui/store/createSimStore.ts', './src/ui/store/create-store.ts', './src/ui/store/wire-ports.ts'],
-    message: 'A slice imports no other slice and not the whole store: it gets its own state and its port (store/ports.ts), wired in store/wire-ports.ts.',
+    from: ['./src/ui/store/slices', './src/ui/store/store-types.ts', './src/ui/store/createSimStore.ts', './src/ui/store/create-store.ts', './src/ui/store/wire-ports.ts', './src/ui/store/runtime.ts', './src/ui/store/run-client.ts'],
+    message: 'A slice imports no other slice and not the whole store (nor the runtime behind it): it gets its own state and its port (store/ports.ts), wired in store/wire-ports.ts.',
   },
   {
     target: './src/ui/worker',

@@ -9,10 +9,12 @@
  */
 import type { MessageRef } from '../../i18n';
 import type { ScenarioDefinition } from '../../definition';
+import type { SchedulingPolicy } from '../../engine/policies';
 import type { Scenario } from '../../engine/scenario';
 import type { Choice, NodeChoice } from '../../engine/schedule';
+import type { Simulation } from '../../engine/simulation';
 import type { TraceEvent, ViolationEvent } from '../../engine/trace';
-import type { LoadResult, LinkError, Notice, RunInfo, RunSpec } from './types';
+import type { LoadResult, LinkError, Notice, PlaybackTimers, RunInfo, RunSpec } from './types';
 
 /** Who the run on screen is and where its cursor stands. */
 export interface RunIdentity {
@@ -168,4 +170,14 @@ export interface LinkPort extends Pick<RunPort, 'loadRun'> {
 export interface PlaybackPort extends Pick<RunPort, 'notify'> {
   /** The title (in the page's language) of the scenario still loading, or null when the run is shown. */
   loadingTitle(): string | null;
+}
+
+/**
+ * What autoplay drives: the run's simulation and its own counters (kept with the run, outside
+ * React state), the wall-clock timers, and `act` to apply a step. The store's runtime is one.
+ */
+export interface AutoplayRuntime {
+  readonly engine: { readonly sim: Simulation; policy: SchedulingPolicy | null; autoplaySteps: number; timer: unknown };
+  readonly timers: PlaybackTimers;
+  act(action: (sim: Simulation) => boolean | void): void;
 }

@@ -1,11 +1,10 @@
 /**
  * The playback slice: autoplay with a seeded random scheduling policy, a speed, and a bound. Its
  * interval timer is the only wall clock Lockstep reads; each tick applies one engine step. It
- * drives the run's session directly (the runtime's engine and `act`): autoplay is part of the run.
+ * drives the run directly (`AutoplayRuntime`: the store's runtime, seen only as far as autoplay needs).
  */
 import { randomPolicy } from '../../../engine/policies';
-import type { PlaybackPort, SliceStore } from '../ports';
-import type { Runtime } from '../runtime';
+import type { AutoplayRuntime, PlaybackPort, SliceStore } from '../ports';
 import type { PlaybackTimers } from '../types';
 
 export interface PlaybackSlice {
@@ -30,7 +29,7 @@ export const SPEEDS_STEPS_PER_S = [0.5, 1, 2, 4, 8] as const;
 const defaultAutoplayStepCountMax = 500;
 
 /** One autoplay step: forward along the timeline, else the seeded policy's next choice; false once playback stops (its bound, the run's end). */
-function autoplayTick(rt: Runtime, port: PlaybackPort, { get }: SliceStore<PlaybackSlice>): () => boolean {
+function autoplayTick(rt: AutoplayRuntime, port: PlaybackPort, { get }: SliceStore<PlaybackSlice>): () => boolean {
   const { engine } = rt;
   return () => {
     if (!get().playing) return false;
@@ -57,7 +56,7 @@ function autoplayTick(rt: Runtime, port: PlaybackPort, { get }: SliceStore<Playb
   };
 }
 
-export function createPlaybackSlice(rt: Runtime, port: PlaybackPort, init: PlaybackInit): (store: SliceStore<PlaybackSlice>) => PlaybackSlice {
+export function createPlaybackSlice(rt: AutoplayRuntime, port: PlaybackPort, init: PlaybackInit): (store: SliceStore<PlaybackSlice>) => PlaybackSlice {
   const { engine, timers } = rt;
   return ({ set, get }) => {
     const stopTimer = () => {
