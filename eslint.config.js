@@ -117,6 +117,13 @@ const WALLS = [
     message: 'The store is below the page: share, components, views and the test API import the store, not the other way round.',
   },
   {
+    // The simulation slice is the run itself (it owns the whole store's run state); every other
+    // slice is a feature that sees its own state and its port (store/ports.ts).
+    target: './src/ui/store/slices/!(simulation).ts',
+    from: ['./src/ui/store/slices', './src/ui/store/store-types.ts', './src/ui/store/createSimStore.ts', './src/ui/store/create-store.ts', './src/ui/store/wire-ports.ts', './src/ui/store/runtime.ts', './src/ui/store/run-client.ts'],
+    message: 'A slice imports no other slice and not the whole store (nor the runtime behind it): it gets its own state and its port (store/ports.ts), wired in store/wire-ports.ts.',
+  },
+  {
     target: './src/ui/worker',
     from: ['./src/ui/store', './src/ui/components', './src/ui/views', './src/ui/share', './src/ui/App.tsx'],
     message: 'The worker runs the engine; it owns its protocol (worker/protocol.ts) and imports nothing of the page.',

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { createSimStore, SimStore } from '../src/ui/store/createSimStore';
+import type { createSimStore } from '../src/ui/store/create-sim-store';
+import type { SimStore } from '../src/ui/store/store-types';
 import { buildLongRun, LONG_RUN, LONG_RUN_APPEND_CLIENT } from './engine/long-run';
 import { loadEngine, scenarioById, type EngineSource } from './engine/source';
 import { fmt, fmtRatio } from './format';
@@ -69,7 +70,7 @@ async function importFrom<T>(root: string, file: string): Promise<T> {
 }
 
 async function loadModules(root: string): Promise<Modules> {
-  const store = await importFrom<Pick<Modules, 'createSimStore'>>(root, 'src/ui/store/createSimStore.ts');
+  const store = await importFrom<Pick<Modules, 'createSimStore'>>(root, 'src/ui/store/create-sim-store.ts');
   const source = await importFrom<Pick<Modules, 'TimelineSource'>>(root, 'src/ui/views/timeline-source.ts');
   const sessionFile = 'src/session/run-session.ts';
   const session = existsSync(path.join(root, sessionFile)) ? await importFrom<{ RunSession: Modules['RunSession'] }>(root, sessionFile) : null;

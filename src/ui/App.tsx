@@ -16,7 +16,7 @@ import { EmbedBar } from './components/EmbedBar';
 import { ViolationBanner as ViolationBannerSlot } from './components/ViolationBanner';
 import { useSimStore, useSimStoreApi } from './store/context';
 import { selectAppearance, selectReplayOpen, selectRunLoading, selectShortcutsOpen } from './store/selectors';
-import type { SimState } from './store/createSimStore';
+import type { SimState } from './store/store-types';
 
 /** The challenge panel's code loads with the first challenge or predict mode (not first-screen work). */
 const LearnPanel = lazy(() => import('./components/LearnPanel').then((module) => ({ default: module.LearnPanel })));

@@ -5,10 +5,10 @@
 import { formatProblems, parseDefinition, type DefinitionProblem } from '../definition';
 import { exploreVerdictLines } from '../i18n';
 import type { LockView, Trace, ViolationKind } from '../engine/trace';
-import type { NotReadyError, RunSpec, SimStore } from './store/createSimStore';
+import type { NotReadyError, RunSpec, SimStore } from './store/store-types';
 import type { LinkError } from './store/types';
 import type { OutcomeReport } from './worker/protocol';
-import type { ExploreResult, SimState } from './store/createSimStore';
+import type { ExploreResult, SimState } from './store/store-types';
 import { selectChallengeStatus } from './store/slices/learn';
 
 /** Bounds for `lockstep.explore`; each absent one is the scenario's declared bound (docs/EXPLORER.md). */

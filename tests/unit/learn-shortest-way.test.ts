@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { explore } from '../../src/engine/explore';
 import { findScenario, SCENARIOS } from '../../src/scenarios';
-import { createSimStore, type SimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
+import type { SimStore } from '../../src/ui/store/store-types';
 import { explorerShortestWay } from '../../src/ui/store/shortest-way';
 import { selectChallengeStatus } from '../../src/ui/store/slices/learn';
 import { createInlineExploreService } from '../../src/ui/worker/explore-client';

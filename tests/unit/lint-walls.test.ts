@@ -33,6 +33,8 @@ describe('lint walls', () => {
     ['page-imports-dev.ts', 'src/ui/wrong.ts', /no-restricted-paths.*the page never imports them/],
     ['history-imports-node.ts', 'src/history/wrong.ts', /no-restricted-imports.*src\/history is pure TypeScript/],
     ['history-imports-node.ts', 'src/history/wrong.ts', /no-restricted-paths.*The history checker is pure TypeScript over the engine/],
+    ['slice-imports-slice.ts', 'src/ui/store/slices/wrong.ts', /no-restricted-paths.*A slice imports no other slice/],
+    ['slice-imports-store-types.ts', 'src/ui/store/slices/wrong.ts', /no-restricted-paths.*A slice imports no other slice and not the whole store/],
     ['session-imports-ui.ts', 'src/session/wrong.ts', /no-restricted-paths.*The run session is framework-free/],
     ['session-imports-ui.ts', 'src/session/wrong.ts', /no-restricted-imports.*src\/session is framework-free/],
     ['view-imports-session.ts', 'src/ui/views/wrong.ts', /no-restricted-paths.*never the run session/],
@@ -58,6 +60,10 @@ describe('lint walls', () => {
 
   it('lets a component take the road through the store', async () => {
     expect(await lintAs('component-through-store.tsx', 'src/ui/components/Right.tsx')).toEqual([]);
+  });
+
+  it('lets a feature slice take the road through its port', async () => {
+    expect(await lintAs('slice-through-port.ts', 'src/ui/store/slices/right.ts')).toEqual([]);
   });
 
   it('finds an import cycle', async () => {

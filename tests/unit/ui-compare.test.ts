@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSimStore, type SimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
+import type { SimStore } from '../../src/ui/store/store-types';
 import { createInlineExploreService } from '../../src/ui/worker/explore-client';
 import { createInlineOutcomeService } from '../../src/ui/worker/outcomes-client';
 

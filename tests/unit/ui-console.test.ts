@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../src/engine/redis/reply';
 import { ConsoleTranscript, formatConsoleLine, formatConsoleReply, parseConsoleLine } from '../../src/ui/store/console-line';
-import { createSimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
 import { parseRunLink } from '../../src/ui/store/run-link';
 import { formatRunLink } from '../../src/ui/store/run-link';
 import { SCENARIOS } from '../../src/scenarios';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { explore } from '../../src/engine/explore';
 import { findScenario } from '../../src/scenarios';
-import { createSimStore, type SimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
+import type { SimStore } from '../../src/ui/store/store-types';
 import { createInlineExploreService } from '../../src/ui/worker/explore-client';
 
 // Goal: "Find a race" through the store gives the engine's own answer. The form starts from the

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { memoryMyScenarioStorage } from '../../src/ui/share/my-scenarios-storage';
-import { createSimStore, historyFileBytesMax } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
+import { historyFileBytesMax } from '../../src/ui/store/limits';
 import { sniffHistoryFormat } from '../../src/ui/worker/history-check-protocol';
 import { HistoryReading } from '../../src/ui/worker/history-check';
 

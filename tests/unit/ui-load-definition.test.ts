@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { simulate } from '../../src/api';
 import { definitionOfScenario } from '../../src/definition';
 import { findScenario } from '../../src/scenarios';
-import { createSimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
 import { installTestApi, type LockstepApi } from '../../src/ui/test-api';
 import type { OutcomeReport, OutcomeRequest, OutcomeService } from '../../src/ui/worker/protocol';
 import { computeOutcomes } from '../../src/ui/worker/outcomes';

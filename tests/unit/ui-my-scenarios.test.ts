@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { definitionOfScenario } from '../../src/definition';
 import { findScenario } from '../../src/scenarios';
 import { memoryMyScenarioStorage } from '../../src/ui/share/my-scenarios-storage';
-import { createSimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
 import { readMyScenarios, writeMyScenarios } from '../../src/ui/store/my-scenarios';
 import { runs } from '../support/size';
 

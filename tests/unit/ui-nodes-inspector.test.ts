@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findScenario } from '../../src/scenarios';
 import { DEBATE_CLAIMS, REDLOCK_DEBATE } from '../../src/i18n/redlock-debate';
-import { createSimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
 import { believersWithoutMajority, nodeHoldings, selectIsRedlock, selectNodeHoldings } from '../../src/ui/store/node-selectors';
 import type { NodeStatus } from '../../src/session/node-status';
 import { traceRef, type MessageRef } from '../../src/i18n';

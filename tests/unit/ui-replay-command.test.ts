@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/cli/args';
-import { createSimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
 import { replayCommandText } from '../../src/ui/store/replay-command';
 import { selectReplayCommand } from '../../src/ui/store/selectors';
 

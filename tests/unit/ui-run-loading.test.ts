@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { findScenario, SCENARIOS } from '../../src/scenarios';
 import { definitionOfScenario, parseDefinition } from '../../src/definition';
-import { createSimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
 import { deferredLibrary } from './support/deferred-library';
 
 const first = SCENARIOS[0].id;

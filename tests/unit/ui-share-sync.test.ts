@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { deferredLibrary } from './support/deferred-library';
 import { connectBrowser, runWriteIdleWaitMsMax, runWriteIntervalMs } from '../../src/ui/share/sync';
-import { createSimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
 import { selectRunHash } from '../../src/ui/store/selectors';
 
 /** Just what connectBrowser touches, with timers and idle callbacks fired by hand. */

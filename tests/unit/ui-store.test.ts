@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/engine/simulation';
 import { findScenario } from '../../src/scenarios';
-import { createSimStore, type SimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
+import type { SimStore } from '../../src/ui/store/store-types';
 import type { PlaybackTimers } from '../../src/ui/store/types';
 import type { OutcomeReport, OutcomeRequest, OutcomeService } from '../../src/ui/worker/protocol';
 import { computeOutcomes } from '../../src/ui/worker/outcomes';

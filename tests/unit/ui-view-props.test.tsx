@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findScenario } from '../../src/scenarios';
 import { useViewProps } from '../../src/ui/components/ViewPanels';
 import { SimStoreProvider } from '../../src/ui/store/context';
-import { createSimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
 
 afterEach(cleanup);
 

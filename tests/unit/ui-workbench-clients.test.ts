@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { definitionOfScenario } from '../../src/definition';
 import { parseSchedule } from '../../src/engine/schedule';
 import { findScenario } from '../../src/scenarios';
-import { createSimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
 import { addClient, copyableClients, nextClientId, scheduleWithout } from '../../src/ui/store/workbench-client-edits';
 import { createInlineDraftCheckService } from '../../src/ui/worker/draft-check';
 

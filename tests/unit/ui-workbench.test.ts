@@ -5,7 +5,7 @@
 // are wrong.
 import { describe, expect, it } from 'vitest';
 import { COMPARE_AND_DELETE } from '../../src/scenarios/scripts';
-import { createSimStore } from '../../src/ui/store/createSimStore';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
 import { editProgram, editedId, setParam, setScriptSource, scriptsOf } from '../../src/ui/store/workbench-edits';
 import { definitionOfScenario } from '../../src/definition';
 import { findScenario } from '../../src/scenarios';

@@ -6,7 +6,7 @@ import { localized } from '../../i18n';
 import { Icon } from './Icon';
 import { ScenarioPicker } from './ScenarioPicker';
 import { useCopyText } from './useCopyText';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 
 /** Brand, scenario picker and the page's settings: language, theme, presentation, link, replay on a real Redis, help. */
 export function AppHeader() {

@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { formatList } from '../../i18n';
 import { useSimStore, useT } from '../store/context';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 import { ClientBadge } from './ClientBadge';
 
 const selectBelief = (s: SimState) => ({ lang: s.lang, clients: s.clients });

@@ -2,7 +2,7 @@ import { DurationInput, isValidDurationMs } from './DurationInput';
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 import { SPEEDS_STEPS_PER_S } from '../store/limits';
 import { selectPlayback } from '../store/selectors';
 import { Icon } from './Icon';

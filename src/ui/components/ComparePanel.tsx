@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatList, localized, refusalText, violationKindLabel, type Lang, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import type { SimState, VariantOutcome } from '../store/createSimStore';
+import type { SimState, VariantOutcome } from '../store/store-types';
 import { compareCursor } from '../store/slices/compare';
 import { describerFor, selectLang, selectRunInfo } from '../store/selectors';
 import type { TraceEvent } from '../store/published';

@@ -1,7 +1,7 @@
 import { localized } from '../../i18n';
 import { useSimStore, useT } from '../store/context';
 import { selectLang, selectRunHash, selectRunInfo } from '../store/selectors';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 import { VariantToggle } from './ScenarioBar';
 import { Icon } from './Icon';
 

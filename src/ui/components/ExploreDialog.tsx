@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { exploreVerdictLines, formatNumber, localized, violationKindLabel, type Lang, type Translate } from '../../i18n';
 import { useModalDialog } from './useModalDialog';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import type { ExploreResult, ExploreState, SimState } from '../store/createSimStore';
+import type { ExploreResult, ExploreState, SimState } from '../store/store-types';
 import { selectLang, selectRunInfo } from '../store/selectors';
 
 /** The variant comparison's code loads with the first counterexample (not first-screen work). */

@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { formatList, type Translate } from '../../i18n';
 import { useSimStore, useT } from '../store/context';
 import { selectLang, selectLockState } from '../store/selectors';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 import type { LockState } from '../store/published';
 import type { ClientView, KeyView } from '../store/types';
 import { BeliefRow } from './BeliefRow';

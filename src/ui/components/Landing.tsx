@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { localized } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 
 const selectLanding = (s: SimState) => ({ landing: s.landing, lessons: s.lessons, scenarios: s.scenarios, lang: s.lang });
 

@@ -2,7 +2,7 @@ import { DurationInput, isValidDurationMs } from './DurationInput';
 import { memo, useCallback, useLayoutEffect, useRef, type CSSProperties } from 'react';
 import { localized, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 import { selectClientIds, selectLang, selectPresentation } from '../store/selectors';
 import type { ClientView, ProgramLine } from '../store/types';
 import { ClientBadge, clientClass } from './ClientBadge';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 import { selectRunHash } from '../store/selectors';
 import { selectChallengeStatus, triesBeforeShortestWay } from '../store/slices/learn';
 import { localized } from '../../i18n';

@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { localized } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 import { selectChallengeStatus } from '../store/slices/learn';
 import { challengeStatusText, challengeTitle } from './challenge-text';
 import { Icon } from './Icon';

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { localized } from '../../i18n';
 import { useSimStore, useT } from '../store/context';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 import type { TraceEvent } from '../store/published';
 import { selectDescribeEvent, selectScriptedNarration } from '../store/selectors';
 

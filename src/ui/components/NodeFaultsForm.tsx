@@ -3,7 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { refusalText, type MessageRef } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { selectLang } from '../store/selectors';
-import { advanceMsMax, type SimState } from '../store/createSimStore';
+import { advanceMsMax } from '../store/limits';
+import type { SimState } from '../store/store-types';
 import type { NodeChoice } from '../store/slices/node-faults';
 
 // The refusals depend on the world at the cursor: re-render when it moves or the run changes.

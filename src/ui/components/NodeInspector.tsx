@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Translate } from '../../i18n';
 import { useSimStore, useT } from '../store/context';
-import type { NodeStatus, SimState } from '../store/createSimStore';
+import type { NodeStatus, SimState } from '../store/store-types';
 import { selectNodeHoldings } from '../store/node-selectors';
 import type { ClientView } from '../store/types';
 import { ClientBadge } from './ClientBadge';

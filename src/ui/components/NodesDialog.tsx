@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { NodeFaultsForm } from './NodeFaultsForm';
 import { useModalDialog } from './useModalDialog';
-import type { NodeStatus, SimState } from '../store/createSimStore';
+import type { NodeStatus, SimState } from '../store/store-types';
 
 const selectNodesDialog = (s: SimState) => ({ open: s.nodesOpen, nodes: s.nodes, schedule: s.schedule, cursor: s.cursor });
 

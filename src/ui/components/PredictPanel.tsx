@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { localized, type Lang, type Translate } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 import { selectQuestionNow } from '../store/predict';
 import type { QuestionSpec } from '../store/types';
 

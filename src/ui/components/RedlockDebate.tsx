@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 
 /** The dialog's code and its long texts load the first time it opens (not first-screen work). */
 const RedlockDebateDialog = lazy(() => import('./RedlockDebateDialog').then((module) => ({ default: module.RedlockDebateDialog })));

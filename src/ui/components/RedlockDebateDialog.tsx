@@ -2,7 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { localized } from '../../i18n';
 import { DEBATE_CLAIMS, DEBATE_SOURCES, REDLOCK_DEBATE, type DebateRun, type DebateSide } from '../../i18n/redlock-debate';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 import { runLinkOf } from '../store/selectors';
 import { useModalDialog } from './useModalDialog';
 

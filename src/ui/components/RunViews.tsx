@@ -1,6 +1,6 @@
 import { lazy, Suspense, useId, useRef, type KeyboardEvent } from 'react';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import type { ViewTab } from '../store/createSimStore';
+import type { ViewTab } from '../store/store-types';
 import { selectView } from '../store/selectors';
 import { TimelinePanel, ViewExport } from './ViewPanels';
 

@@ -6,9 +6,9 @@ import { ExploreButton, ExploreVerdict } from './ExploreDialog';
 import { WorkbenchButton } from './WorkbenchButton';
 import { NodesButton } from './NodesButton';
 import { RedlockDebateButton } from './RedlockDebate';
-import type { VariantOutcome } from '../store/createSimStore';
+import type { VariantOutcome } from '../store/store-types';
 import { selectLang, selectOutcomes, selectRunInfo, selectScenarioId } from '../store/selectors';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 import { Landing } from './Landing';
 import { LearnStrip } from './LearnStrip';
 

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { localized } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import { selectLang, selectScenarioId, selectScenarios } from '../store/selectors';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 import { Icon } from './Icon';
 
 const selectMyScenarios = (s: SimState) => s.myScenarios;

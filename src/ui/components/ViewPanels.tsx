@@ -5,7 +5,7 @@ import type { ExportTarget } from '../views/export';
 import { TimelineView } from '../views/TimelineView';
 import type { RunViewProps } from '../views/types';
 import { useSimStore, useSimStoreApi } from '../store/context';
-import type { SimState, SimStore } from '../store/createSimStore';
+import type { SimState, SimStore } from '../store/store-types';
 import type { RunLog } from '../store/published';
 import '../views/views.css';
 

@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { violationKindLabel, violationText } from '../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 import { Icon } from './Icon';
 
 const selectBanner = (s: SimState) => ({ violations: s.violations, lang: s.lang, cursor: s.cursor });

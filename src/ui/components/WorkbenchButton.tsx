@@ -1,5 +1,5 @@
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
-import type { SimState } from '../store/createSimStore';
+import type { SimState } from '../store/store-types';
 
 const selectEdited = (s: SimState) => s.scenarioId.endsWith('-edited');
 

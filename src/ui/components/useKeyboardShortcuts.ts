@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { SimState, SimStore } from '../store/createSimStore';
+import type { SimState, SimStore } from '../store/store-types';
 import { stallDraftOf } from '../store/slices/drafts';
 import { isValidDurationMs } from './DurationInput';
 

@@ -9,7 +9,7 @@
  * (`requestIdleCallback`, at most `runWriteIdleWaitMsMax`), so it never lands in a step's frame,
  * and it writes the run as it is then. At once when the page is hidden or left (pagehide).
  */
-import type { SimState, SimStore } from '../store/createSimStore';
+import type { SimState, SimStore } from '../store/store-types';
 import { selectRunHash } from '../store/selectors';
 import { saveProgress, saveSessionHash, savePrefs, type KeyValueStorage } from './persist';
 

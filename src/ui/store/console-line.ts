@@ -7,8 +7,29 @@ import { formatCli, quoteBulk, splitArgs } from '../../engine/redis/console';
 import { traceText } from '../../i18n';
 import type { Reply } from '../../engine/redis/reply';
 import type { RunLog } from './types';
-import type { ConsoleNote, ConsoleOutcome, SimState } from './createSimStore';
-import type { Runtime } from './runtime';
+import type { ConsolePort, SliceStore } from './ports';
+
+/** A typed line the run did not take, with why; shown in the transcript after the step it was typed at. */
+export interface ConsoleNote {
+  readonly id: number;
+  /** The run it belongs to (`scenario/variant/seed`) and the cursor when it was typed. */
+  readonly run: string;
+  readonly step: number;
+  readonly input: string;
+  /** `invalid`: the line does not parse (or is a CLI directive); `refused`: the console does not run that command here. */
+  readonly kind: 'invalid' | 'refused';
+  readonly message: string;
+}
+
+/** What became of one line: run (a choice at `step`), kept as a note, or nothing (a blank line). */
+export type ConsoleOutcome = { readonly kind: 'ran'; readonly step: number } | { readonly kind: 'note'; readonly note: ConsoleNote } | { readonly kind: 'blank' };
+
+/** The console slice's own state, as its action reads and writes it. */
+interface ConsoleLineState {
+  readonly consoleHistory: readonly string[];
+  readonly consoleNotes: readonly ConsoleNote[];
+  readonly consoleNode: string | null;
+}
 
 /** Lines kept in the console's history (up/down), and notes kept beside the transcript. */
 const consoleHistoryCountMax = 100;
@@ -16,21 +37,20 @@ const consoleNoteCountMax = 50;
 let noteId = 0;
 
 /** The console slice's `consoleRun` (slices/console.ts), loaded with the panel. */
-export function runConsoleLine(rt: Runtime, set: (change: Partial<SimState>) => void, get: () => SimState, line: string): ConsoleOutcome {
+export function runConsoleLine(port: ConsolePort, { get, set }: SliceStore<ConsoleLineState>, line: string): ConsoleOutcome {
   if (line.trim() === '') return { kind: 'blank' };
   const history = get().consoleHistory;
   if (history[history.length - 1] !== line) set({ consoleHistory: [...history, line].slice(-consoleHistoryCountMax) });
   const parsed = parseConsoleLine(line);
-  const sim = rt.engine.sim;
-  const nodeId = consoleNodeOf(get());
+  const run = port.run();
+  const nodeId = consoleNodeOf({ nodes: port.nodes(), consoleNode: get().consoleNode });
   const choice = parsed.ok ? ({ kind: 'console', argv: parsed.argv, ...(nodeId === undefined ? {} : { nodeId }) } as const) : null;
-  const refusal = choice === null ? null : sim.refusal(choice);
-  if (!parsed.ok || refusal !== null) {
-    const { scenarioId, variantId, seed } = get();
+  const refusal = choice === null ? null : port.refusal(choice);
+  if (choice === null || refusal !== null) {
     const note: ConsoleNote = {
       id: ++noteId,
-      run: `${scenarioId}/${variantId}/${seed}`,
-      step: sim.cursor,
+      run: `${run.scenarioId}/${run.variantId}/${run.seed}`,
+      step: run.cursor,
       input: line,
       kind: parsed.ok ? 'refused' : 'invalid',
       message: parsed.ok ? (refusal as string) : parsed.error,
@@ -38,13 +58,12 @@ export function runConsoleLine(rt: Runtime, set: (change: Partial<SimState>) => 
     set({ consoleNotes: [...get().consoleNotes, note].slice(-consoleNoteCountMax) });
     return { kind: 'note', note };
   }
-  const step = sim.cursor;
-  rt.act((s) => void s.apply(choice as NonNullable<typeof choice>));
-  return { kind: 'ran', step };
+  port.apply(choice);
+  return { kind: 'ran', step: run.cursor };
 }
 
 /** The node the console is aimed at with several nodes: the one chosen, else the first; none with one node. */
-export function consoleNodeOf(state: Pick<SimState, 'nodes' | 'consoleNode'>): string | undefined {
+export function consoleNodeOf(state: { readonly nodes: readonly { readonly id: string }[]; readonly consoleNode: string | null }): string | undefined {
   if (state.nodes.length === 0) return undefined;
   return state.nodes.some((n) => n.id === state.consoleNode) ? (state.consoleNode as string) : state.nodes[0].id;
 }

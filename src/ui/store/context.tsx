@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import type { SimState, SimStore } from './createSimStore';
+import type { SimState, SimStore } from './store-types';
 import { selectT } from './selectors';
 
 const SimStoreContext = createContext<SimStore | null>(null);

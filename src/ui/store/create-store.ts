@@ -1,13 +1,15 @@
 /**
  * The store's factory over a scenario library (library.ts): the page's (scenarios load on demand)
- * or Node's (all loaded; `createSimStore`). This module imports no scenario body, so the page's
- * first screen carries only the scenarios its library bundles.
+ * or Node's (all loaded; create-sim-store.ts). It composes the slices: the simulation slice gets
+ * the store, every other feature its own state and its port (wire-ports.ts), and the simulation
+ * slice's updates carry the run's changes to the features inside them (run-feed.ts). This module
+ * imports no scenario body, so the page's first screen carries only the scenarios its library bundles.
  */
-import { createStore } from 'zustand/vanilla';
+import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { Scenario } from '../../engine/scenario';
 import type { ScenarioLibrary } from './library';
 import { clip, linkScenarioId, parseRunLink } from './run-link';
-import { createRuntime } from './runtime';
+import { createRuntime, type Runtime } from './runtime';
 import { createExploreSlice } from './slices/explore';
 import { createCompareSlice } from './slices/compare';
 import { createLinkSlice } from './slices/links';
@@ -21,7 +23,10 @@ import { createLearnSlice } from './slices/learn';
 import { createIoSlice } from './slices/io';
 import { createConsoleSlice } from './slices/console';
 import { createNodeFaultsSlice } from './slices/node-faults';
-import type { SimState, SimStore, SimStoreInit } from './createSimStore';
+import type { SliceStore } from './ports';
+import { createRunFeed } from './run-feed';
+import type { SimState, SimStore, SimStoreInit } from './store-types';
+import { wirePorts } from './wire-ports';
 
 interface InitialRun extends SimStoreInit {
   /** The saved run's text when `run` came from it: a run that no longer fits is reported as saved work. */
@@ -57,27 +62,41 @@ function initialScenarioId(init: SimStoreInit): string | null {
   return init.savedRun?.kind === 'hash' ? (linkScenarioId(init.savedRun.hash) ?? null) : null;
 }
 
-export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit = {}): SimStore {
-  const firstId = library.catalog[0]?.id;
-  const firstScenario = firstId === undefined ? undefined : library.ready(firstId);
-  if (firstScenario === undefined) throw new Error('createStoreWith: the library must hold its first scenario, ready to run');
-  // The default run always exists; a requested run replaces it below if it loads.
-  const rt = createRuntime(library, firstScenario, options, () => api);
-  const api = createStore<SimState>()((...a) => ({
-    ...createSimulationSlice(rt, options)(...a),
-    ...createPlaybackSlice(rt, options)(...a),
-    ...createUiSlice(options)(...a),
-    ...createLinkSlice(rt)(...a),
-    ...createExploreSlice(rt, options)(...a),
-    ...createCompareSlice(rt, options)(...a),
-    ...createWorkbenchSlice(rt, options)(...a),
-    ...createMyScenariosSlice(rt, options)(...a),
-    ...createLearnSlice(library.catalog, options)(...a),
-    ...createDraftsSlice()(...a),
-    ...createIoSlice(rt, options)(...a),
-    ...createConsoleSlice(rt)(...a),
-    ...createNodeFaultsSlice(rt)(...a),
-  }));
+/**
+ * The store's state from its slices: the simulation slice gets the store; every other feature gets
+ * its own state and its port. Every update of the store (`setState`) carries the run's changes to
+ * the features inside it (run-feed.ts).
+ */
+function composeSlices(rt: Runtime, options: SimStoreInit): StateCreator<SimState> {
+  return (set, get, store) => {
+    const feed = createRunFeed(set, get, () => rt.engine.definition);
+    // Every writer's update goes through the feed, as a middleware wraps `setState`: the simulation
+    // slice's `set`, and whoever publishes the run through the store itself (a run client, a test).
+    store.setState = feed.runSet;
+    const ports = wirePorts(rt, feed);
+    // A feature sees its own state only (the store is one object: the read is the whole, the type is not).
+    const own = { get: feed.current, set: feed.set } as SliceStore<never>;
+    return {
+      ...createSimulationSlice(rt, options)(feed.runSet, get, store),
+      ...createPlaybackSlice(rt, ports.playback, options)(own),
+      ...createUiSlice(options)(own),
+      ...createLinkSlice(ports.links)(own),
+      ...createExploreSlice(ports.explore, options)(own),
+      ...createCompareSlice(ports.compare, options)(own),
+      ...createWorkbenchSlice(ports.workbench, options)(own),
+      ...createMyScenariosSlice(ports.myScenarios, options)(own),
+      ...createLearnSlice(rt.library.catalog, ports.learn, options)(own),
+      ...createDraftsSlice()(own),
+      ...createIoSlice(ports.io, options)(own),
+      ...createConsoleSlice(ports.console)(own),
+      ...createNodeFaultsSlice(ports.nodeFaults)(),
+    };
+  };
+}
+
+/** Opens the first run (the link's, the saved one, `options.run`), once its scenario is ready. */
+function openFirstRun(api: StoreApi<SimState>, rt: Runtime, options: SimStoreInit): void {
+  const { library, firstScenario } = rt;
   /** Load the requested run; if its schedule does not fit, show why and load the default instead. */
   const begin = () => {
     const init = initialRun(options, library.ready);
@@ -101,6 +120,16 @@ export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit 
     api.getState().loadRun({ scenarioId: firstScenario.id });
     rt.whenReady(pending, begin);
   } else begin();
+}
+
+export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit = {}): SimStore {
+  const firstId = library.catalog[0]?.id;
+  const firstScenario = firstId === undefined ? undefined : library.ready(firstId);
+  if (firstScenario === undefined) throw new Error('createStoreWith: the library must hold its first scenario, ready to run');
+  // The default run always exists; a requested run replaces it below if it loads.
+  const rt = createRuntime(library, firstScenario, options, () => api);
+  const api = createStore<SimState>()(composeSlices(rt, options));
+  openFirstRun(api, rt, options);
   if (options.progressError) api.setState({ notice: { key: 'progressUnreadable', params: options.progressError, tone: 'warning' } });
   return Object.assign(api, {
     simulation: () => rt.engine.sim,

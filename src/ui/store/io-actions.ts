@@ -10,17 +10,22 @@ import { formatScenarioFile, parseScenarioFileText } from '../../definition/file
 import { playwrightRegressionSpec, regressionFileBase, vitestRegressionTest } from '../../definition/regression-test';
 import { formatSchedule } from '../../engine/schedule';
 import type { DraftCheckService } from '../worker/draft-check-protocol';
-import type { SimState, SimStoreInit } from './createSimStore';
 import { parseDefinitionLink } from './definition-link';
-import { definitionOnScreen, type Runtime } from './runtime';
-import type { IoImportState, IoShared, IoSlice } from './slices/io';
+import type { IoPort, SliceStore } from './ports';
+import type { IoActions, IoImportState, IoLinkState, IoShared } from './io-types';
 import type { LinkError } from './types';
 
+/** The io slice's own state, as these actions read and write it. */
+interface IoActionsState {
+  readonly ioLink: IoLinkState;
+  readonly ioLinkPending: boolean;
+  readonly ioImport: IoImportState;
+}
+
 interface IoContext {
-  readonly rt: Runtime;
-  readonly init: SimStoreInit & { readonly draftChecker?: DraftCheckService | null };
-  readonly get: () => SimState;
-  readonly set: (partial: Partial<SimState>) => void;
+  readonly port: IoPort;
+  readonly init: { readonly draftChecker?: DraftCheckService | null };
+  readonly store: SliceStore<IoActionsState>;
   readonly shared: IoShared;
 }
 
@@ -47,18 +52,11 @@ function freeName(name: string, taken: (candidate: string) => boolean): string {
   return `${name} (imported)`;
 }
 
-export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick<IoSlice, 'ioOpenLink' | 'ioScenarioFile' | 'ioImportText' | 'ioResolveClash' | 'ioDismissImport' | 'ioRegressionTest'> {
-  const { engine } = rt;
+/** Replays a scenario off the page's thread; a problem in words, or null when it may run here. */
+function dryRunner(init: IoContext['init']) {
   /** Draft checks of this module are numbered apart from the workbench's. */
   let checkId = 1_000_000;
-  let pending: Pending | null = null;
-  const patchImport = (change: Partial<IoImportState>) => set({ ioImport: { ...get().ioImport, ...change } });
-
-  /** The definition of the scenario on screen, or null when it cannot be one (a hosted client). */
-  const current = (): ScenarioDefinition | null => definitionOnScreen(engine);
-
-  /** Replays a scenario off the page's thread; a problem in words, or null when it may run here. */
-  const dryRun = async (definition: ScenarioDefinition, seed: number, schedule: string, fitVariant: string): Promise<string | null> => {
+  return async (definition: ScenarioDefinition, seed: number, schedule: string, fitVariant: string): Promise<string | null> => {
     const checker = init.draftChecker ?? (await import('../worker/draft-check')).createInlineDraftCheckService();
     const report = await checker.check({ id: ++checkId, definition, seed, schedule, fitVariant });
     if (report.failure !== null) return report.failure;
@@ -66,61 +64,63 @@ export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick
     const stop = report.stops[0];
     return stop ? `variant ${stop.variantId}, step ${stop.step}${stop.clientId ? `, client ${stop.clientId}` : ''}: ${stop.message}` : null;
   };
+}
+
+type DryRun = ReturnType<typeof dryRunner>;
+
+/** A link that carries its scenario: decoded, checked off the page's thread, then loaded (or refused in words). */
+function linkOpener({ port, store: { set }, shared }: IoContext, dryRun: DryRun): IoActions['ioOpenLink'] {
+  return async (hash, options = {}) => {
+    const request = ++shared.linkRequest;
+    set({ ioLinkPending: true });
+    const refuse = (error: LinkError) => {
+      if (request !== shared.linkRequest) return;
+      // The run on screen stays (at startup, the default one) and is not saved over the reader's work.
+      if (options.startup) port.setPersistRun(false);
+      port.showLinkError(options.startup ? error : { ...error, keptCurrent: true });
+      set({ ioLinkPending: false });
+    };
+    const parsed = await parseDefinitionLink(hash);
+    if (request !== shared.linkRequest) return;
+    if (parsed.kind === 'error') return refuse(parsed.error);
+    const { link, custom, payload } = parsed;
+    const problem = await dryRun(custom.definition, link.seed, formatSchedule(link.schedule), link.variantId);
+    if (request !== shared.linkRequest) return;
+    if (problem !== null) return refuse({ reason: 'bad-definition', detail: problem.slice(0, detailCharsMax) });
+    // The page loads the Lua engine on demand: a link's scenario may evaluate scripts before it has.
+    if (!port.lua.ready()) {
+      try {
+        await port.lua.load();
+      } catch (error) {
+        return refuse({ reason: 'bad-definition', detail: error instanceof Error ? error.message : String(error) });
+      }
+      if (request !== shared.linkRequest) return;
+    }
+    const result = port.loadRun({ ...link, custom });
+    // Not ready cannot happen here (its scenario is the link's own, Lua loaded above); say so if it does.
+    if (!result.ok) return refuse(result.error.reason === 'not-ready' ? { reason: 'bad-definition', detail: `not ready: ${result.error.detail}` } : result.error);
+    // The link's own payload is this definition's: no need to encode it again.
+    shared.encodedFor = port.run().definition;
+    port.showLinkError(null);
+    set({ ioLinkPending: false, ioLink: { status: 'ready', scenarioId: custom.definition.id, payload, chars: payload.length } });
+    port.applyLinkExtras(link);
+  };
+}
+
+/** A scenario file in: checked, then stored in My scenarios and opened, or a name clash asked about. */
+function fileImport({ port, store: { get, set } }: IoContext, dryRun: DryRun): Pick<IoActions, 'ioImportText' | 'ioResolveClash' | 'ioDismissImport'> {
+  let pending: Pending | null = null;
+  const patchImport = (change: Partial<IoImportState>) => set({ ioImport: { ...get().ioImport, ...change } });
 
   /** Stores a checked file in My scenarios, then opens it there. */
   const land = (file: Pending, replaceId: string | null, name: string) => {
-    const id = get().putMyScenario({ name, variant: file.variant, seed: file.seed, schedule: file.schedule, definition: file.definition }, replaceId);
-    if (id === null) {
-      patchImport({ status: 'invalid', problems: [{ path: '', message: 'My scenarios could not be written (see the notice)' }] });
-      return;
-    }
-    get().openMyScenario(id);
+    const id = port.myScenarios.put({ name, variant: file.variant, seed: file.seed, schedule: file.schedule, definition: file.definition }, replaceId);
+    if (id === null) return patchImport({ status: 'invalid', problems: [{ path: '', message: 'My scenarios could not be written (see the notice)' }] });
+    port.myScenarios.open(id);
     patchImport({ status: 'imported', problems: [], name });
   };
 
   return {
-    async ioOpenLink(hash, options = {}) {
-      const request = ++shared.linkRequest;
-      set({ ioLinkPending: true });
-      const refuse = (error: LinkError) => {
-        if (request !== shared.linkRequest) return;
-        // The run on screen stays (at startup, the default one) and is not saved over the reader's work.
-        set(options.startup ? { ioLinkPending: false, persistRun: false, linkError: error } : { ioLinkPending: false, linkError: { ...error, keptCurrent: true } });
-      };
-      const parsed = await parseDefinitionLink(hash);
-      if (request !== shared.linkRequest) return;
-      if (parsed.kind === 'error') return refuse(parsed.error);
-      const { link, custom, payload } = parsed;
-      const problem = await dryRun(custom.definition, link.seed, formatSchedule(link.schedule), link.variantId);
-      if (request !== shared.linkRequest) return;
-      if (problem !== null) return refuse({ reason: 'bad-definition', detail: problem.slice(0, detailCharsMax) });
-      // The page loads the Lua engine on demand: a link's scenario may evaluate scripts before it has.
-      if (!rt.library.luaReady()) {
-        try {
-          await rt.library.loadLua();
-        } catch (error) {
-          return refuse({ reason: 'bad-definition', detail: error instanceof Error ? error.message : String(error) });
-        }
-        if (request !== shared.linkRequest) return;
-      }
-      const result = get().loadRun({ ...link, custom });
-      // Not ready cannot happen here (its scenario is the link's own, Lua loaded above); say so if it does.
-      if (!result.ok) return refuse(result.error.reason === 'not-ready' ? { reason: 'bad-definition', detail: `not ready: ${result.error.detail}` } : result.error);
-      // The link's own payload is this definition's: no need to encode it again.
-      shared.encodedFor = engine.definition;
-      set({ ioLinkPending: false, linkError: null, ioLink: { status: 'ready', scenarioId: custom.definition.id, payload, chars: payload.length } });
-      get().applyLinkExtras(link);
-    },
-
-    ioScenarioFile() {
-      const definition = current();
-      if (definition === null) return Promise.resolve(null);
-      const { variantId, seed, schedule, myScenarioId, myScenarios } = get();
-      const title = typeof definition.title === 'string' ? definition.title : (definition.title?.en ?? definition.id);
-      const name = myScenarios.find((m) => m.id === myScenarioId && m.id === definition.id)?.name ?? title;
-      return Promise.resolve({ fileName: `lockstep-${definition.id}.json`, mime: 'application/json', text: formatScenarioFile({ name, run: { variant: variantId, seed, schedule }, definition }) });
-    },
-
     async ioImportText(text, fileName) {
       pending = null;
       set({ ioImport: { status: 'checking', fileName, problems: [], name: '' } });
@@ -132,7 +132,7 @@ export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick
       const problem = await dryRun(file.definition, file.run.seed, file.run.schedule, file.run.variant);
       if (problem !== null) return patchImport({ status: 'invalid', problems: [{ path: problem.startsWith('the schedule') ? 'run.schedule' : 'run', message: problem }] });
       const next: Pending = { name: file.name, variant: file.run.variant, seed: file.run.seed, schedule: file.run.schedule, definition: file.definition, clashId: '' };
-      const clash = get().findMyScenarioByName(file.name);
+      const clash = port.myScenarios.find(file.name);
       if (clash) {
         pending = { ...next, clashId: clash.id };
         return patchImport({ status: 'clash', name: clash.name });
@@ -145,7 +145,7 @@ export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick
       pending = null;
       if (!file || choice === 'cancel') set({ ioImport: idleImport });
       else if (choice === 'replace') land(file, file.clashId, file.name);
-      else land(file, null, freeName(file.name, (candidate) => get().findMyScenarioByName(candidate) !== null));
+      else land(file, null, freeName(file.name, (candidate) => port.myScenarios.find(candidate) !== null));
       return Promise.resolve();
     },
 
@@ -153,12 +153,26 @@ export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick
       pending = null;
       set({ ioImport: idleImport });
     },
+  };
+}
+
+/** The scenario on screen out: as a scenario file, or as a regression test. */
+function fileExports({ port }: IoContext): Pick<IoActions, 'ioScenarioFile' | 'ioRegressionTest'> {
+  return {
+    ioScenarioFile() {
+      const definition = port.definitionOnScreen();
+      if (definition === null) return Promise.resolve(null);
+      const { variantId, seed, schedule } = port.run();
+      const title = typeof definition.title === 'string' ? definition.title : (definition.title?.en ?? definition.id);
+      const name = port.myScenarios.nameOnScreen(definition.id) ?? title;
+      return Promise.resolve({ fileName: `lockstep-${definition.id}.json`, mime: 'application/json', text: formatScenarioFile({ name, run: { variant: variantId, seed, schedule }, definition }) });
+    },
 
     ioRegressionTest(kind) {
-      const definition = current();
+      const definition = port.definitionOnScreen();
       if (definition === null) return Promise.resolve(null);
-      const { variantId, seed, schedule, runLog } = get();
-      const run = { definition, variant: variantId, seed, schedule, violations: runLog.projection.violations.map((v) => ({ kind: v.violation, step: v.step })) };
+      const { variantId, seed, schedule } = port.run();
+      const run = { definition, variant: variantId, seed, schedule, violations: port.violations().map((v) => ({ kind: v.violation, step: v.step })) };
       const base = regressionFileBase(run);
       return Promise.resolve(
         kind === 'vitest'
@@ -167,4 +181,9 @@ export function createIoActions({ rt, init, get, set, shared }: IoContext): Pick
       );
     },
   };
+}
+
+export function createIoActions(ctx: IoContext): IoActions {
+  const dryRun = dryRunner(ctx.init);
+  return { ioOpenLink: linkOpener(ctx, dryRun), ...fileImport(ctx, dryRun), ...fileExports(ctx) };
 }

@@ -3,7 +3,7 @@
  * In Redlock every node is an independent primary, so "who holds the lock" is a count of nodes
  * per client against the quorum, not what one primary says.
  */
-import type { SimState } from './createSimStore';
+import type { SimState } from './store-types';
 import type { NodeStatus } from '../../session/node-status';
 
 /** One client's share of the nodes: the nodes whose lock key holds its token. */

@@ -4,7 +4,7 @@
  * events). Only while the run follows the scenario's own schedule, where the questions were written.
  */
 import { questionTruth } from '../../engine/learn/question';
-import type { SimState } from './createSimStore';
+import type { SimState } from './store-types';
 import type { QuestionSpec } from './types';
 
 export interface QuestionNow {

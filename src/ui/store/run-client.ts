@@ -8,10 +8,12 @@ import type { Simulation } from '../../engine/simulation';
 import type { CommandResult, Refusal, SessionCommand } from '../../session/commands';
 import type { RunSession } from '../../session/run-session';
 import type { OutcomeService } from '../worker/protocol';
-import type { LoadResult, RunSpec, SimState } from './createSimStore';
+import type { LoadResult, RunSpec, SimState } from './store-types';
 import { canRun, type ScenarioLibrary } from './library';
 import { runInfo } from './run-info';
-import type { Runtime } from './runtime';
+import type { SchedulingPolicy } from '../../engine/policies';
+import type { ScenarioDefinition } from '../../definition';
+import type { Scenario } from '../../engine/scenario';
 import type { Notice, RunLog } from './types';
 
 interface StoreAccess {
@@ -21,10 +23,25 @@ interface StoreAccess {
 
 interface ClientDeps {
   readonly session: RunSession;
-  readonly engine: Runtime['engine'];
+  readonly engine: RunEngine;
   readonly library: ScenarioLibrary;
   readonly outcomeService: OutcomeService | null;
 }
+
+/** The store's side of the run, never in React state: the session's run plus what playback and the worker need. */
+export interface RunEngine {
+  /** The session's simulation (read-only here: change it through the session). */
+  readonly sim: Simulation;
+  /** The scenario of the run on hand. */
+  readonly scenario: Scenario;
+  policy: SchedulingPolicy | null;
+  autoplaySteps: number;
+  timer: unknown;
+  outcomeRequestId: number;
+  /** The definition the run's scenario came from (`lockstep.load({ definition })`), or null for a built-in. */
+  definition: ScenarioDefinition | null;
+}
+
 
 /** The run actions the store's slices call: each one session call, then the result published. */
 export interface RunClient {

@@ -81,6 +81,38 @@ export function linkScenarioId(hash: string): string | undefined {
   return id !== null && id.length <= idLengthMax && ID.test(id) ? id : undefined;
 }
 
+/** A link's query as name -> value; a name given twice is returned alone (the link is refused). */
+function queryParams(query: string): Map<string, string> | string {
+  const params = new Map<string, string>();
+  if (query === '') return params;
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    const name = eq === -1 ? pair : pair.slice(0, eq);
+    if (params.has(name)) return name;
+    params.set(name, eq === -1 ? '' : pair.slice(eq + 1));
+  }
+  return params;
+}
+
+/** The choices of a link's `s=` (dot-separated tokens), the scenario's default schedule when absent, or why they do not parse. */
+function linkChoices(rawSchedule: string | undefined, scenario: Scenario, variant: Scenario['variants'][number]): Choice[] | { readonly problem: string } {
+  const clientIds = variant.clients.map((c) => c.id);
+  if (rawSchedule === undefined) return parseSchedule(scenario.defaultSchedule, clientIds, nodeIdsOf(scenario, variant));
+  const tokens = rawSchedule === '' ? [] : rawSchedule.split('.');
+  const decoded: string[] = [];
+  for (const token of tokens) {
+    const plain = decode(token);
+    if (plain === null || plain === '' || /[\s,]/.test(plain)) return { problem: plain ?? token };
+    decoded.push(plain);
+  }
+  try {
+    return parseSchedule(decoded.join(' '), clientIds, nodeIdsOf(scenario, variant));
+  } catch (error) {
+    if (error instanceof ScheduleSyntaxError) return { problem: error.message };
+    throw error;
+  }
+}
+
 /**
  * Parses a location hash (with or without the leading `#`). An empty hash is `none`. `scenarios`
  * finds a built-in scenario by id (a list, or a lookup such as a library's `ready`).
@@ -111,40 +143,15 @@ export function parseRunLink(hash: string, scenarios: readonly Scenario[] | ((id
   const variant = scenario.variants.find((v) => v.id === variantId);
   if (!variant) return fail('unknown-variant', variantId);
 
-  const params = new Map<string, string>();
-  if (query !== '') {
-    for (const pair of query.split('&')) {
-      const eq = pair.indexOf('=');
-      const name = eq === -1 ? pair : pair.slice(0, eq);
-      const value = eq === -1 ? '' : pair.slice(eq + 1);
-      if (params.has(name)) return fail('bad-format', `${name} twice`);
-      params.set(name, value);
-    }
-  }
+  const params = queryParams(query);
+  if (typeof params === 'string') return fail('bad-format', `${params} twice`);
 
   const rawSeed = params.get('seed') ?? String(defaultSeed);
   if (!/^[0-9]{1,10}$/.test(rawSeed) || Number(rawSeed) > seedMax) return fail('bad-seed', rawSeed);
   const seed = Number(rawSeed);
 
-  const rawSchedule = params.get('s');
-  let choices: Choice[];
-  if (rawSchedule === undefined) {
-    choices = parseSchedule(scenario.defaultSchedule, variant.clients.map((c) => c.id), nodeIdsOf(scenario, variant));
-  } else {
-    const tokens = rawSchedule === '' ? [] : rawSchedule.split('.');
-    const decoded: string[] = [];
-    for (const token of tokens) {
-      const plain = decode(token);
-      if (plain === null || plain === '' || /[\s,]/.test(plain)) return fail('bad-schedule', plain ?? token);
-      decoded.push(plain);
-    }
-    try {
-      choices = parseSchedule(decoded.join(' '), variant.clients.map((c) => c.id), nodeIdsOf(scenario, variant));
-    } catch (error) {
-      if (error instanceof ScheduleSyntaxError) return fail('bad-schedule', error.message);
-      throw error;
-    }
-  }
+  const choices = linkChoices(params.get('s'), scenario, variant);
+  if (!Array.isArray(choices)) return fail('bad-schedule', choices.problem);
 
   const rawCursor = params.get('at');
   let cursor: number | null = null;

@@ -1,28 +1,13 @@
 import type { StoreApi } from 'zustand/vanilla';
 import { definitionOfScenario, type ScenarioDefinition } from '../../definition';
-import type { SchedulingPolicy } from '../../engine/policies';
 import type { Scenario } from '../../engine/scenario';
 import type { Simulation } from '../../engine/simulation';
 import { RunSession } from '../../session/run-session';
 import type { OutcomeService } from '../worker/protocol';
-import type { SimState, SimStoreInit } from './createSimStore';
+import type { SimState, SimStoreInit } from './store-types';
 import type { ScenarioLibrary } from './library';
-import { createRunClient, type RunClient } from './run-client';
+import { createRunClient, type RunClient, type RunEngine as Engine } from './run-client';
 import type { PlaybackTimers } from './types';
-
-/** The store's side of the run, never in React state: the session's run plus what playback and the worker need. */
-interface Engine {
-  /** The session's simulation (read-only here: change it through the session). */
-  readonly sim: Simulation;
-  /** The scenario of the run on hand. */
-  readonly scenario: Scenario;
-  policy: SchedulingPolicy | null;
-  autoplaySteps: number;
-  timer: unknown;
-  outcomeRequestId: number;
-  /** The definition the run's scenario came from (`lockstep.load({ definition })`), or null for a built-in. */
-  definition: ScenarioDefinition | null;
-}
 
 /** What the slices of one store share: the run session and the outside world it may touch. */
 export interface Runtime {

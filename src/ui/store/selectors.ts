@@ -7,7 +7,7 @@ import { translator, type Lang } from '../../i18n';
 import { eventDescriber } from '../../engine/describe';
 import { lockState, type LockState } from '../../engine/lock-state';
 import type { TraceEvent } from '../../engine/trace';
-import type { SimState } from './createSimStore';
+import type { SimState } from './store-types';
 import { formatRunHash, lessonRunHash } from './run-link';
 import { replayCommandText } from './replay-command';
 

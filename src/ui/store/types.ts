@@ -8,6 +8,9 @@ import type { RunProjection } from '../../engine/projection';
 import type { TraceEvent } from '../../engine/trace';
 import type { ChallengeSpec, ChallengeStatus } from '../../engine/learn/challenge';
 import type { QuestionSpec } from '../../engine/learn/question';
+import type { ScenarioDefinition } from '../../definition';
+import type { Scenario } from '../../engine/scenario';
+import type { Choice } from '../../engine/schedule';
 
 export type { ChallengeSpec, ChallengeStatus, QuestionSpec };
 
@@ -151,4 +154,42 @@ export interface MyScenarioStorage {
   keepAside(entries: readonly { readonly text: string; readonly reason: string }[]): void;
   /** Calls back when another tab changed the stored document; returns the unsubscribe. */
   subscribe(onChange: () => void): () => void;
+}
+
+/** A run to load: a scenario (built-in or from a definition), its variant, seed, schedule and cursor. */
+export interface RunSpec {
+  readonly scenarioId: string;
+  readonly variantId?: string;
+  readonly seed?: number;
+  /** Schedule text or choices; the scenario's default schedule when absent. */
+  readonly schedule?: string | readonly Choice[];
+  /** Step to show; the start (0) when absent, null for the end. */
+  readonly cursor?: number | null;
+  /**
+   * A scenario from a definition (`lockstep.load({ definition })`) instead of a built-in one:
+   * `scenarioId` is its id. The worker gets the definition to replay the other variants.
+   */
+  readonly custom?: { readonly scenario: Scenario; readonly definition: ScenarioDefinition };
+  /** Keep the choices that fit (with a notice saying where the rest stopped) instead of refusing. */
+  readonly cutToFit?: boolean;
+  /** A link's challenge (`ch=`) and predict mode (`predict=1`): applied after the run loads. */
+  readonly challengeId?: string | null;
+  readonly predict?: boolean;
+}
+
+/**
+ * A built-in scenario the page has not loaded yet (its body, or the Lua engine it needs): only
+ * before `window.lockstep.ready`. The page's own paths wait for it instead (`runLoading`).
+ */
+export interface NotReadyError {
+  readonly reason: 'not-ready';
+  readonly detail: string;
+}
+
+export type LoadResult = { readonly ok: true } | { readonly ok: false; readonly error: LinkError | NotReadyError };
+
+/** A scenario being loaded before its run can be shown (the page shows a loading state meanwhile). */
+export interface RunLoading {
+  readonly scenarioId: string;
+  readonly title: LocalizedText;
 }

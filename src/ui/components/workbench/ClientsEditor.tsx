@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { workbenchExtraText, type WorkbenchExtraKey } from '../../../i18n/workbench-extra';
 import { useSimStore, useSimStoreApi } from '../../store/context';
-import type { SimState } from '../../store/createSimStore';
+import type { SimState } from '../../store/store-types';
 
 const selectClients = (s: SimState) => ({ clientIds: s.clientIds, sources: s.workbench.clientSources, checking: s.workbench.status === 'checking', lang: s.lang });
 

@@ -10,7 +10,7 @@ import { refusalText } from '../../../i18n';
 import { workbenchExtraText, type WorkbenchExtraKey } from '../../../i18n/workbench-extra';
 import { consoleNodeOf, ConsoleTranscript, type ConsoleEntry } from '../../store/console-line';
 import { useSimStore, useSimStoreApi } from '../../store/context';
-import type { ConsoleNote, SimState } from '../../store/createSimStore';
+import type { ConsoleNote, SimState } from '../../store/store-types';
 
 /** The console's lane id (engine/console-choice.ts CONSOLE_ID; components do not import the engine). */
 const CONSOLE_ID = 'console';

@@ -7,7 +7,8 @@
 import { useShallow } from 'zustand/react/shallow';
 import { ioText, type IoTextKey } from '../../../i18n/io';
 import { useSimStore, useSimStoreApi } from '../../store/context';
-import { historyFileBytesMax, type HistoryLaneEvent, type HistoryReport, type SimState } from '../../store/createSimStore';
+import { historyFileBytesMax } from '../../store/limits';
+import type { HistoryLaneEvent, HistoryReport, SimState } from '../../store/store-types';
 import { useModalDialog } from '../useModalDialog';
 
 type T = (key: IoTextKey, params?: Readonly<Record<string, string | number>>) => string;

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { workbenchExtraText, type WorkbenchExtraKey } from '../../../i18n/workbench-extra';
 import { useSimStore, useSimStoreApi } from '../../store/context';
-import type { SimState, StepOption } from '../../store/createSimStore';
+import type { SimState, StepOption } from '../../store/store-types';
 
 const selectInsert = (s: SimState) => ({ options: s.workbench.stepOptions, checking: s.workbench.status === 'checking', lang: s.lang });
 

@@ -7,7 +7,8 @@ import { useRef, useState, type DragEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ioText, type IoTextKey } from '../../../i18n/io';
 import { useSimStore, useSimStoreApi } from '../../store/context';
-import { definitionLinkCharsMax as linkCharsMax, historyFileBytesMax, scenarioFileBytesMax as fileBytesMax, type IoDownload, type SimState } from '../../store/createSimStore';
+import { definitionLinkCharsMax as linkCharsMax, historyFileBytesMax, scenarioFileBytesMax as fileBytesMax } from '../../store/limits';
+import type { IoDownload, SimState } from '../../store/store-types';
 import { HistoryDialog } from './HistoryDialog';
 
 const selectIo = (s: SimState) => ({ lang: s.lang, link: s.ioLink, scenarioId: s.scenarioId, importState: s.ioImport });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { localized } from '../../../i18n';
 import { useSimStore, useSimStoreApi, useT } from '../../store/context';
-import type { MyScenarioSummary, SimState } from '../../store/createSimStore';
+import type { MyScenarioSummary, SimState } from '../../store/store-types';
 
 const selectMine = (s: SimState) => ({ list: s.myScenarios, undo: s.myScenarioUndo, current: s.myScenarioId, title: s.runInfo.title, lang: s.lang });
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../../store/context';
-import type { ProgramEdit, SimState } from '../../store/createSimStore';
+import type { ProgramEdit, SimState } from '../../store/store-types';
 import { ClientsEditor } from './ClientsEditor';
 import { InsertStepForm } from './InsertStepForm';
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../../store/context';
-import type { SimState } from '../../store/createSimStore';
+import type { SimState } from '../../store/store-types';
 
 const selectSchedule = (s: SimState) => ({ schedule: s.schedule, problem: s.workbench.scheduleProblem, length: s.length });
 

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../../store/context';
-import type { SimState } from '../../store/createSimStore';
+import type { SimState } from '../../store/store-types';
 import { LuaEditor, type LineProblem } from './LuaEditor';
 
 /** The cursor and the run log are read so the panel re-renders when the last call or the run's errors move. */

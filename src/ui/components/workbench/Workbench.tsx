@@ -6,7 +6,7 @@
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../../store/context';
-import type { SimState, WorkbenchTab } from '../../store/createSimStore';
+import type { SimState, WorkbenchTab } from '../../store/store-types';
 import { IoPanel } from './IoPanel';
 import { workbenchExtraText } from '../../../i18n/workbench-extra';
 import { ConsolePanel } from './ConsolePanel';

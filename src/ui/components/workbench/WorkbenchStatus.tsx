@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../../store/context';
-import type { SimState } from '../../store/createSimStore';
+import type { SimState } from '../../store/store-types';
 
 const selectStatus = (s: SimState) => ({
   status: s.workbench.status,

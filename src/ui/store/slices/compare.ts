@@ -6,10 +6,8 @@
  * as the variant cards' report, asked about a fixed schedule and base variant), so loading
  * another run does not change what is compared. One store action per click.
  */
-import type { StateCreator } from 'zustand/vanilla';
 import type { OutcomeReport, OutcomeService, VariantOutcome } from '../../worker/protocol';
-import type { SimState, SimStoreInit } from '../createSimStore';
-import type { Runtime } from '../runtime';
+import type { ComparePort, SliceStore } from '../ports';
 
 export interface CompareState {
   /** idle: nothing compared yet; running: the worker is replaying; done: `report` holds the answer. */
@@ -34,6 +32,11 @@ export interface CompareSlice {
   loadCompareVariant(variantId: string): void;
 }
 
+export interface CompareInit {
+  /** Replays a found schedule against every variant (an outcome worker of its own); without it no comparison. */
+  readonly comparer?: OutcomeService | null;
+}
+
 const idle: CompareState = { status: 'idle', scenarioId: '', seed: 0, schedule: '', baseVariantId: '', report: null };
 
 /** The step to show for one variant of a comparison: just after its first difference from the base. */
@@ -42,21 +45,21 @@ export function compareCursor(outcome: VariantOutcome): number {
   return Math.min(at, outcome.stepsApplied);
 }
 
-export function createCompareSlice(rt: Runtime, init: SimStoreInit): StateCreator<SimState, [], [], CompareSlice> {
+export function createCompareSlice(port: ComparePort, init: CompareInit): (store: SliceStore<CompareSlice>) => CompareSlice {
   const service: OutcomeService | null = init.comparer ?? null;
   let requestId = 0;
-  return (set, get) => ({
+  return ({ set, get }) => ({
     compare: idle,
     compareVariants() {
-      const s = get();
-      const target = { scenarioId: s.scenarioId, seed: s.seed, schedule: s.schedule, baseVariantId: s.variantId };
+      const run = port.run();
+      const target = { scenarioId: run.scenarioId, seed: run.seed, schedule: run.schedule, baseVariantId: run.variantId };
       if (service === null) {
         set({ compare: { ...target, status: 'unavailable', report: null } });
         return;
       }
       const id = ++requestId;
       set({ compare: { ...target, status: 'running', report: null } });
-      const definition = rt.engine.definition;
+      const { definition } = run;
       service.request({ id, ...target, ...(definition ? { definition } : {}) }, (report) => {
         if (id === requestId) set({ compare: { ...get().compare, status: 'done', report } });
       });
@@ -65,9 +68,11 @@ export function createCompareSlice(rt: Runtime, init: SimStoreInit): StateCreato
       const c = get().compare;
       const outcome = c.report?.outcomes.find((o) => o.variantId === variantId);
       if (!c.report || !outcome) return;
-      const custom = rt.engine.definition && rt.engine.scenario.id === c.scenarioId ? { scenario: rt.engine.scenario, definition: rt.engine.definition } : undefined;
-      const loaded = get().loadRun({ scenarioId: c.scenarioId, variantId, seed: c.seed, schedule: c.schedule, cursor: compareCursor(outcome), cutToFit: true, ...(custom ? { custom } : {}) });
-      if (loaded.ok) get().closeExplore();
+      const { definition } = port.run();
+      const scenario = definition ? port.scenario() : null;
+      const custom = definition && scenario?.id === c.scenarioId ? { scenario, definition } : undefined;
+      const loaded = port.loadRun({ scenarioId: c.scenarioId, variantId, seed: c.seed, schedule: c.schedule, cursor: compareCursor(outcome), cutToFit: true, ...(custom ? { custom } : {}) });
+      if (loaded.ok) port.closeExplorer();
     },
   });
 }

@@ -5,24 +5,10 @@
  * directive) is kept as a note beside the transcript, never in the run. The action's body loads
  * on demand with the panel (store/console-line.ts), not with the first screen.
  */
-import type { StateCreator } from 'zustand/vanilla';
-import type { SimState } from '../createSimStore';
-import type { Runtime } from '../runtime';
+import type { ConsoleNote, ConsoleOutcome } from '../console-line';
+import type { ConsolePort, SliceStore } from '../ports';
 
-/** A typed line the run did not take, with why; shown in the transcript after the step it was typed at. */
-export interface ConsoleNote {
-  readonly id: number;
-  /** The run it belongs to (`scenario/variant/seed`) and the cursor when it was typed. */
-  readonly run: string;
-  readonly step: number;
-  readonly input: string;
-  /** `invalid`: the line does not parse (or is a CLI directive); `refused`: the console does not run that command here. */
-  readonly kind: 'invalid' | 'refused';
-  readonly message: string;
-}
-
-/** What became of one line: run (a choice at `step`), kept as a note, or nothing (a blank line). */
-export type ConsoleOutcome = { readonly kind: 'ran'; readonly step: number } | { readonly kind: 'note'; readonly note: ConsoleNote } | { readonly kind: 'blank' };
+export type { ConsoleNote, ConsoleOutcome } from '../console-line';
 
 export interface ConsoleSlice {
   /** Lines typed, oldest first (no blank lines, no repeat of the line before). */
@@ -35,17 +21,17 @@ export interface ConsoleSlice {
   consoleRun(line: string): Promise<ConsoleOutcome>;
 }
 
-export function createConsoleSlice(rt: Runtime): StateCreator<SimState, [], [], ConsoleSlice> {
-  return (set, get) => ({
+export function createConsoleSlice(port: ConsolePort): (store: SliceStore<ConsoleSlice>) => ConsoleSlice {
+  return (store) => ({
     consoleHistory: [],
     consoleNotes: [],
     consoleNode: null,
     setConsoleNode(nodeId) {
-      set({ consoleNode: nodeId });
+      store.set({ consoleNode: nodeId });
     },
     async consoleRun(line) {
       const { runConsoleLine } = await import('../console-line');
-      return runConsoleLine(rt, set, get, line);
+      return runConsoleLine(port, store, line);
     },
   });
 }

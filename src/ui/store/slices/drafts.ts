@@ -2,8 +2,7 @@
  * The drafts slice: durations typed into the clock and lane fields before they are applied, kept
  * in the store so a keyboard shortcut applies the same value a click would (Advance, Pause).
  */
-import type { StateCreator } from 'zustand/vanilla';
-import type { SimState } from '../createSimStore';
+import type { SliceStore } from '../ports';
 
 export const defaultAdvanceMs = 1000;
 export const defaultStallMs = 6000;
@@ -16,8 +15,8 @@ export interface DraftsSlice {
   setStallDraft(clientId: string, ms: number): void;
 }
 
-export function createDraftsSlice(): StateCreator<SimState, [], [], DraftsSlice> {
-  return (set, get) => ({
+export function createDraftsSlice(): (store: SliceStore<DraftsSlice>) => DraftsSlice {
+  return ({ set, get }) => ({
     advanceDraftMs: defaultAdvanceMs,
     stallDraftMs: {},
     setAdvanceDraft(ms) {
@@ -30,4 +29,4 @@ export function createDraftsSlice(): StateCreator<SimState, [], [], DraftsSlice>
 }
 
 /** The stall typed for a client. */
-export const stallDraftOf = (s: SimState, clientId: string): number => s.stallDraftMs[clientId] ?? defaultStallMs;
+export const stallDraftOf = (s: Pick<DraftsSlice, 'stallDraftMs'>, clientId: string): number => s.stallDraftMs[clientId] ?? defaultStallMs;

@@ -4,11 +4,10 @@
  * the timeline at step 0, ready to step through; a bounded proof is kept to show beside the
  * variant toggle. One store action per click.
  */
-import type { StateCreator } from 'zustand/vanilla';
 import { BoundsError, resolveBounds, type BoundsOverrides } from '../../../engine/explore/bounds';
+import type { Scenario } from '../../../engine/scenario';
 import type { ExploreProgress, ExploreResult, ExploreService } from '../../worker/explore-protocol';
-import type { SimState, SimStoreInit } from '../createSimStore';
-import type { Runtime } from '../runtime';
+import type { ExplorePort, SliceStore } from '../ports';
 
 /** The bounds form, as typed (validated when a search starts). */
 export interface ExploreForm {
@@ -46,11 +45,16 @@ export interface ExploreSlice {
   loadExploreViolation(index: number): void;
 }
 
+export interface ExploreInit {
+  /** Runs "Find a race" searches (the explorer worker); without it the button reports an error. */
+  readonly explorer?: ExploreService | null;
+}
+
 const idle: Omit<ExploreState, 'dialogOpen' | 'form'> = { status: 'idle', progress: null, elapsedMs: 0, result: null, error: null };
 
 /** The form for a scenario: its declared bounds (resolveBounds), as the form shows them. */
-function formFor(rt: Runtime): ExploreForm {
-  const bounds = resolveBounds(rt.engine.scenario);
+function formFor(scenario: Scenario): ExploreForm {
+  const bounds = resolveBounds(scenario);
   return {
     depthMax: bounds.depthMax,
     stallCountMax: bounds.faults.stallCountMax,
@@ -60,31 +64,50 @@ function formFor(rt: Runtime): ExploreForm {
 }
 
 /** The form as bounds overrides over the scenario's declared ones. Throws BoundsError. */
-function boundsOf(form: ExploreForm, rt: Runtime): BoundsOverrides {
+function boundsOf(form: ExploreForm, scenario: Scenario): BoundsOverrides {
   const text = form.stallLengthsText.trim();
   const lengths = text === '' ? [] : text.split(/[\s,]+/).map((item) => (/^[0-9]+$/.test(item) ? Number(item) : Number.NaN));
   if (lengths.some((ms) => !Number.isSafeInteger(ms))) throw new BoundsError(`stall lengths must be whole numbers of ms, got "${text}"`);
-  const declared = resolveBounds(rt.engine.scenario);
+  const declared = resolveBounds(scenario);
   const overrides: BoundsOverrides = {
     depthMax: form.depthMax,
     faults: { ...declared.faults, stallCountMax: form.stallCountMax, stallLengthsMs: lengths, crashCountMax: form.crashCountMax },
   };
-  resolveBounds(rt.engine.scenario, overrides);
+  resolveBounds(scenario, overrides);
   return overrides;
 }
 
-export function createExploreSlice(rt: Runtime, init: SimStoreInit): StateCreator<SimState, [], [], ExploreSlice> {
+/** A search's reports into the slice's state, while it is the last one started; the shortest violation found is loaded. */
+function searchReports(isCurrent: () => boolean, patch: (next: Partial<ExploreState>) => void, loadShortest: () => void): Parameters<ExploreService['start']>[1] {
+  return {
+    onProgress: (report) => {
+      if (isCurrent()) patch({ progress: report.progress, elapsedMs: report.elapsedMs });
+    },
+    onDone: (done) => {
+      if (!isCurrent()) return;
+      const r = done.result;
+      const progress = { statesExplored: r.statesExplored, transitionsExplored: r.transitionsExplored, frontier: 0, depth: r.depthReached, violationsFound: r.violations.length };
+      patch({ status: 'done', result: r, elapsedMs: done.elapsedMs, progress });
+      if (r.violations.length > 0) loadShortest();
+    },
+    onError: (message) => {
+      if (isCurrent()) patch({ status: 'error', error: { kind: 'failed', detail: message } });
+    },
+  };
+}
+
+export function createExploreSlice(port: ExplorePort, init: ExploreInit): (store: SliceStore<ExploreSlice>) => ExploreSlice {
   const service: ExploreService | null = init.explorer ?? null;
   let requestId = 0;
-  return (set, get) => {
+  return ({ set, get }) => {
     const patch = (next: Partial<ExploreState>) => set({ explore: { ...get().explore, ...next } });
     return {
       explore: { dialogOpen: false, form: { depthMax: 24, stallCountMax: 0, stallLengthsText: '', crashCountMax: 0 }, ...idle },
       openExplore() {
-        const s = get();
+        const { explore } = get();
         // A finished result of this run stays; otherwise the form starts from the scenario's bounds.
-        const keep = s.explore.status === 'running' || (s.explore.result !== null && s.explore.result.scenarioId === s.scenarioId);
-        patch({ dialogOpen: true, ...(keep ? {} : { form: formFor(rt), ...idle }) });
+        const keep = explore.status === 'running' || (explore.result !== null && explore.result.scenarioId === port.run().scenarioId);
+        patch({ dialogOpen: true, ...(keep ? {} : { form: formFor(port.scenario()), ...idle }) });
       },
       closeExplore() {
         patch({ dialogOpen: false });
@@ -94,13 +117,14 @@ export function createExploreSlice(rt: Runtime, init: SimStoreInit): StateCreato
       },
       startExplore() {
         const s = get();
+        const run = port.run();
         if (service === null) {
           patch({ status: 'error', error: { kind: 'failed', detail: 'no explorer in this page' } });
           return;
         }
         let bounds: BoundsOverrides;
         try {
-          bounds = boundsOf(s.explore.form, rt);
+          bounds = boundsOf(s.explore.form, port.scenario());
         } catch (error) {
           if (!(error instanceof BoundsError)) throw error;
           patch({ status: 'error', error: { kind: 'refused', detail: error.message }, result: null, progress: null });
@@ -109,28 +133,7 @@ export function createExploreSlice(rt: Runtime, init: SimStoreInit): StateCreato
         if (s.explore.status === 'running') service.cancel(requestId);
         const id = ++requestId;
         patch({ status: 'running', progress: null, elapsedMs: 0, result: null, error: null });
-        service.start(
-          { id, scenarioId: s.scenarioId, variantId: s.variantId, seed: s.seed, bounds },
-          {
-            onProgress: (report) => {
-              if (id === requestId) patch({ progress: report.progress, elapsedMs: report.elapsedMs });
-            },
-            onDone: (done) => {
-              if (id !== requestId) return;
-              const r = done.result;
-              patch({
-                status: 'done',
-                result: r,
-                elapsedMs: done.elapsedMs,
-                progress: { statesExplored: r.statesExplored, transitionsExplored: r.transitionsExplored, frontier: 0, depth: r.depthReached, violationsFound: r.violations.length },
-              });
-              if (r.violations.length > 0) get().loadExploreViolation(0);
-            },
-            onError: (message) => {
-              if (id === requestId) patch({ status: 'error', error: { kind: 'failed', detail: message } });
-            },
-          },
-        );
+        service.start({ id, scenarioId: run.scenarioId, variantId: run.variantId, seed: run.seed, bounds }, searchReports(() => id === requestId, patch, () => get().loadExploreViolation(0)));
       },
       cancelExplore() {
         if (service !== null && get().explore.status === 'running') service.cancel(requestId);
@@ -139,9 +142,9 @@ export function createExploreSlice(rt: Runtime, init: SimStoreInit): StateCreato
         const result = get().explore.result;
         const violation = result?.violations[index];
         if (!result || !violation) return;
-        const loaded = get().loadRun({ scenarioId: result.scenarioId, variantId: result.variantId, seed: result.seed, schedule: violation.schedule, cursor: 0 });
+        const loaded = port.loadRun({ scenarioId: result.scenarioId, variantId: result.variantId, seed: result.seed, schedule: violation.schedule, cursor: 0 });
         // The found schedule against every variant: which it breaks, and where their runs part.
-        if (loaded.ok) get().compareVariants();
+        if (loaded.ok) port.compareVariants();
       },
     };
   };

@@ -5,43 +5,13 @@
  * knows (`def=`), both ways. The actions (../io-actions.ts), the codecs, the file format and the
  * test generator load on demand: the first screen holds only this slice's state and the calls.
  */
-import type { StateCreator } from 'zustand/vanilla';
-import type { DefinitionProblem, ScenarioDefinition } from '../../../definition';
 import { definitionLinkCharsMax } from '../../../definition/bounds';
 import type { DraftCheckService } from '../../worker/draft-check-protocol';
-import type { SimState, SimStoreInit } from '../createSimStore';
-import type { Runtime } from '../runtime';
-import { IO_HISTORY_IDLE, createIoHistoryActions, type IoHistoryActions, type IoHistoryState } from './io-history';
+import type { IoActions, IoClashChoice, IoDownload, IoImportState, IoLinkState, IoShared } from '../io-types';
+import type { IoPort, SliceStore } from '../ports';
+import { IO_HISTORY_IDLE, createIoHistoryActions, type IoHistoryActions, type IoHistoryState } from '../io-history';
 
-/** What a share link of the scenario on screen carries. */
-interface IoLinkState {
-  /** `builtin`: the id is enough; `encoding`: the payload is being made; `ready`: `payload` set; `too-long`: over the link limit (`chars`). */
-  readonly status: 'builtin' | 'encoding' | 'ready' | 'too-long';
-  readonly scenarioId: string;
-  readonly payload: string | null;
-  /** The payload's length when too long, for the message. */
-  readonly chars: number;
-}
-
-type IoImportStatus = 'idle' | 'checking' | 'invalid' | 'clash' | 'imported';
-
-export interface IoImportState {
-  readonly status: IoImportStatus;
-  /** The file's name as the user picked it (shown as text). */
-  readonly fileName: string;
-  /** Every problem found, with its JSON path (`definition.variants[0].clients[0].program[3].goto`). */
-  readonly problems: readonly DefinitionProblem[];
-  /** The scenario's name (clash: the name already in My scenarios). */
-  readonly name: string;
-}
-
-export interface IoDownload {
-  readonly fileName: string;
-  readonly text: string;
-  readonly mime: string;
-}
-
-type IoClashChoice = 'replace' | 'keep' | 'cancel';
+export type { IoDownload, IoImportState, IoLinkState } from '../io-types';
 
 export interface IoSlice extends IoHistoryActions {
   /** A recorded history opened read-only (./io-history.ts). */
@@ -69,45 +39,52 @@ export interface IoSlice extends IoHistoryActions {
   ioRegressionTest(kind: 'vitest' | 'playwright'): Promise<IoDownload | null>;
 }
 
-/** What the slice and its on-demand actions (../io-actions.ts) share for one store. */
-export interface IoShared {
-  linkRequest: number;
-  /** The definition the current `ioLink` was made for (null: a built-in). */
-  encodedFor: ScenarioDefinition | null;
+export interface IoInit {
+  /** Replays an imported or linked scenario off the page's thread before the page runs it; inline without it. */
+  readonly draftChecker?: DraftCheckService | null;
 }
 
-type IoActions = Pick<IoSlice, 'ioOpenLink' | 'ioScenarioFile' | 'ioImportText' | 'ioResolveClash' | 'ioDismissImport' | 'ioRegressionTest'>;
+/** Keeps `ioLink` in step with the scenario on screen: encodes an edited or saved one's definition. */
+function linkFollower(port: IoPort, shared: IoShared, set: (patch: Partial<IoSlice>) => void): () => void {
+  return () => {
+    const { definition } = port.run();
+    if (definition === shared.encodedFor) return;
+    shared.encodedFor = definition;
+    const scenarioId = port.scenario().id;
+    if (definition === null) return set({ ioLink: { status: 'builtin', scenarioId, payload: null, chars: 0 } });
+    set({ ioLink: { status: 'encoding', scenarioId, payload: null, chars: 0 } });
+    void import('../definition-link').then(async ({ encodeDefinitionPayload }) => {
+      const encoded = await encodeDefinitionPayload(definition);
+      if (shared.encodedFor !== definition) return; // Another scenario came on screen meanwhile.
+      set({ ioLink: encoded.ok ? { status: 'ready', scenarioId, payload: encoded.payload, chars: encoded.payload.length } : { status: 'too-long', scenarioId, payload: null, chars: encoded.chars } });
+    });
+  };
+}
 
-export function createIoSlice(rt: Runtime, init: SimStoreInit & { readonly draftChecker?: DraftCheckService | null }): StateCreator<SimState, [], [], IoSlice> {
-  const { engine } = rt;
+export function createIoSlice(port: IoPort, init: IoInit): (store: SliceStore<IoSlice>) => IoSlice {
   const shared: IoShared = { linkRequest: 0, encodedFor: null };
 
-  return (set, get, api) => {
+  return (store) => {
+    /** Callers of ioLinkSettled waiting for the link's encoding to end. */
+    let settledWaiters: (() => void)[] = [];
+    /** The slice's own writes: a link that is no longer encoding releases the waiters. */
+    const set = (patch: Partial<IoSlice>) => {
+      store.set(patch);
+      if (patch.ioLink === undefined || patch.ioLink.status === 'encoding' || settledWaiters.length === 0) return;
+      const waiters = settledWaiters;
+      settledWaiters = [];
+      for (const resolve of waiters) resolve();
+    };
+    const own: SliceStore<IoSlice> = { get: store.get, set };
     // The actions' code loads on first use: the first screen holds only this slice's state.
     let actions: Promise<IoActions> | null = null;
-    const load = () => (actions ??= import('../io-actions').then((m) => m.createIoActions({ rt, init, get, set, shared })));
+    const load = () => (actions ??= import('../io-actions').then((m) => m.createIoActions({ port, init, store: own, shared })));
 
-    /** Keeps `ioLink` in step with the scenario on screen: encodes an edited or saved one's definition. */
-    const followDefinition = () => {
-      const definition = engine.definition;
-      if (definition === shared.encodedFor) return;
-      shared.encodedFor = definition;
-      const scenarioId = engine.scenario.id;
-      if (definition === null) {
-        set({ ioLink: { status: 'builtin', scenarioId, payload: null, chars: 0 } });
-        return;
-      }
-      set({ ioLink: { status: 'encoding', scenarioId, payload: null, chars: 0 } });
-      void import('../definition-link').then(async ({ encodeDefinitionPayload }) => {
-        const encoded = await encodeDefinitionPayload(definition);
-        if (shared.encodedFor !== definition) return; // Another scenario came on screen meanwhile.
-        set({ ioLink: encoded.ok ? { status: 'ready', scenarioId, payload: encoded.payload, chars: encoded.payload.length } : { status: 'too-long', scenarioId, payload: null, chars: encoded.chars } });
-      });
-    };
-    api.subscribe(followDefinition);
+    // Inside the update that put another scenario on screen: its link state joins that update.
+    port.onRunChanged(linkFollower(port, shared, set));
 
     return {
-      ...createIoHistoryActions(get, set),
+      ...createIoHistoryActions(store.get, set),
       ioHistory: IO_HISTORY_IDLE,
       ioLink: { status: 'builtin', scenarioId: '', payload: null, chars: 0 },
       ioLinkPending: false,
@@ -127,19 +104,13 @@ export function createIoSlice(rt: Runtime, init: SimStoreInit & { readonly draft
         set({ ioImport: { status: 'invalid', fileName, name: '', problems: [{ path: '', message }] } });
       },
       ioLinkRefused() {
-        const { ioLink } = get();
-        set({ notice: { key: 'linkTooLongForScenario', params: { length: ioLink.chars, max: definitionLinkCharsMax }, tone: 'warning' } });
-        get().openWorkbench('io');
+        const { ioLink } = store.get();
+        port.notify({ key: 'linkTooLongForScenario', params: { length: ioLink.chars, max: definitionLinkCharsMax }, tone: 'warning' });
+        port.openExportPanel();
       },
       ioLinkSettled() {
-        if (get().ioLink.status !== 'encoding') return Promise.resolve();
-        return new Promise<void>((resolve) => {
-          const stop = api.subscribe((s) => {
-            if (s.ioLink.status === 'encoding') return;
-            stop();
-            resolve();
-          });
-        });
+        if (store.get().ioLink.status !== 'encoding') return Promise.resolve();
+        return new Promise<void>((resolve) => settledWaiters.push(resolve));
       },
     };
   };

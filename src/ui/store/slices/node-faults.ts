@@ -1,14 +1,12 @@
 /**
  * The node faults of the nodes dialog (several Redis nodes): each is one action that writes its
- * schedule token (docs/SCHEDULES.md, "Many nodes") after the cursor through appendScheduleText,
- * so the fault is a recorded choice like any other. Whether a fault applies now is the engine's
- * question (faults.ts): `nodeFaultRefusal` asks it and returns its reason.
+ * schedule token (docs/SCHEDULES.md, "Many nodes") after the cursor through the port's
+ * appendScheduleText, so the fault is a recorded choice like any other. Whether a fault applies
+ * now is the engine's question (faults.ts): `nodeFaultRefusal` asks it and returns its reason.
  */
-import type { StateCreator } from 'zustand/vanilla';
 import { formatChoice, type NodeChoice } from '../../../engine/schedule';
 import type { MessageRef } from '../../../i18n';
-import type { SimState } from '../createSimStore';
-import type { Runtime } from '../runtime';
+import type { NodeFaultsPort } from '../ports';
 
 export type { NodeChoice };
 
@@ -29,9 +27,10 @@ export interface NodeFaultsSlice {
   nodeFaultRefusal(choice: NodeChoice): MessageRef | null;
 }
 
-export function createNodeFaultsSlice(rt: Runtime): StateCreator<SimState, [], [], NodeFaultsSlice> {
-  return (_set, get) => {
-    const append = (choice: NodeChoice) => get().appendScheduleText(formatChoice(choice));
+/** Node faults hold no state of their own: only actions over the port. */
+export function createNodeFaultsSlice(port: NodeFaultsPort): () => NodeFaultsSlice {
+  return () => {
+    const append = (choice: NodeChoice) => port.appendScheduleText(formatChoice(choice));
     return {
       partitionLink: (clientId, nodeId) => append({ kind: 'partition', clientId, nodeId }),
       healLink: (clientId, nodeId) => append({ kind: 'heal', clientId, nodeId }),
@@ -39,7 +38,7 @@ export function createNodeFaultsSlice(rt: Runtime): StateCreator<SimState, [], [
       jumpNodeClock: (nodeId, ms) => append({ kind: 'node-clock', nodeId, ms }),
       jumpClientClock: (clientId, ms) => append({ kind: 'client-clock', clientId, ms }),
       setReplicationDelay: (nodeId, ms) => append({ kind: 'replication-delay', nodeId, ms }),
-      nodeFaultRefusal: (choice) => rt.engine.sim.refusalRef(choice),
+      nodeFaultRefusal: (choice) => port.faultRefusal(choice),
     };
   };
 }

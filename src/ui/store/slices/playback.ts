@@ -1,18 +1,64 @@
 /**
  * The playback slice: autoplay with a seeded random scheduling policy, a speed, and a bound. Its
- * interval timer is the only wall clock Lockstep reads; each tick applies one engine step.
+ * interval timer is the only wall clock Lockstep reads; each tick applies one engine step. It
+ * drives the run directly (`AutoplayRuntime`: the store's runtime, seen only as far as autoplay needs).
  */
-import type { StateCreator } from 'zustand/vanilla';
 import { randomPolicy } from '../../../engine/policies';
-import type { PlaybackSlice, SimState, SimStoreInit } from '../createSimStore';
-import type { Runtime } from '../runtime';
+import type { AutoplayRuntime, PlaybackPort, SliceStore } from '../ports';
+import type { PlaybackTimers } from '../types';
+
+export interface PlaybackSlice {
+  readonly playing: boolean;
+  readonly speedStepsPerS: number;
+  readonly autoplayStepCountMax: number;
+  play(): void;
+  pause(): void;
+  togglePlay(): void;
+  setSpeed(stepsPerS: number): void;
+  /** One autoplay tick (the driver calls it; exposed for tests). Returns false when playback stopped. */
+  tick(): boolean;
+}
+
+export interface PlaybackInit {
+  /** The wall-clock timers the autoplay driver uses (the page's own; tests inject theirs). */
+  readonly timers?: PlaybackTimers;
+  readonly autoplayStepCountMax?: number;
+}
 
 export const SPEEDS_STEPS_PER_S = [0.5, 1, 2, 4, 8] as const;
 const defaultAutoplayStepCountMax = 500;
 
-export function createPlaybackSlice(rt: Runtime, init: SimStoreInit): StateCreator<SimState, [], [], PlaybackSlice> {
+/** One autoplay step: forward along the timeline, else the seeded policy's next choice; false once playback stops (its bound, the run's end). */
+function autoplayTick(rt: AutoplayRuntime, port: PlaybackPort, { get }: SliceStore<PlaybackSlice>): () => boolean {
+  const { engine } = rt;
+  return () => {
+    if (!get().playing) return false;
+    const sim = engine.sim;
+    if (engine.autoplaySteps >= get().autoplayStepCountMax) {
+      get().pause();
+      port.notify({ key: 'autoplayBound', params: { n: engine.autoplaySteps }, tone: 'info' });
+      return false;
+    }
+    if (sim.cursor < sim.length) {
+      engine.autoplaySteps += 1;
+      rt.act((s) => s.stepForward());
+      return true;
+    }
+    const choice = engine.policy?.next(sim) ?? null;
+    if (choice === null) {
+      get().pause();
+      port.notify({ key: 'runFinished', tone: 'info' });
+      return false;
+    }
+    engine.autoplaySteps += 1;
+    rt.act((s) => void s.apply(choice));
+    return true;
+  };
+}
+
+export function createPlaybackSlice(rt: AutoplayRuntime, port: PlaybackPort, init: PlaybackInit): (store: SliceStore<PlaybackSlice>) => PlaybackSlice {
   const { engine, timers } = rt;
-  return (set, get) => {
+  return ({ set, get }) => {
     const stopTimer = () => {
       if (engine.timer !== null) timers.clearInterval(engine.timer);
       engine.timer = null;
@@ -30,21 +76,22 @@ export function createPlaybackSlice(rt: Runtime, init: SimStoreInit): StateCreat
       autoplayStepCountMax: init.autoplayStepCountMax ?? defaultAutoplayStepCountMax,
       play() {
         if (get().playing) return;
-        const loading = get().runLoading;
+        const loading = port.loadingTitle();
         if (loading !== null) {
           // The run is not shown yet (its scenario is loading): nothing to play.
-          set({ notice: { key: 'runStillLoading', params: { title: loading.title[get().lang] }, tone: 'info' } });
+          port.notify({ key: 'runStillLoading', params: { title: loading }, tone: 'info' });
           return;
         }
         const sim = engine.sim;
         if (sim.cursor >= sim.length && sim.isFinished) {
-          set({ notice: { key: 'runFinished', tone: 'info' } });
+          port.notify({ key: 'runFinished', tone: 'info' });
           return;
         }
         // A seeded random policy per play: the same run, seed and position give the same continuation.
         engine.policy = randomPolicy((sim.seed * 1_000_003 + sim.cursor) >>> 0);
         engine.autoplaySteps = 0;
-        set({ playing: true, notice: null });
+        port.notify(null);
+        set({ playing: true });
         startTimer();
       },
       pause() {
@@ -60,29 +107,7 @@ export function createPlaybackSlice(rt: Runtime, init: SimStoreInit): StateCreat
         set({ speedStepsPerS: stepsPerS });
         if (get().playing) startTimer();
       },
-      tick() {
-        if (!get().playing) return false;
-        const sim = engine.sim;
-        if (engine.autoplaySteps >= get().autoplayStepCountMax) {
-          get().pause();
-          set({ notice: { key: 'autoplayBound', params: { n: engine.autoplaySteps }, tone: 'info' } });
-          return false;
-        }
-        if (sim.cursor < sim.length) {
-          engine.autoplaySteps += 1;
-          rt.act((s) => s.stepForward());
-          return true;
-        }
-        const choice = engine.policy?.next(sim) ?? null;
-        if (choice === null) {
-          get().pause();
-          set({ notice: { key: 'runFinished', tone: 'info' } });
-          return false;
-        }
-        engine.autoplaySteps += 1;
-        rt.act((s) => void s.apply(choice));
-        return true;
-      },
+      tick: autoplayTick(rt, port, { set, get }),
     };
   };
 }

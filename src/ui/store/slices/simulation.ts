@@ -6,7 +6,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import { findVariant } from '../../../engine/scenario';
 import { defaultSeed } from '../../../engine/simulation';
 import { isSeed } from '../../../session/run-spec';
-import type { SimState, SimStoreInit, SimulationSlice } from '../createSimStore';
+import type { SimState, SimStoreInit, SimulationSlice } from '../store-types';
 import { runInfo } from '../run-info';
 import { runLogOf } from '../run-client';
 import type { Runtime } from '../runtime';

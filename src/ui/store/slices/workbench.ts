@@ -5,14 +5,12 @@
  * a script the budget must stop (an endless loop) is reported there and never reaches the page's
  * thread. A draft that passes replaces the run, keeping its schedule and cursor.
  */
-import type { StateCreator } from 'zustand/vanilla';
 import { definitionBounds, formatProblems, parseDefinition, type ScenarioDefinition } from '../../../definition';
 import { formatReplyShort } from '../../../engine/redis/reply';
 import { parseSchedule, ScheduleSyntaxError } from '../../../engine/schedule';
 import { scriptErrorLine, scriptSyntaxProblem } from '../../../engine/shared-scripts';
 import type { DraftBudgetStop, DraftCheckService } from '../../worker/draft-check-protocol';
-import type { SimState, SimStoreInit } from '../createSimStore';
-import { definitionOnScreen, type Runtime } from '../runtime';
+import type { SliceStore, WorkbenchPort } from '../ports';
 import { editedId, editProgram, paramsOf, scriptsOf, setParam, setScriptSource, type ProgramEdit, type ScriptEntry } from '../workbench-edits';
 import type { StepOption } from '../workbench-client-edits';
 
@@ -90,205 +88,194 @@ export interface WorkbenchSlice {
   discardEdits(): void;
 }
 
+export interface WorkbenchInit {
+  /** Replays an edited scenario off the page's thread before the page runs it (the draft-check worker); inline without it. */
+  readonly draftChecker?: DraftCheckService | null;
+}
+
 const idle = { status: 'idle', problems: '', stops: [] } as const;
 
-export function createWorkbenchSlice(rt: Runtime, init: SimStoreInit & { readonly draftChecker?: DraftCheckService | null }): StateCreator<SimState, [], [], WorkbenchSlice> {
-  const { engine } = rt;
-  let checkId = 0;
-  return (set, get) => {
-    const patch = (change: Partial<WorkbenchState>) => set({ workbench: { ...get().workbench, ...change } });
+/** What the workbench's parts share in one store: its port, its options, its own state and the draft-check counter. */
+interface WorkbenchContext {
+  readonly port: WorkbenchPort;
+  readonly init: WorkbenchInit;
+  readonly get: () => WorkbenchSlice;
+  readonly patch: (change: Partial<WorkbenchState>) => void;
+  /** Counts draft checks: a check whose id is no longer the last was superseded. */
+  readonly checks: { id: number };
+}
 
-    /** The definition of the scenario on screen: the edited one, else the built-in's. */
-    const current = (): ScenarioDefinition | null => definitionOnScreen(engine);
+/** The scripts and parameters of the scenario on screen (and, loaded with the editor, the clients and steps it offers). */
+function describer({ port, patch }: WorkbenchContext): () => Partial<WorkbenchState> {
+  /** The clients a new one may copy and the steps one may insert: loaded with the editor, not the first screen. */
+  const describeClients = async (definition: ScenarioDefinition): Promise<void> => {
+    const scenario = port.scenario();
+    const { variantId } = port.run();
+    const { copyableClients, stepOptions } = await import('../workbench-client-edits');
+    if (port.scenario() !== scenario || port.run().variantId !== variantId) return; // Another scenario, variant or edit since.
+    const names = scriptsOf(definition, variantId).map((s) => s.name);
+    patch({ clientSources: copyableClients(definition, variantId), stepOptions: stepOptions(definition, variantId, names, 1000) });
+  };
+  return () => {
+    const definition = port.definitionOnScreen();
+    if (definition === null) return { status: 'uneditable', scripts: [], params: [], clientSources: [], stepOptions: [] };
+    void describeClients(definition);
+    const { variantId } = port.run();
+    return { scripts: scriptsOf(definition, variantId), params: paramsOf(definition, variantId) };
+  };
+}
 
-    const describe = (): Partial<WorkbenchState> => {
-      const definition = current();
-      if (definition === null) return { status: 'uneditable', scripts: [], params: [], clientSources: [], stepOptions: [] };
-      void describeClients(definition);
-      return { scripts: scriptsOf(definition, get().variantId), params: paramsOf(definition, get().variantId) };
-    };
+/** A draft's way to the run: validated, replayed in the draft-check worker, then loaded in place of the run (same schedule and cursor). */
+function draftApplier(ctx: WorkbenchContext, describe: () => Partial<WorkbenchState>) {
+  const { port, init, get, patch, checks } = ctx;
+  /** `run`: the schedule (text) and cursor to replay instead of the run's own (a removed client's choices taken out). */
+  return async (next: ScenarioDefinition, run?: { readonly schedule: string; readonly cursor: number }): Promise<void> => {
+    const parsed = parseDefinition({ ...next, id: editedId(next.id) });
+    if (!parsed.ok) return patch({ status: 'invalid', problems: formatProblems(parsed.problems), stops: [] });
+    const id = ++checks.id;
+    const onScreen = port.run();
+    const { seed, variantId } = onScreen;
+    const schedule = run?.schedule ?? onScreen.schedule;
+    const cursor = run?.cursor ?? onScreen.cursor;
+    patch({ status: 'checking', problems: '', stops: [] });
+    const checker = init.draftChecker ?? (await import('../../worker/draft-check')).createInlineDraftCheckService();
+    const report = await checker.check({ id, definition: parsed.definition, seed, schedule });
+    if (id !== checks.id) return; // A newer edit superseded this one.
+    if (report.failure !== null) return patch({ status: 'invalid', problems: report.failure, stops: [] });
+    if (report.stops.length > 0) return patch({ status: 'refused', problems: '', stops: report.stops });
+    const custom = { scenario: parsed.scenario, definition: parsed.definition };
+    const result = port.loadRun({ scenarioId: parsed.definition.id, variantId, seed, schedule, cursor, cutToFit: true, custom });
+    if (!result.ok) return patch({ status: 'invalid', problems: `${result.error.reason}: ${result.error.detail}`, stops: [] });
+    patch({ ...idle, revision: get().workbench.revision + 1, ...describe() });
+  };
+}
 
-    /** The clients a new one may copy and the steps one may insert: loaded with the editor, not the first screen. */
-    const describeClients = async (definition: ScenarioDefinition): Promise<void> => {
-      const { scenario } = engine;
-      const variantId = get().variantId;
-      const { copyableClients, stepOptions } = await import('../workbench-client-edits');
-      if (engine.scenario !== scenario || get().variantId !== variantId) return; // Another scenario, variant or edit since.
-      const names = scriptsOf(definition, variantId).map((s) => s.name);
-      patch({ clientSources: copyableClients(definition, variantId), stepOptions: stepOptions(definition, variantId, names, 1000) });
-    };
+/** What the run says of a script: its compile error, its runtime errors, its last call. Reads only. */
+function scriptReaders({ port, get }: WorkbenchContext): Pick<WorkbenchSlice, 'checkScript' | 'scriptRunErrors' | 'scriptLastCall'> {
+  const sourceOf = (name: string) => get().workbench.scripts.find((s) => s.name === name)?.source;
+  return {
+    checkScript(source) {
+      if (source.length > definitionBounds.scriptSourceCharsMax) {
+        return { message: `the script is ${source.length} characters long; at most ${definitionBounds.scriptSourceCharsMax} are accepted`, line: null, offset: null, length: 0 };
+      }
+      const problem = scriptSyntaxProblem(source);
+      return problem === null ? null : { message: problem.message, line: problem.line, offset: null, length: 0 };
+    },
+    scriptRunErrors(name) {
+      const source = sourceOf(name);
+      if (source === undefined) return [];
+      const out: TextProblem[] = [];
+      const seen = new Set<string>();
+      for (const event of port.events().events) {
+        if (event.kind !== 'command' || event.argv[0]?.toUpperCase() !== 'EVAL' || event.argv[1] !== source) continue;
+        if (event.reply?.type !== 'error' || seen.has(event.reply.value)) continue;
+        seen.add(event.reply.value);
+        out.push({ message: event.reply.value, line: scriptErrorLine(event.reply.value), offset: null, length: 0 });
+      }
+      return out;
+    },
+    scriptLastCall(name) {
+      const source = sourceOf(name);
+      const { events, eventCountToCursor } = port.events();
+      for (let i = eventCountToCursor - 1; i >= 0 && source !== undefined; i--) {
+        const event = events[i];
+        if (event.kind !== 'command' || event.argv[0]?.toUpperCase() !== 'EVAL' || event.argv[1] !== source) continue;
+        const numkeys = Number(event.argv[2]);
+        const keyCount = Number.isInteger(numkeys) && numkeys >= 0 ? numkeys : 0;
+        const reply = event.reply === null ? null : formatReplyShort(event.reply);
+        return { clientId: event.clientId, step: event.step, keys: event.argv.slice(3, 3 + keyCount), args: event.argv.slice(3 + keyCount), reply };
+      }
+      return null;
+    },
+  };
+}
 
-    /** `run`: the schedule (text) and cursor to replay instead of the run's own (a removed client's choices taken out). */
-    const apply = async (next: ScenarioDefinition, run?: { readonly schedule: string; readonly cursor: number }): Promise<void> => {
-      const definition = { ...next, id: editedId(next.id) };
-      const parsed = parseDefinition(definition);
-      if (!parsed.ok) {
-        patch({ status: 'invalid', problems: formatProblems(parsed.problems), stops: [] });
-        return;
-      }
-      const id = ++checkId;
-      const { seed, variantId } = get();
-      const schedule = run?.schedule ?? get().schedule;
-      const cursor = run?.cursor ?? get().cursor;
-      patch({ status: 'checking', problems: '', stops: [] });
-      const checker = init.draftChecker ?? (await import('../../worker/draft-check')).createInlineDraftCheckService();
-      const report = await checker.check({ id, definition: parsed.definition, seed, schedule });
-      if (id !== checkId) return; // A newer edit superseded this one.
-      if (report.failure !== null) {
-        patch({ status: 'invalid', problems: report.failure, stops: [] });
-        return;
-      }
-      if (report.stops.length > 0) {
-        patch({ status: 'refused', problems: '', stops: report.stops });
-        return;
-      }
-      const result = get().loadRun({
-        scenarioId: parsed.definition.id,
-        variantId,
-        seed,
-        schedule,
-        cursor,
-        cutToFit: true,
-        custom: { scenario: parsed.scenario, definition: parsed.definition },
-      });
-      if (!result.ok) {
-        patch({ status: 'invalid', problems: `${result.error.reason}: ${result.error.detail}`, stops: [] });
-        return;
-      }
+/** The schedule typed as text: replayed as the run's, or its problem with where it is. */
+function scheduleTextAction({ port, get, patch }: WorkbenchContext): WorkbenchSlice['applyScheduleText'] {
+  return (text) => {
+    if (text.length > definitionBounds.scheduleCharsMax) {
+      patch({ scheduleProblem: { message: `the schedule is ${text.length} characters long; at most ${definitionBounds.scheduleCharsMax} are accepted`, line: null, offset: null, length: 0 } });
+      return;
+    }
+    let choices;
+    try {
+      choices = parseSchedule(text, port.clientIds(), port.nodeIds());
+    } catch (error) {
+      if (!(error instanceof ScheduleSyntaxError)) throw error;
+      // The position is shown (and the token marked) by the panel: the parser's own suffix would repeat it.
+      const message = error.message.replace(/ at position \d+: "[^"]*"$/, '');
+      patch({ scheduleProblem: { message, line: null, offset: error.offset, length: Math.max(1, error.token.length) } });
+      return;
+    }
+    const { definition, variantId, seed } = port.run();
+    const scenario = port.scenario();
+    const result = port.loadRun({ scenarioId: scenario.id, variantId, seed, schedule: choices, cursor: null, ...(definition ? { custom: { scenario, definition } } : {}) });
+    const problem = result.ok ? null : { message: result.error.detail, line: null, offset: null, length: 0 };
+    patch({ scheduleProblem: problem, ...(result.ok ? { revision: get().workbench.revision + 1 } : {}) });
+  };
+}
+
+/** The edits of the scenario on screen: each a new definition through `apply`; and back to the built-in. */
+function editActions(ctx: WorkbenchContext, describe: () => Partial<WorkbenchState>): Pick<WorkbenchSlice, 'applyScript' | 'applyParam' | 'applyProgramEdit' | 'applyClientAdd' | 'applyClientRemove' | 'discardEdits'> {
+  const { port, get, patch, checks } = ctx;
+  const apply = draftApplier(ctx, describe);
+  const edit = (change: (definition: ScenarioDefinition, variantId: string) => ScenarioDefinition): Promise<void> => {
+    const definition = port.definitionOnScreen();
+    if (definition === null) return Promise.resolve();
+    return apply(change(definition, port.run().variantId));
+  };
+  return {
+    applyScript: (name, source) => edit((definition, variantId) => setScriptSource(definition, variantId, name, source)),
+    applyParam: (name, value) => edit((definition, variantId) => setParam(definition, variantId, name, value)),
+    applyProgramEdit: (programEdit, sameForAll) => edit((definition, variantId) => editProgram(definition, variantId, programEdit, sameForAll)),
+    async applyClientAdd(fromId) {
+      const definition = port.definitionOnScreen();
+      if (definition === null) return;
+      const { addClient } = await import('../workbench-client-edits');
+      const added = addClient(definition, port.run().variantId, fromId);
+      if (added !== null) await apply(added.definition);
+    },
+    async applyClientRemove(clientId) {
+      const definition = port.definitionOnScreen();
+      if (definition === null) return;
+      const { removeClient, scheduleWithout } = await import('../workbench-client-edits');
+      const { schedule, cursor } = scheduleWithout(port.timeline(), port.run().cursor, clientId);
+      await apply(removeClient(definition, clientId), { schedule, cursor });
+    },
+    discardEdits() {
+      const run = port.run();
+      const original = run.definition?.id.replace(/-edited$/, '');
+      if (original === undefined || !port.isBuiltIn(original)) return;
+      checks.id++;
+      port.loadRun({ scenarioId: original, variantId: run.variantId, seed: run.seed, schedule: run.schedule, cursor: run.cursor, cutToFit: true });
       patch({ ...idle, revision: get().workbench.revision + 1, ...describe() });
-    };
+    },
+  };
+}
 
-    const edit = (change: (definition: ScenarioDefinition, variantId: string) => ScenarioDefinition): Promise<void> => {
-      const definition = current();
-      if (definition === null) return Promise.resolve();
-      return apply(change(definition, get().variantId));
-    };
-
+export function createWorkbenchSlice(port: WorkbenchPort, init: WorkbenchInit): (store: SliceStore<WorkbenchSlice>) => WorkbenchSlice {
+  const checks = { id: 0 };
+  return ({ set, get }) => {
+    const patch = (change: Partial<WorkbenchState>) => set({ workbench: { ...get().workbench, ...change } });
+    const ctx: WorkbenchContext = { port, init, get, patch, checks };
+    const describe = describer(ctx);
     return {
-      workbench: {
-        open: false,
-        tab: 'scripts',
-        ...idle,
-        scripts: [],
-        params: [],
-        clientSources: [],
-        stepOptions: [],
-        scheduleProblem: null,
-        revision: 0,
-      },
+      workbench: { open: false, tab: 'scripts', ...idle, scripts: [], params: [], clientSources: [], stepOptions: [], scheduleProblem: null, revision: 0 },
       openWorkbench(tab) {
         // The workbench compiles scripts and runs edited copies in the page: it opens once the
         // page's Lua engine is there (loaded in the background after the first paint; at once after).
-        if (!rt.library.luaReady()) {
-          void rt.library.loadLua().then(() => get().openWorkbench(tab), (error: unknown) => set({ notice: { key: 'actionRefused', params: { detail: error instanceof Error ? error.message : String(error) }, tone: 'warning' } }));
+        if (!port.lua.ready()) {
+          void port.lua.load().then(() => get().openWorkbench(tab), (error: unknown) => port.notify({ key: 'actionRefused', params: { detail: error instanceof Error ? error.message : String(error) }, tone: 'warning' }));
           return;
         }
         patch({ open: true, tab: tab ?? get().workbench.tab, scheduleProblem: null, ...describe() });
       },
-      closeWorkbench() {
-        patch({ open: false });
-      },
-      setWorkbenchTab(tab) {
-        patch({ tab });
-      },
-      refreshWorkbench() {
-        patch(describe());
-      },
-      checkScript(source) {
-        if (source.length > definitionBounds.scriptSourceCharsMax) {
-          return { message: `the script is ${source.length} characters long; at most ${definitionBounds.scriptSourceCharsMax} are accepted`, line: null, offset: null, length: 0 };
-        }
-        const problem = scriptSyntaxProblem(source);
-        return problem === null ? null : { message: problem.message, line: problem.line, offset: null, length: 0 };
-      },
-      scriptRunErrors(name) {
-        const source = get().workbench.scripts.find((s) => s.name === name)?.source;
-        if (source === undefined) return [];
-        const out: TextProblem[] = [];
-        const seen = new Set<string>();
-        for (const event of get().events) {
-          if (event.kind !== 'command' || event.argv[0]?.toUpperCase() !== 'EVAL' || event.argv[1] !== source) continue;
-          if (event.reply?.type !== 'error' || seen.has(event.reply.value)) continue;
-          seen.add(event.reply.value);
-          out.push({ message: event.reply.value, line: scriptErrorLine(event.reply.value), offset: null, length: 0 });
-        }
-        return out;
-      },
-      scriptLastCall(name) {
-        const source = get().workbench.scripts.find((s) => s.name === name)?.source;
-        const { events, eventCountToCursor } = get();
-        for (let i = eventCountToCursor - 1; i >= 0 && source !== undefined; i--) {
-          const event = events[i];
-          if (event.kind !== 'command' || event.argv[0]?.toUpperCase() !== 'EVAL' || event.argv[1] !== source) continue;
-          const numkeys = Number(event.argv[2]);
-          const keyCount = Number.isInteger(numkeys) && numkeys >= 0 ? numkeys : 0;
-          return {
-            clientId: event.clientId,
-            step: event.step,
-            keys: event.argv.slice(3, 3 + keyCount),
-            args: event.argv.slice(3 + keyCount),
-            reply: event.reply === null ? null : formatReplyShort(event.reply),
-          };
-        }
-        return null;
-      },
-      applyScript(name, source) {
-        return edit((definition, variantId) => setScriptSource(definition, variantId, name, source));
-      },
-      applyParam(name, value) {
-        return edit((definition, variantId) => setParam(definition, variantId, name, value));
-      },
-      applyProgramEdit(programEdit, sameForAll) {
-        return edit((definition, variantId) => editProgram(definition, variantId, programEdit, sameForAll));
-      },
-      async applyClientAdd(fromId) {
-        const definition = current();
-        if (definition === null) return;
-        const { addClient } = await import('../workbench-client-edits');
-        const added = addClient(definition, get().variantId, fromId);
-        if (added !== null) await apply(added.definition);
-      },
-      async applyClientRemove(clientId) {
-        const definition = current();
-        if (definition === null) return;
-        const { removeClient, scheduleWithout } = await import('../workbench-client-edits');
-        const { schedule, cursor } = scheduleWithout(engine.sim.timeline, get().cursor, clientId);
-        await apply(removeClient(definition, clientId), { schedule, cursor });
-      },
-      applyScheduleText(text) {
-        if (text.length > definitionBounds.scheduleCharsMax) {
-          patch({ scheduleProblem: { message: `the schedule is ${text.length} characters long; at most ${definitionBounds.scheduleCharsMax} are accepted`, line: null, offset: null, length: 0 } });
-          return;
-        }
-        let choices;
-        try {
-          choices = parseSchedule(text, get().clientIds, engine.sim.ctx.nodeIds);
-        } catch (error) {
-          if (!(error instanceof ScheduleSyntaxError)) throw error;
-          // The position is shown (and the token marked) by the panel: the parser's own suffix would repeat it.
-          const message = error.message.replace(/ at position \d+: "[^"]*"$/, '');
-          patch({ scheduleProblem: { message, line: null, offset: error.offset, length: Math.max(1, error.token.length) } });
-          return;
-        }
-        const definition = engine.definition;
-        const result = get().loadRun({
-          scenarioId: engine.scenario.id,
-          variantId: get().variantId,
-          seed: get().seed,
-          schedule: choices,
-          cursor: null,
-          ...(definition ? { custom: { scenario: engine.scenario, definition } } : {}),
-        });
-        const problem = result.ok ? null : { message: result.error.detail, line: null, offset: null, length: 0 };
-        patch({ scheduleProblem: problem, ...(result.ok ? { revision: get().workbench.revision + 1 } : {}) });
-      },
-      discardEdits() {
-        const original = engine.definition?.id.replace(/-edited$/, '');
-        if (original === undefined || !rt.library.catalog.some((s) => s.id === original)) return;
-        checkId++;
-        get().loadRun({ scenarioId: original, variantId: get().variantId, seed: get().seed, schedule: get().schedule, cursor: get().cursor, cutToFit: true });
-        patch({ ...idle, revision: get().workbench.revision + 1, ...describe() });
-      },
+      closeWorkbench: () => patch({ open: false }),
+      setWorkbenchTab: (tab) => patch({ tab }),
+      refreshWorkbench: () => patch(describe()),
+      ...scriptReaders(ctx),
+      ...editActions(ctx, describe),
+      applyScheduleText: scheduleTextAction(ctx),
     };
   };
 }

@@ -4,9 +4,9 @@
  * checked by src/history in a worker (loaded on first use) and the report is kept for the dialog.
  * The run on screen is never touched.
  */
-import { HISTORY_FILE_BYTES_MAX, sniffHistoryFormat, type HistoryCheckService, type HistoryReport } from '../../worker/history-check-protocol';
+import { HISTORY_FILE_BYTES_MAX, sniffHistoryFormat, type HistoryCheckService, type HistoryReport } from '../worker/history-check-protocol';
 
-export type { HistoryLaneEvent, HistoryReport } from '../../worker/history-check-protocol';
+export type { HistoryLaneEvent, HistoryReport } from '../worker/history-check-protocol';
 export { HISTORY_FILE_BYTES_MAX as historyFileBytesMax };
 
 /** Characters of the head read to recognise a history. */
@@ -39,7 +39,7 @@ export interface IoHistoryActions {
 
 /** The default service: a worker where there is one, else the calling thread (tests). */
 function defaultService(): Promise<HistoryCheckService> {
-  return import('../../worker/history-check-client').then((m) => (typeof Worker === 'function' ? m.createWorkerHistoryCheckService() : m.createInlineHistoryCheckService()));
+  return import('../worker/history-check-client').then((m) => (typeof Worker === 'function' ? m.createWorkerHistoryCheckService() : m.createInlineHistoryCheckService()));
 }
 
 export function createIoHistoryActions(get: () => { ioHistory: IoHistoryState }, set: (partial: { ioHistory: IoHistoryState }) => void, service: () => Promise<HistoryCheckService> = defaultService): IoHistoryActions {

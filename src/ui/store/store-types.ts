@@ -1,0 +1,154 @@
+/**
+ * The store's types, and nothing else: the state all slices make together (`SimState`), the
+ * store (`SimStore`) and its options (`SimStoreInit`). Each slice owns its state type in its own
+ * file (slices/*.ts) and imports nothing of this file, so the store's files form no import circle.
+ * The factories are create-store.ts (over a scenario library: the page) and create-sim-store.ts
+ * (every built-in scenario, all loaded: Node and the tests).
+ */
+import type { StoreApi } from 'zustand/vanilla';
+import type { Scenario } from '../../engine/scenario';
+import type { Simulation } from '../../engine/simulation';
+import type { LockView, TraceEvent, ViolationEvent } from '../../engine/trace';
+import type { ScenarioLibrary } from './library';
+import type { OutcomeReport, OutcomeService } from '../worker/protocol';
+import type { ExploreInit, ExploreSlice } from './slices/explore';
+import type { WorkbenchInit, WorkbenchSlice } from './slices/workbench';
+import type { MyScenariosInit, MyScenariosSlice } from './slices/my-scenarios';
+import type { DraftsSlice } from './slices/drafts';
+import type { LearnInit, LearnSlice } from './slices/learn';
+import type { IoInit, IoSlice } from './slices/io';
+import type { CompareInit, CompareSlice } from './slices/compare';
+import type { ConsoleSlice } from './slices/console';
+import type { NodeFaultsSlice } from './slices/node-faults';
+import type { PlaybackInit, PlaybackSlice } from './slices/playback';
+import type { UiInit, UiSlice } from './slices/ui';
+import type { LinkSlice } from './slices/links';
+import type { NodeStatus } from '../../session/node-status';
+import type { ClientView, KeyView, LoadResult, Notice, RunInfo, RunLoading, RunLog, RunSpec, SavedRun, ScenarioSummary } from './types';
+
+export type { LinkError, LoadResult, NotReadyError, RunLoading, RunSpec } from './types';
+export type { NodeStatus } from '../../session/node-status';
+export type { PlaybackSlice } from './slices/playback';
+export type { UiSlice, ViewTab } from './slices/ui';
+export type { LinkSlice } from './slices/links';
+
+export type { VariantOutcome } from '../worker/protocol';
+export type { ExploreProgress, ExploreResult } from '../worker/explore-protocol';
+export type { ExploreForm, ExploreState, ExploreStatus } from './slices/explore';
+export type { CompareState } from './slices/compare';
+export type { OutcomeDivergence } from '../worker/protocol';
+export type { MyScenarioSummary } from './slices/my-scenarios';
+export type { ConsoleNote, ConsoleOutcome } from './slices/console';
+export type { ProgramEdit, StepOption, WorkbenchTab } from './slices/workbench';
+export type { IoDownload } from './slices/io';
+export type { HistoryLaneEvent, HistoryReport, IoHistoryState } from './io-history';
+
+export interface SimulationSlice {
+  /** Every scenario, for the picker (fixed for the store's life). */
+  readonly scenarios: readonly ScenarioSummary[];
+  /**
+   * Set while the page loads a scenario (its body, or the Lua engine) before showing its run: the
+   * run on screen then is a placeholder, not shown; actions on it are refused with a notice.
+   */
+  readonly runLoading: RunLoading | null;
+  /** What the page shows of the current scenario and variant (the one source: no component looks it up). */
+  readonly runInfo: RunInfo;
+  readonly scenarioId: string;
+  readonly variantId: string;
+  readonly seed: number;
+  readonly clientIds: readonly string[];
+  /** Bumps whenever the timeline itself (not just the cursor) changes. */
+  readonly timelineVersion: number;
+  readonly cursor: number;
+  readonly length: number;
+  readonly nowMs: number;
+  readonly clients: readonly ClientView[];
+  /**
+   * The run as an append-only log: the consumer's way to grow with the run (docs/ARCHITECTURE.md).
+   * A new object whenever the timeline changed; the same `generation` means only appended.
+   */
+  readonly runLog: RunLog;
+  /**
+   * Every event of the whole timeline (past and future of the cursor): `runLog.events`, the same
+   * append-only array for a whole generation (not a copy per step). Its identity changes only when
+   * the timeline is replaced; to see appends, watch `runLog` or `timelineVersion`.
+   */
+  readonly events: readonly TraceEvent[];
+  readonly eventCountToCursor: number;
+  /** Events of the step just before the cursor (what just happened). */
+  readonly lastStepEvents: readonly TraceEvent[];
+  readonly keys: readonly KeyView[];
+  readonly lock: LockView;
+  readonly violations: readonly ViolationEvent[];
+  readonly schedule: string;
+  /** Several Redis nodes: each node at the cursor (empty with one node). */
+  readonly nodes: readonly NodeStatus[];
+  /** clientId -> token, and token -> clientId. */
+  readonly tokens: Readonly<Record<string, string>>;
+  readonly tokenOwners: Readonly<Record<string, string>>;
+  readonly onDefaultPath: boolean;
+  readonly finished: boolean;
+  /** Earliest expiry time of a live key at or after now, or null. */
+  readonly nextExpiryAtMs: number | null;
+  readonly notice: Notice | null;
+  readonly outcomes: OutcomeReport | null;
+  readonly outcomesPending: boolean;
+  /** False after a refused link until the user acts: a broken link must not overwrite saved work. */
+  readonly persistRun: boolean;
+
+  loadRun(spec: RunSpec): LoadResult;
+  selectScenario(scenarioId: string): void;
+  selectVariant(variantId: string): void;
+  setSeed(seed: number): void;
+  stepClient(clientId: string): void;
+  runToNextCommand(clientId: string): void;
+  stallClient(clientId: string, ms: number): void;
+  crashClient(clientId: string): void;
+  /** Applies schedule text after the cursor (a node fault such as `!@r1`), as one or more choices. */
+  appendScheduleText(text: string): void;
+  /** Replaces the run's schedule with `text` (same scenario, variant and seed); the cursor goes to its end. */
+  runSchedule(text: string): LoadResult;
+  advanceClock(ms: number): void;
+  jumpToNextExpiry(): void;
+  stepBack(): void;
+  stepForward(): void;
+  seek(cursor: number): void;
+  dismissNotice(): void;
+}
+
+type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, CompareSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice, IoSlice, ConsoleSlice, NodeFaultsSlice];
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & CompareSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice & IoSlice & ConsoleSlice & NodeFaultsSlice;
+
+/**
+ * No two slices may name the same field or action. Each slice now types only its own state and
+ * reaches the run through its port, but all of them are still spread into one Zustand object:
+ * a shared name would silently replace the earlier slice's (two branches once both added
+ * `applyScheduleText`). A shared name fails the typecheck here, naming it.
+ */
+type KeysOfRest<R extends readonly unknown[]> = { [K in keyof R]: keyof R[K] }[number];
+type Disjoint<T extends readonly unknown[]> = T extends readonly [infer Head, ...infer Rest]
+  ? [keyof Head & KeysOfRest<Rest>] extends [never]
+    ? Disjoint<Rest>
+    : { sharedName: keyof Head & KeysOfRest<Rest> }
+  : true;
+type MustBeTrue<T extends true> = T;
+export type SlicesAreDisjoint = MustBeTrue<Disjoint<Slices>>;
+export type SimStore = StoreApi<SimState> & {
+  /** The engine instance behind the store: read-only access for the test API. */
+  readonly simulation: () => Simulation;
+  readonly dispose: () => void;
+};
+
+/** What a store is made from: its first run (a link, a saved run or a spec) and the services each feature uses. */
+export interface SimStoreInit extends LearnInit, ExploreInit, CompareInit, WorkbenchInit, MyScenariosInit, IoInit, PlaybackInit, UiInit {
+  /** The page's link (location hash): its run, or a refusal shown over the default run. */
+  readonly link?: string;
+  /** The last run this browser saved, loaded when `link` is empty; refused in words if it cannot be. */
+  readonly savedRun?: SavedRun;
+  readonly run?: RunSpec;
+  readonly outcomes?: OutcomeService | null;
+  /** The scenarios (Node, tests): all loaded from the start. Default: every built-in one. */
+  readonly scenarios?: readonly Scenario[];
+  /** Where scenarios come from when some load later (the page's `pageLibrary`); overrides `scenarios`. */
+  readonly library?: ScenarioLibrary;
+}
