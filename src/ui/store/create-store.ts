@@ -69,7 +69,7 @@ function initialScenarioId(init: SimStoreInit): string | null {
  */
 function composeSlices(rt: Runtime, options: SimStoreInit): StateCreator<SimState> {
   return (set, get, store) => {
-    const feed = createRunFeed(set, get, () => rt.engine.definition);
+    const feed = createRunFeed(set, get, () => rt.runState.definition);
     // Every writer's update goes through the feed, as a middleware wraps `setState`: the simulation
     // slice's `set`, and whoever publishes the run through the store itself (a run client, a test).
     store.setState = feed.runSet;
@@ -132,7 +132,7 @@ export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit 
   openFirstRun(api, rt, options);
   if (options.progressError) api.setState({ notice: { key: 'progressUnreadable', params: options.progressError, tone: 'warning' } });
   return Object.assign(api, {
-    simulation: () => rt.engine.sim,
+    simulation: () => rt.runState.sim,
     dispose: () => {
       api.getState().pause();
       rt.outcomeService?.dispose();

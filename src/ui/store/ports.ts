@@ -177,7 +177,7 @@ export interface PlaybackPort extends Pick<RunPort, 'notify'> {
  * React state), the wall-clock timers, and `act` to apply a step. The store's runtime is one.
  */
 export interface AutoplayRuntime {
-  readonly engine: { readonly sim: Simulation; policy: SchedulingPolicy | null; autoplaySteps: number; timer: unknown };
+  readonly runState: { readonly sim: Simulation; policy: SchedulingPolicy | null; autoplaySteps: number; timer: unknown };
   readonly timers: PlaybackTimers;
   act(action: (sim: Simulation) => boolean | void): void;
 }

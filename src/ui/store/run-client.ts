@@ -23,13 +23,13 @@ interface StoreAccess {
 
 interface ClientDeps {
   readonly session: RunSession;
-  readonly engine: RunEngine;
+  readonly runState: StoreRunState;
   readonly library: ScenarioLibrary;
   readonly outcomeService: OutcomeService | null;
 }
 
 /** The store's side of the run, never in React state: the session's run plus what playback and the worker need. */
-export interface RunEngine {
+export interface StoreRunState {
   /** The session's simulation (read-only here: change it through the session). */
   readonly sim: Simulation;
   /** The scenario of the run on hand. */
@@ -87,23 +87,23 @@ class SessionClient {
   }
 
   private requestOutcomes(): void {
-    const { outcomeService, engine } = this.deps;
+    const { outcomeService, runState } = this.deps;
     const { get, set } = this.store;
     if (!outcomeService) return;
     const s = get();
-    engine.outcomeRequestId += 1;
+    runState.outcomeRequestId += 1;
     const request = {
-      id: engine.outcomeRequestId,
+      id: runState.outcomeRequestId,
       scenarioId: s.scenarioId,
       seed: s.seed,
       schedule: s.schedule,
       baseVariantId: s.variantId,
-      ...(engine.definition ? { definition: engine.definition } : {}),
+      ...(runState.definition ? { definition: runState.definition } : {}),
     };
     set({ outcomesPending: true });
     outcomeService.request(request, (report) => {
       const now = get();
-      if (report.id !== engine.outcomeRequestId) return;
+      if (report.id !== runState.outcomeRequestId) return;
       if (report.scenarioId !== now.scenarioId || report.seed !== now.seed || report.schedule !== now.schedule) return;
       set({ outcomes: report, outcomesPending: false });
     });
@@ -123,7 +123,7 @@ class SessionClient {
       return;
     }
     if (result.ok && result.noop) return;
-    this.publish(result.timelineChanged, { notice: result.ok ? null : this.refusalNotice(result.refusal), persistRun: this.deps.engine.definition === null });
+    this.publish(result.timelineChanged, { notice: result.ok ? null : this.refusalNotice(result.refusal), persistRun: this.deps.runState.definition === null });
   }
 
   whenReady(id: string, then: () => void): void {
@@ -152,15 +152,15 @@ class SessionClient {
   }
 
   loadRun(spec: RunSpec): LoadResult {
-    const { library, session, engine } = this.deps;
+    const { library, session, runState } = this.deps;
     const scenario = spec.custom?.scenario ?? library.ready(spec.scenarioId);
     // Built-in but not loaded yet (the page, before `lockstep.ready`): nothing changes.
     if (scenario === undefined && library.catalog.some((s) => s.id === spec.scenarioId)) return { ok: false, error: { reason: 'not-ready', detail: spec.scenarioId } };
     const outcome = session.load({ ...spec, scenario, runnable: (s) => canRun(library, s) });
     if (!outcome.ok) return outcome;
     this.store.get().pause();
-    engine.definition = spec.custom?.definition ?? null;
-    engine.policy = null;
+    runState.definition = spec.custom?.definition ?? null;
+    runState.policy = null;
     const notice: Notice | null = outcome.cut ? { key: 'variantScheduleCut', params: { step: outcome.cut.step, reason: outcome.cut.reason }, tone: 'warning' } : null;
     // A definition's run stays out of the saved session: its link names a scenario only this page load knows.
     this.publish(true, { ...this.installed(), notice, ...(spec.custom ? { persistRun: false } : {}) });
@@ -168,18 +168,18 @@ class SessionClient {
   }
 
   rebuild(variantId: string, seed: number, noticeKey: 'variantReplayed' | null): void {
-    const { session, engine } = this.deps;
+    const { session, runState } = this.deps;
     const result = session.apply({ kind: 'rebuild', variantId, seed });
     if (!result.ok) return this.settle(result);
     this.store.get().pause();
-    engine.policy = null;
+    runState.policy = null;
     const variant = findVariant(session.scenario, variantId);
     const notice: Notice | null = result.cut
       ? { key: 'variantScheduleCut', params: { step: result.cut.step, reason: result.cut.reason }, tone: 'warning' }
       : noticeKey
         ? { key: noticeKey, params: { variant: variant.title[this.store.get().lang] }, tone: 'info' }
         : null;
-    this.publish(true, { ...this.installed(), notice, persistRun: engine.definition === null });
+    this.publish(true, { ...this.installed(), notice, persistRun: runState.definition === null });
   }
 
   /** What a newly installed run publishes besides its frame. */

@@ -6,14 +6,15 @@ import { RunSession } from '../../session/run-session';
 import type { OutcomeService } from '../worker/protocol';
 import type { SimState, SimStoreInit } from './store-types';
 import type { ScenarioLibrary } from './library';
-import { createRunClient, type RunClient, type RunEngine as Engine } from './run-client';
+import { createRunClient, type RunClient, type StoreRunState } from './run-client';
 import type { PlaybackTimers } from './types';
 
 /** What the slices of one store share: the run session and the outside world it may touch. */
 export interface Runtime {
   /** The run, headless (src/session): the simulation slice is its thin client. */
   readonly session: RunSession;
-  readonly engine: Engine;
+  /** The store's side of the run (autoplay, outcome requests, the definition on screen): not the engine. */
+  readonly runState: StoreRunState;
   /** Where scenarios come from (library.ts): all loaded (Node), or some on demand (the page). */
   readonly library: ScenarioLibrary;
   /** The library's first scenario: the default run, always ready. */
@@ -38,7 +39,7 @@ export interface Runtime {
  */
 export function createRuntime(library: ScenarioLibrary, firstScenario: Scenario, options: SimStoreInit, api: () => StoreApi<SimState>): Runtime {
   const session = new RunSession(firstScenario);
-  const engine: Engine = {
+  const runState: StoreRunState = {
     get sim() {
       return session.simulation;
     },
@@ -52,10 +53,10 @@ export function createRuntime(library: ScenarioLibrary, firstScenario: Scenario,
     definition: null,
   };
   const outcomeService = options.outcomes ?? null;
-  const run = createRunClient({ session, engine, library, outcomeService }, { get: () => api().getState(), set: (partial) => api().setState(partial) });
+  const run = createRunClient({ session, runState, library, outcomeService }, { get: () => api().getState(), set: (partial) => api().setState(partial) });
   return {
     session,
-    engine,
+    runState,
     library,
     firstScenario,
     timers: options.timers ?? {
@@ -70,10 +71,10 @@ export function createRuntime(library: ScenarioLibrary, firstScenario: Scenario,
 }
 
 /** The definition of the scenario on screen (the edited or loaded one, else the built-in's), or null when it cannot be one (a client runs code outside the engine). */
-export function definitionOnScreen(engine: Runtime['engine']): ScenarioDefinition | null {
-  if (engine.definition) return engine.definition;
+export function definitionOnScreen(runState: Runtime['runState']): ScenarioDefinition | null {
+  if (runState.definition) return runState.definition;
   try {
-    return definitionOfScenario(engine.scenario);
+    return definitionOfScenario(runState.scenario);
   } catch {
     return null;
   }

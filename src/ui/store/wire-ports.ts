@@ -47,10 +47,10 @@ function runPort(rt: Runtime, feed: RunFeed<SimState>): RunPort {
   return {
     run: (): RunIdentity => {
       const s = state();
-      return { scenarioId: s.scenarioId, variantId: s.variantId, seed: s.seed, schedule: s.schedule, cursor: s.cursor, definition: rt.engine.definition };
+      return { scenarioId: s.scenarioId, variantId: s.variantId, seed: s.seed, schedule: s.schedule, cursor: s.cursor, definition: rt.runState.definition };
     },
-    scenario: () => rt.engine.scenario,
-    definitionOnScreen: () => definitionOnScreen(rt.engine),
+    scenario: () => rt.runState.scenario,
+    definitionOnScreen: () => definitionOnScreen(rt.runState),
     runInfo: () => state().runInfo,
     loadRun: (spec) => state().loadRun(spec),
     notify: (notice) => feed.set({ notice }),
@@ -90,12 +90,12 @@ function enginePorts(rt: Runtime, feed: RunFeed<SimState>, run: RunPort): Pick<F
     console: {
       run: run.run,
       nodes: () => state().nodes,
-      refusal: (choice: ConsoleChoice) => rt.engine.sim.refusal(choice),
+      refusal: (choice: ConsoleChoice) => rt.runState.sim.refusal(choice),
       apply: (choice: ConsoleChoice) => rt.act((sim) => void sim.apply(choice)),
     },
     nodeFaults: {
       appendScheduleText: (text: string) => state().appendScheduleText(text),
-      faultRefusal: (choice: NodeChoice) => rt.engine.sim.refusalRef(choice),
+      faultRefusal: (choice: NodeChoice) => rt.runState.sim.refusalRef(choice),
     },
   };
 }
@@ -119,9 +119,9 @@ export function wirePorts(rt: Runtime, feed: RunFeed<SimState>): FeaturePorts {
     workbench: {
       ...run,
       lua: shell.lua,
-      timeline: (): readonly Choice[] => rt.engine.sim.timeline,
+      timeline: (): readonly Choice[] => rt.runState.sim.timeline,
       clientIds: () => state().clientIds,
-      nodeIds: () => rt.engine.sim.ctx.nodeIds,
+      nodeIds: () => rt.runState.sim.ctx.nodeIds,
       events: () => ({ events: state().events, eventCountToCursor: state().eventCountToCursor }),
       isBuiltIn: (scenarioId) => catalog.some((s) => s.id === scenarioId),
     },

@@ -30,42 +30,42 @@ const defaultAutoplayStepCountMax = 500;
 
 /** One autoplay step: forward along the timeline, else the seeded policy's next choice; false once playback stops (its bound, the run's end). */
 function autoplayTick(rt: AutoplayRuntime, port: PlaybackPort, { get }: SliceStore<PlaybackSlice>): () => boolean {
-  const { engine } = rt;
+  const { runState } = rt;
   return () => {
     if (!get().playing) return false;
-    const sim = engine.sim;
-    if (engine.autoplaySteps >= get().autoplayStepCountMax) {
+    const sim = runState.sim;
+    if (runState.autoplaySteps >= get().autoplayStepCountMax) {
       get().pause();
-      port.notify({ key: 'autoplayBound', params: { n: engine.autoplaySteps }, tone: 'info' });
+      port.notify({ key: 'autoplayBound', params: { n: runState.autoplaySteps }, tone: 'info' });
       return false;
     }
     if (sim.cursor < sim.length) {
-      engine.autoplaySteps += 1;
+      runState.autoplaySteps += 1;
       rt.act((s) => s.stepForward());
       return true;
     }
-    const choice = engine.policy?.next(sim) ?? null;
+    const choice = runState.policy?.next(sim) ?? null;
     if (choice === null) {
       get().pause();
       port.notify({ key: 'runFinished', tone: 'info' });
       return false;
     }
-    engine.autoplaySteps += 1;
+    runState.autoplaySteps += 1;
     rt.act((s) => void s.apply(choice));
     return true;
   };
 }
 
 export function createPlaybackSlice(rt: AutoplayRuntime, port: PlaybackPort, init: PlaybackInit): (store: SliceStore<PlaybackSlice>) => PlaybackSlice {
-  const { engine, timers } = rt;
+  const { runState, timers } = rt;
   return ({ set, get }) => {
     const stopTimer = () => {
-      if (engine.timer !== null) timers.clearInterval(engine.timer);
-      engine.timer = null;
+      if (runState.timer !== null) timers.clearInterval(runState.timer);
+      runState.timer = null;
     };
     const startTimer = () => {
       stopTimer();
-      engine.timer = timers.setInterval(() => {
+      runState.timer = timers.setInterval(() => {
         get().tick();
       }, 1000 / get().speedStepsPerS);
     };
@@ -82,14 +82,14 @@ export function createPlaybackSlice(rt: AutoplayRuntime, port: PlaybackPort, ini
           port.notify({ key: 'runStillLoading', params: { title: loading }, tone: 'info' });
           return;
         }
-        const sim = engine.sim;
+        const sim = runState.sim;
         if (sim.cursor >= sim.length && sim.isFinished) {
           port.notify({ key: 'runFinished', tone: 'info' });
           return;
         }
         // A seeded random policy per play: the same run, seed and position give the same continuation.
-        engine.policy = randomPolicy((sim.seed * 1_000_003 + sim.cursor) >>> 0);
-        engine.autoplaySteps = 0;
+        runState.policy = randomPolicy((sim.seed * 1_000_003 + sim.cursor) >>> 0);
+        runState.autoplaySteps = 0;
         port.notify(null);
         set({ playing: true });
         startTimer();

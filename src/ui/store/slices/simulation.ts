@@ -52,7 +52,7 @@ function initialRunState(rt: Runtime, init: SimStoreInit): RunState {
 }
 
 export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCreator<SimState, [], [], SimulationSlice> {
-  const { engine, run } = rt;
+  const { runState, run } = rt;
 
   return (set, get) => ({
     ...initialRunState(rt, init),
@@ -64,12 +64,12 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
       });
     },
     selectVariant(variantId) {
-      if (variantId === engine.sim.variantId) return;
-      run.rebuild(variantId, engine.sim.seed, 'variantReplayed');
+      if (variantId === runState.sim.variantId) return;
+      run.rebuild(variantId, runState.sim.seed, 'variantReplayed');
     },
     setSeed(seed) {
-      if (!isSeed(seed) || seed === engine.sim.seed) return;
-      run.rebuild(engine.sim.variantId, seed, null);
+      if (!isSeed(seed) || seed === runState.sim.seed) return;
+      run.rebuild(runState.sim.variantId, seed, null);
     },
     stepClient: (clientId) => run.command({ kind: 'step', clientId }),
     runToNextCommand: (clientId) => run.command({ kind: 'runToNextCommand', clientId }),
@@ -78,8 +78,8 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
     appendScheduleText: (text) => run.command({ kind: 'appendSchedule', text }),
     runSchedule(text) {
       const s = get();
-      const definition = engine.definition;
-      const custom = definition ? { custom: { scenario: engine.scenario, definition } } : {};
+      const definition = runState.definition;
+      const custom = definition ? { custom: { scenario: runState.scenario, definition } } : {};
       const result = run.loadRun({ scenarioId: s.scenarioId, variantId: s.variantId, seed: s.seed, schedule: text, cursor: null, ...custom });
       if (!result.ok) set({ notice: { key: 'actionRefused', params: { detail: result.error.detail }, tone: 'warning' } });
       return result;
