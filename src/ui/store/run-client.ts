@@ -19,6 +19,8 @@ import type { Notice, RunLog } from './types';
 interface StoreAccess {
   get(): SimState;
   set(partial: Partial<SimState>): void;
+  /** Stops autoplay before a run is replaced (playback's, wired by the runtime: no slice calls another's action). */
+  stopPlayback(): void;
 }
 
 interface ClientDeps {
@@ -133,7 +135,7 @@ class SessionClient {
     const entry = library.catalog.find((s) => s.id === id);
     if (entry === undefined) return then();
     const ticket = session.beginLoading(id);
-    get().pause();
+    this.store.stopPlayback();
     set({ runLoading: { scenarioId: id, title: entry.title } });
     library.prepare(id).then(
       () => {
@@ -158,7 +160,7 @@ class SessionClient {
     if (scenario === undefined && library.catalog.some((s) => s.id === spec.scenarioId)) return { ok: false, error: { reason: 'not-ready', detail: spec.scenarioId } };
     const outcome = session.load({ ...spec, scenario, runnable: (s) => canRun(library, s) });
     if (!outcome.ok) return outcome;
-    this.store.get().pause();
+    this.store.stopPlayback();
     runState.definition = spec.custom?.definition ?? null;
     runState.policy = null;
     const notice: Notice | null = outcome.cut ? { key: 'variantScheduleCut', params: { step: outcome.cut.step, reason: outcome.cut.reason }, tone: 'warning' } : null;
@@ -171,7 +173,7 @@ class SessionClient {
     const { session, runState } = this.deps;
     const result = session.apply({ kind: 'rebuild', variantId, seed });
     if (!result.ok) return this.settle(result);
-    this.store.get().pause();
+    this.store.stopPlayback();
     runState.policy = null;
     const variant = findVariant(session.scenario, variantId);
     const notice: Notice | null = result.cut

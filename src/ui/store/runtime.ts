@@ -53,7 +53,7 @@ export function createRuntime(library: ScenarioLibrary, firstScenario: Scenario,
     definition: null,
   };
   const outcomeService = options.outcomes ?? null;
-  const run = createRunClient({ session, runState, library, outcomeService }, { get: () => api().getState(), set: (partial) => api().setState(partial) });
+  const run = createRunClient({ session, runState, library, outcomeService }, { get: () => api().getState(), set: (partial) => api().setState(partial), stopPlayback: () => api().getState().pause() });
   return {
     session,
     runState,
