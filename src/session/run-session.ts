@@ -55,7 +55,7 @@ export class RunSession {
     this.install(scenario, this.sim, 0);
   }
 
-  /** The live simulation, for reading (refusals, a policy's pick); change it only through commands or `act`. */
+  /** The live simulation, for reading (refusals, a policy's pick); change it only through commands. */
   get simulation(): Simulation {
     return this.sim;
   }
@@ -125,15 +125,6 @@ export class RunSession {
     }
   }
 
-  /**
-   * Runs any function on the simulation as one command (for callers not yet on commands); cuts
-   * and appends it makes are read from the simulation like any command's.
-   */
-  act(action: (sim: Simulation) => boolean | void): CommandResult {
-    if (this.loadingId !== null) return { ok: false, refusal: { kind: 'loading', scenarioId: this.loadingId }, timelineChanged: false };
-    return this.run(() => void action(this.sim), true);
-  }
-
   private applyChoices(command: Exclude<SessionCommand, { kind: 'seek' | 'stepBack' | 'stepForward' | 'rebuild' | 'jumpToNextExpiry' | 'appendSchedule' }>): void {
     switch (command.kind) {
       case 'step':
@@ -198,7 +189,7 @@ export class RunSession {
   }
 
   /** Runs a change; a ChoiceError becomes a refusal (what applied before it stays). */
-  private run(change: () => void, unknownCut = false): CommandResult {
+  private run(change: () => void): CommandResult {
     const cursorBefore = this.sim.cursor;
     let refusal: Refusal | null = null;
     try {
@@ -207,7 +198,7 @@ export class RunSession {
       if (!(error instanceof ChoiceError)) throw error;
       refusal = { kind: 'choice', detail: error.message, ref: error.ref };
     }
-    return this.settle(refusal, unknownCut ? null : cursorBefore);
+    return this.settle(refusal, cursorBefore);
   }
 
   /** Brings the projection to the simulation after a command; returns the command's result. */
@@ -215,7 +206,7 @@ export class RunSession {
     const sim = this.sim;
     let timelineChanged = false;
     if (sim.cutCount !== this.cutsSeen) {
-      // A typed command cuts only at the cursor it started from; `act` may have cut anywhere.
+      // A command cuts only at the cursor it started from (a load or rebuild: cutAt null, all goes).
       if (cutAt === null) this.inspector.clear();
       else this.inspector.dropAfter(cutAt);
       this.newGeneration();

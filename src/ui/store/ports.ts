@@ -15,6 +15,7 @@ import type { Choice, NodeChoice } from '../../engine/schedule';
 import type { Simulation } from '../../engine/simulation';
 import type { TraceEvent, ViolationEvent } from '../../engine/trace';
 import type { LoadResult, LinkError, Notice, PlaybackTimers, RunInfo, RunSpec } from './types';
+import type { SessionCommand } from '../../session/commands';
 
 /** Who the run on screen is and where its cursor stands. */
 export interface RunIdentity {
@@ -174,10 +175,10 @@ export interface PlaybackPort extends Pick<RunPort, 'notify'> {
 
 /**
  * What autoplay drives: the run's simulation and its own counters (kept with the run, outside
- * React state), the wall-clock timers, and `act` to apply a step. The store's runtime is one.
+ * React state), the wall-clock timers, and `command` to apply a step. The store's runtime is one.
  */
 export interface AutoplayRuntime {
   readonly runState: { readonly sim: Simulation; policy: SchedulingPolicy | null; autoplaySteps: number; timer: unknown };
   readonly timers: PlaybackTimers;
-  act(action: (sim: Simulation) => boolean | void): void;
+  command(command: SessionCommand): void;
 }

@@ -49,7 +49,6 @@ export interface StoreRunState {
 export interface RunClient {
   /** A typed command: applied, published, a refusal shown as a notice. */
   command(command: SessionCommand): void;
-  act(action: (sim: Simulation) => boolean | void): void;
   whenReady(id: string, then: () => void): void;
   loadRun(spec: RunSpec): LoadResult;
   /** Another variant or seed, keeping what fits of the schedule; `noticeKey` says so when all fit. */
@@ -68,7 +67,6 @@ export function createRunClient(deps: ClientDeps, store: StoreAccess): RunClient
   const client = new SessionClient(deps, store);
   return {
     command: (command) => client.settle(deps.session.apply(command)),
-    act: (action) => client.settle(deps.session.act(action)),
     whenReady: (id, then) => client.whenReady(id, then),
     loadRun: (spec) => client.loadRun(spec),
     rebuild: (variantId, seed, noticeKey) => client.rebuild(variantId, seed, noticeKey),

@@ -1,8 +1,8 @@
 import type { StoreApi } from 'zustand/vanilla';
 import { definitionOfScenario, type ScenarioDefinition } from '../../definition';
 import type { Scenario } from '../../engine/scenario';
-import type { Simulation } from '../../engine/simulation';
 import { RunSession } from '../../session/run-session';
+import type { SessionCommand } from '../../session/commands';
 import type { OutcomeService } from '../worker/protocol';
 import type { SimState, SimStoreInit } from './store-types';
 import type { ScenarioLibrary } from './library';
@@ -23,8 +23,8 @@ export interface Runtime {
   readonly outcomeService: OutcomeService | null;
   /** The session's commands, published to the store (run-client.ts). */
   readonly run: RunClient;
-  /** Runs a user action on the session's simulation and publishes the result (a refused choice becomes a notice). */
-  readonly act: (action: (sim: Simulation) => boolean | void) => void;
+  /** Applies one of the session's commands and publishes the result (a refused choice becomes a notice). */
+  readonly command: (command: SessionCommand) => void;
   /**
    * Runs `then` once the scenario `id` is ready (library.ts): at once if it is; otherwise the store
    * shows `runLoading` while it loads. A later run replaces a pending one (its `then` never runs).
@@ -34,7 +34,7 @@ export interface Runtime {
 
 /**
  * The runtime of one store, wired at once: the session starts with `firstScenario`'s run, and
- * `act` / `whenReady` are the run client's, publishing into the store `api()` returns (called
+ * `command` / `whenReady` are the run client's, publishing into the store `api()` returns (called
  * only once actions run, after the store exists).
  */
 export function createRuntime(library: ScenarioLibrary, firstScenario: Scenario, options: SimStoreInit, api: () => StoreApi<SimState>): Runtime {
@@ -65,7 +65,7 @@ export function createRuntime(library: ScenarioLibrary, firstScenario: Scenario,
     },
     outcomeService,
     run,
-    act: run.act,
+    command: (command) => run.command(command),
     whenReady: run.whenReady,
   };
 }

@@ -91,7 +91,7 @@ function enginePorts(rt: Runtime, feed: RunFeed<SimState>, run: RunPort): Pick<F
       run: run.run,
       nodes: () => state().nodes,
       refusal: (choice: ConsoleChoice) => rt.runState.sim.refusal(choice),
-      apply: (choice: ConsoleChoice) => rt.act((sim) => void sim.apply(choice)),
+      apply: (choice: ConsoleChoice) => rt.command({ kind: 'choice', choice }),
     },
     nodeFaults: {
       appendScheduleText: (text: string) => state().appendScheduleText(text),

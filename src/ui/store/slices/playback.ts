@@ -41,7 +41,7 @@ function autoplayTick(rt: AutoplayRuntime, port: PlaybackPort, { get }: SliceSto
     }
     if (sim.cursor < sim.length) {
       runState.autoplaySteps += 1;
-      rt.act((s) => s.stepForward());
+      rt.command({ kind: 'stepForward' });
       return true;
     }
     const choice = runState.policy?.next(sim) ?? null;
@@ -51,7 +51,7 @@ function autoplayTick(rt: AutoplayRuntime, port: PlaybackPort, { get }: SliceSto
       return false;
     }
     runState.autoplaySteps += 1;
-    rt.act((s) => void s.apply(choice));
+    rt.command({ kind: 'choice', choice });
     return true;
   };
 }
