@@ -8,7 +8,6 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { Scenario } from '../../engine/scenario';
 import type { Simulation } from '../../engine/simulation';
-import type { LockView, TraceEvent, ViolationEvent } from '../../engine/trace';
 import type { ScenarioLibrary } from './library';
 import type { OutcomeReport, OutcomeService } from '../worker/protocol';
 import type { ExploreInit, ExploreSlice } from './slices/explore';
@@ -23,8 +22,8 @@ import type { NodeFaultsSlice } from './slices/node-faults';
 import type { PlaybackInit, PlaybackSlice } from './slices/playback';
 import type { UiInit, UiSlice } from './slices/ui';
 import type { LinkSlice } from './slices/links';
-import type { NodeStatus } from '../../session/node-status';
-import type { ClientView, KeyView, LoadResult, Notice, RunInfo, RunLoading, RunLog, RunSpec, SavedRun, ScenarioSummary } from './types';
+import type { SessionFrame } from '../../session/frame';
+import type { LoadResult, Notice, RunInfo, RunLoading, RunLog, RunSpec, SavedRun, ScenarioSummary } from './types';
 
 export type { LinkError, LoadResult, NotReadyError, RunLoading, RunSpec } from './types';
 export type { NodeStatus } from '../../session/node-status';
@@ -43,7 +42,8 @@ export type { ProgramEdit, StepOption, WorkbenchTab } from './slices/workbench';
 export type { IoDownload } from './slices/io';
 export type { HistoryLaneEvent, HistoryReport, IoHistoryState } from './io-history';
 
-export interface SimulationSlice {
+/** The run as the session publishes it (its frame: src/session/frame.ts), plus what the store adds. */
+export interface SimulationSlice extends SessionFrame {
   /** Every scenario, for the picker (fixed for the store's life). */
   readonly scenarios: readonly ScenarioSummary[];
   /**
@@ -53,43 +53,11 @@ export interface SimulationSlice {
   readonly runLoading: RunLoading | null;
   /** What the page shows of the current scenario and variant (the one source: no component looks it up). */
   readonly runInfo: RunInfo;
-  readonly scenarioId: string;
-  readonly variantId: string;
-  readonly seed: number;
-  readonly clientIds: readonly string[];
-  /** Bumps whenever the timeline itself (not just the cursor) changes. */
-  readonly timelineVersion: number;
-  readonly cursor: number;
-  readonly length: number;
-  readonly nowMs: number;
-  readonly clients: readonly ClientView[];
   /**
    * The run as an append-only log: the consumer's way to grow with the run (docs/ARCHITECTURE.md).
    * A new object whenever the timeline changed; the same `generation` means only appended.
    */
   readonly runLog: RunLog;
-  /**
-   * Every event of the whole timeline (past and future of the cursor): `runLog.events`, the same
-   * append-only array for a whole generation (not a copy per step). Its identity changes only when
-   * the timeline is replaced; to see appends, watch `runLog` or `timelineVersion`.
-   */
-  readonly events: readonly TraceEvent[];
-  readonly eventCountToCursor: number;
-  /** Events of the step just before the cursor (what just happened). */
-  readonly lastStepEvents: readonly TraceEvent[];
-  readonly keys: readonly KeyView[];
-  readonly lock: LockView;
-  readonly violations: readonly ViolationEvent[];
-  readonly schedule: string;
-  /** Several Redis nodes: each node at the cursor (empty with one node). */
-  readonly nodes: readonly NodeStatus[];
-  /** clientId -> token, and token -> clientId. */
-  readonly tokens: Readonly<Record<string, string>>;
-  readonly tokenOwners: Readonly<Record<string, string>>;
-  readonly onDefaultPath: boolean;
-  readonly finished: boolean;
-  /** Earliest expiry time of a live key at or after now, or null. */
-  readonly nextExpiryAtMs: number | null;
   readonly notice: Notice | null;
   readonly outcomes: OutcomeReport | null;
   readonly outcomesPending: boolean;
