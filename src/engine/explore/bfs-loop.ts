@@ -3,16 +3,16 @@ import type { ExploreBounds } from './bounds';
 import type { CheckpointEntry, SearchCheckpoint } from './checkpoint';
 import { FirstFound, foundAt } from './found';
 import { MoveTable, noFaultsUsed, type FaultsUsed } from './moves';
-import { skippable, type Effect } from './por';
+import type { Effect } from './por';
 import type { ExploreProgress, FoundViolation } from './result';
 import type { Move } from './runner';
 import type { ShardState, ShardTally } from './shard';
 
-/** A move as the loop sees it: what it does, and (snapshot space) its id and position for POR and shards. */
+/** A move as the loop sees it: what it does, its id (POR's effects) and its position (moves.ts; shards). */
 export interface LoopMove {
   readonly move: Move;
-  readonly id?: string;
-  readonly position?: number;
+  readonly id: string;
+  readonly position: number;
 }
 
 /** What one applied move reached (null from the driver: it did not apply). */
@@ -46,6 +46,8 @@ export interface Waiting<D> {
 export interface SearchSpace<D, M extends LoopMove, S extends LoopStep<string>> {
   /** The moves at a waiting state, in the order to try them. */
   enter(entry: Waiting<D>): readonly M[];
+  /** Whether partial-order reduction may skip `move` at `entry` (por.ts). */
+  skippable(entry: Waiting<D>, move: M): boolean;
   /** What the move just applied did (partial-order reduction); null when the space has none. */
   effect(entry: Waiting<D>, move: M, step: S): Effect | null;
   /** The key of the state reached, with `used` of the fault budget spent (equal keys, equal futures). */
@@ -85,6 +87,21 @@ export interface LoopOptions {
 
 /** A shard splits at the first level with at least this many states per shard (or the last level). */
 const splitWidthPerShard = 8;
+
+/** What the search did so far (the result's counts and cut). */
+export interface LoopCounts {
+  transitions: number;
+  skipped: number;
+  /** Levels started (the snapshot search's depth reached). */
+  depth: number;
+  /** The longest path applied within the horizon (the replaying search's depth reached). */
+  deepest: number;
+  depthCutStates: number;
+  horizonCutMoves: number;
+  stateBudgetHit: boolean;
+  cancelled: boolean;
+  stoppedAtViolation: boolean;
+}
 
 interface Expanding<D, M> {
   readonly entry: Waiting<D>;
@@ -137,16 +154,7 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
   private position = 0;
   /** The state being expanded: its remaining moves (resumable between slices). */
   private expanding: Expanding<D, M> | null = null;
-  transitions = 0;
-  skipped = 0;
-  depth = 0;
-  /** The longest path applied within the horizon (the replaying search's depth reached). */
-  deepest = 0;
-  depthCutStates = 0;
-  horizonCutMoves = 0;
-  stateBudgetHit = false;
-  cancelled = false;
-  stoppedAtViolation = false;
+  private readonly c: LoopCounts = { transitions: 0, skipped: 0, depth: 0, deepest: 0, depthCutStates: 0, horizonCutMoves: 0, stateBudgetHit: false, cancelled: false, stoppedAtViolation: false };
 
   constructor(
     private readonly space: SearchSpace<D, M, S>,
@@ -159,6 +167,7 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
     this.transitionCountMax = options.transitionCountMax ?? Number.POSITIVE_INFINITY;
     this.enoughAtEveryStep = options.enoughAtEveryStep ?? false;
     this.shard = options.shard ?? null;
+    if (this.shard !== null && space.stableKey === undefined) throw new Error('this search space cannot be sharded');
     this.found = new FirstFound<K>(options.wanted, options.stopAt);
     this.visit(rootKey, -1, null, -1);
     this.level.push({ node: 0, data: rootData, used: noFaultsUsed, depth: 0, via: null, siblings: null });
@@ -170,11 +179,11 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
     if (rebuildOf === undefined) throw new Error('this search space cannot resume from a checkpoint');
     this.visited.clear();
     for (const key of c.visited) this.visited.set(key, 0);
-    this.depth = c.depth;
-    this.transitions = c.transitions;
-    this.skipped = c.skipped;
-    this.depthCutStates = c.depthCutStates;
-    this.horizonCutMoves = c.horizonCutMoves;
+    this.c.depth = c.depth;
+    this.c.transitions = c.transitions;
+    this.c.skipped = c.skipped;
+    this.c.depthCutStates = c.depthCutStates;
+    this.c.horizonCutMoves = c.horizonCutMoves;
     for (const v of c.found) this.found.note(v.kind, v as FoundViolation<K>);
     const rebuild = (e: CheckpointEntry): Waiting<D> => {
       const data = rebuildOf.call(this.space, e.choices);
@@ -211,11 +220,11 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
       siblings: e.siblings === null ? null : [...e.siblings],
     });
     return {
-      depth: this.depth,
-      transitions: this.transitions,
-      skipped: this.skipped,
-      depthCutStates: this.depthCutStates,
-      horizonCutMoves: this.horizonCutMoves,
+      depth: this.c.depth,
+      transitions: this.c.transitions,
+      skipped: this.c.skipped,
+      depthCutStates: this.c.depthCutStates,
+      horizonCutMoves: this.c.horizonCutMoves,
       visited: [...this.visited.keys()],
       level: this.level.slice(this.position).map(entry),
       next: this.next_.map(entry),
@@ -224,15 +233,16 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
   }
 
   get done(): boolean {
-    return this.cancelled || this.stoppedAtViolation || this.stateBudgetHit || (this.expanding === null && this.position >= this.level.length && this.next_.length === 0);
+    return this.c.cancelled || this.c.stoppedAtViolation || this.c.stateBudgetHit || (this.expanding === null && this.position >= this.level.length && this.next_.length === 0);
   }
 
   cancel(): void {
-    this.cancelled = true;
+    this.c.cancelled = true;
   }
 
   /** The next move to apply; null when the search is done or pauses here. */
   next(): LoopRequest<D, M> | null {
+    // Each round takes a waiting state or one of its moves: bounded by the frontier and the state budget.
     while (!this.done) {
       if (this.expanding === null && this.pauseRequested) {
         this.pauseRequested = false;
@@ -245,14 +255,14 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
         continue;
       }
       const move = x.moves[x.index++];
-      if (this.reduce && skippable(move as never, x.entry.via, x.entry.siblings?.get(move.id as string))) {
-        this.skipped += 1;
+      if (this.reduce && this.space.skippable(x.entry, move)) {
+        this.c.skipped += 1;
         const tally = this.tallyOf(x.entry);
         if (tally !== null) tally.skipped += 1;
         continue;
       }
-      if (this.transitions >= this.transitionCountMax) {
-        this.stateBudgetHit = true;
+      if (this.c.transitions >= this.transitionCountMax) {
+        this.c.stateBudgetHit = true;
         return null;
       }
       const first = x.fresh;
@@ -269,8 +279,8 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
       this.next_ = [];
       this.position = 0;
       if (this.level.length === 0) return false;
-      this.depth += 1;
-      if (this.shard !== null && this.splitDepth === null && (this.level.length >= splitWidthPerShard * this.shard.count || this.depth >= this.bounds.depthMax - 1)) this.split(this.shard);
+      this.c.depth += 1;
+      if (this.shard !== null && this.splitDepth === null && (this.level.length >= splitWidthPerShard * this.shard.count || this.c.depth >= this.bounds.depthMax - 1)) this.split(this.shard);
       if (this.position >= this.level.length) return false;
     }
     const entry = this.level[this.position];
@@ -285,8 +295,8 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
    * (the prefix); from here each expands only every count-th state of this level, by position.
    */
   private split(shard: ShardSpec): void {
-    this.splitDepth = this.depth;
-    this.prefix = { states: this.visited.size, transitions: this.transitions, skipped: this.skipped, horizonCutMoves: this.horizonCutMoves };
+    this.splitDepth = this.c.depth;
+    this.prefix = { states: this.visited.size, transitions: this.c.transitions, skipped: this.c.skipped, horizonCutMoves: this.c.horizonCutMoves };
     this.level = this.level.filter((_, i) => i % shard.count === shard.index);
   }
 
@@ -294,44 +304,50 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
   record(request: LoopRequest<D, M>, step: S | null): void {
     const { entry, move } = request;
     const effects = (this.expanding as Expanding<D, M>).effects;
-    this.transitions += 1;
+    this.c.transitions += 1;
     const tally = this.tallyOf(entry);
     if (tally !== null) tally.transitions += 1;
     if (step === null) return;
     if (this.bounds.horizonMs !== null && step.nowMs > this.bounds.horizonMs) {
-      this.horizonCutMoves += 1;
+      this.c.horizonCutMoves += 1;
       if (tally !== null) tally.horizonCutMoves += 1;
       return;
     }
     const depth = entry.depth + 1;
-    if (depth > this.deepest) this.deepest = depth;
+    if (depth > this.c.deepest) this.c.deepest = depth;
     if (this.reduce) {
       const effect = this.space.effect(entry, move, step);
-      if (effect !== null) effects.set(move.id as string, effect);
+      if (effect !== null) effects.set(move.id, effect);
     }
     const used = MoveTable.spend(entry.used, move.move);
-    if (this.noteFound(entry.node, step, move.position ?? -1) || this.enoughAtEveryStep) {
-      if (this.found.enough) this.stoppedAtViolation = true;
+    if (this.noteFound(entry.node, step, move.position) || this.enoughAtEveryStep) {
+      if (this.found.enough) this.c.stoppedAtViolation = true;
     }
-    if (this.stoppedAtViolation || step.ended) return;
+    if (this.c.stoppedAtViolation || step.ended) return;
     const key = this.space.key(used);
     if (this.visited.has(key)) return;
     if (this.visited.size >= this.bounds.stateCountMax) {
-      this.stateBudgetHit = true;
+      this.c.stateBudgetHit = true;
       return;
     }
-    const node = this.visit(key, entry.node, step.choice, move.position ?? -1);
+    const node = this.visit(key, entry.node, step.choice, move.position);
     const data = this.space.child(used);
-    const past: ShardState | null = this.splitDepth === null ? null : { hash: (this.space.stableKey as (u: FaultsUsed) => string).call(this.space, used), depth, cut: false, horizonCutMoves: 0, transitions: 0, skipped: 0, order: this.positionsTo(node).join(',') };
+    const past: ShardState | null = this.splitDepth === null ? null : { hash: this.shardKey(used), depth, cut: false, horizonCutMoves: 0, transitions: 0, skipped: 0, order: this.positionsTo(node).join(',') };
     if (past !== null) this.beyond.set(node, past);
     if (depth >= this.bounds.depthMax) {
       if (this.space.canGoOn(data, used)) {
-        this.depthCutStates += 1;
+        this.c.depthCutStates += 1;
         if (past !== null) past.cut = true;
       }
       return;
     }
-    this.next_.push({ node, data, used, depth, via: this.reduce ? (effects.get(move.id as string) ?? null) : null, siblings: this.reduce ? effects : null });
+    this.next_.push({ node, data, used, depth, via: this.reduce ? (effects.get(move.id) ?? null) : null, siblings: this.reduce ? effects : null });
+  }
+
+  /** The key a shard file keeps of the state reached. */
+  private shardKey(used: FaultsUsed): string {
+    if (this.space.stableKey === undefined) throw new Error('this search space cannot be sharded');
+    return this.space.stableKey(used);
   }
 
   /** Notes what a step found; true when it noted anything. */
@@ -386,22 +402,26 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
     return this.visited.keys();
   }
 
+  get counts(): Readonly<LoopCounts> {
+    return this.c;
+  }
+
   get statesExplored(): number {
     return this.visited.size;
   }
 
   shardTally(): ShardTally | null {
     if (this.shard === null) return null;
-    const prefix = this.prefix ?? { states: this.visited.size, transitions: this.transitions, skipped: this.skipped, horizonCutMoves: this.horizonCutMoves };
+    const prefix = this.prefix ?? { states: this.visited.size, transitions: this.c.transitions, skipped: this.c.skipped, horizonCutMoves: this.c.horizonCutMoves };
     return { splitDepth: this.splitDepth, prefix, frontier: { ...this.frontier }, states: [...this.beyond.values()], orders: this.orders as ShardTally['orders'] };
   }
 
   progress(): ExploreProgress {
     return {
       statesExplored: this.visited.size,
-      transitionsExplored: this.transitions,
+      transitionsExplored: this.c.transitions,
       frontier: this.level.length - this.position + this.next_.length + (this.expanding ? 1 : 0),
-      depth: this.depth,
+      depth: this.c.depth,
       violationsFound: this.found.size,
     };
   }

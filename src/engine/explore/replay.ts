@@ -59,12 +59,17 @@ export interface ReplaySearchResult<K extends string> {
 class ReplayLoopSpace<K extends string> implements SearchSpace<readonly LoopMove[], LoopMove, Replayed<K>> {
   constructor(private readonly space: ReplaySpace<K>) {}
 
+  /** Its moves have no rank, id or position: no reduction, no shards. */
   movesAt(used: FaultsUsed): readonly LoopMove[] {
-    return this.space.moves(used).map((move) => ({ move }));
+    return this.space.moves(used).map((move) => ({ move, id: '', position: -1 }));
   }
 
   enter(entry: Waiting<readonly LoopMove[]>): readonly LoopMove[] {
     return entry.data;
+  }
+
+  skippable(): boolean {
+    return false;
   }
 
   effect(): null {
@@ -104,11 +109,12 @@ export async function searchByReplay<K extends string>(space: ReplaySpace<K>, op
   for (let request = loop.next(); request !== null; request = loop.next()) {
     loop.record(request, await space.replay(loop.pathTo(request.entry.node), request.move.move, loop.known));
   }
-  const cut = { depthCutStates: loop.depthCutStates, horizonCutMoves: loop.horizonCutMoves, stateBudget: loop.stateBudgetHit, stoppedAtViolation: loop.stoppedAtViolation, cancelled: false };
+  const c = loop.counts;
+  const cut = { depthCutStates: c.depthCutStates, horizonCutMoves: c.horizonCutMoves, stateBudget: c.stateBudgetHit, stoppedAtViolation: c.stoppedAtViolation, cancelled: false };
   return {
     statesExplored: loop.statesExplored,
-    transitionsExplored: loop.transitions,
-    depthReached: loop.deepest,
+    transitionsExplored: c.transitions,
+    depthReached: c.deepest,
     exhaustive: !cut.stateBudget && !cut.stoppedAtViolation && cut.depthCutStates === 0 && cut.horizonCutMoves === 0,
     cut,
     violations: loop.found.list(),

@@ -6,7 +6,7 @@ import type { ViolationEvent, ViolationKind } from '../trace';
 import { BreadthFirstLoop, type LoopRequest, type LoopStep, type SearchSpace, type ShardSpec, type Waiting } from './bfs-loop';
 import { validateBounds, type ExploreBounds } from './bounds';
 import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed, type RankedMove } from './moves';
-import { effectOf, type Effect } from './por';
+import { effectOf, skippable, type Effect } from './por';
 import type { ExploreProgress, ExploreResult, FoundViolation } from './result';
 import { CheckpointMismatch, type SearchCheckpoint } from './checkpoint';
 import type { ShardTally } from './shard';
@@ -80,14 +80,18 @@ class SnapshotSpace implements SearchSpace<ExploreSnapshot, RankedMove, Snapshot
     if (!request.first) runner.restore(request.entry.data);
     const transition = runner.apply(request.move.move);
     if (transition === null) return null;
-    let found: SnapshotStep['found'] = none;
+    let found: Mutable<SnapshotStep['found']> | null = null;
     for (const event of transition.events) {
       if (event.kind !== 'violation' || !this.targets.has(event.violation) || known(event.violation)) continue;
       if (!byOffenders(event, this.offenders)) continue;
-      if (found === none) found = [];
-      (found as { id: string; finding: SnapshotStep['found'][number]['finding'] }[]).push({ id: event.violation, finding: { kind: event.violation, message: event.message, clients: event.clients, atMs: event.atMs } });
+      found ??= [];
+      found.push({ id: event.violation, finding: { kind: event.violation, message: event.message, clients: event.clients, atMs: event.atMs } });
     }
-    return { choice: transition.choice, nowMs: runner.state.nowMs, found, ended: false, events: transition.events };
+    return { choice: transition.choice, nowMs: runner.state.nowMs, found: found ?? none, ended: false, events: transition.events };
+  }
+
+  skippable(entry: Waiting<ExploreSnapshot>, move: RankedMove): boolean {
+    return skippable(move, entry.via, entry.siblings?.get(move.id));
   }
 
   effect(entry: Waiting<ExploreSnapshot>, move: RankedMove, step: SnapshotStep): Effect {
@@ -129,7 +133,10 @@ interface SnapshotStep extends LoopStep<ViolationKind> {
   readonly events: Transition['events'];
 }
 
+/** A step that found nothing (most): no array made for it. */
 const none: SnapshotStep['found'] = [];
+
+type Mutable<T> = T extends readonly (infer E)[] ? E[] : never;
 
 /**
  * Breadth-first search over schedules (docs/EXPLORER.md): from the start of a run, every move
@@ -225,8 +232,9 @@ export class BreadthFirstSearch {
   result(): ExploreResult {
     const ctx = this.runner.ctx;
     const loop = this.loop;
-    const finished = loop.done && !loop.cancelled && !loop.stateBudgetHit && !loop.stoppedAtViolation;
-    const exhaustive = finished && loop.depthCutStates === 0 && loop.horizonCutMoves === 0;
+    const c = loop.counts;
+    const finished = loop.done && !c.cancelled && !c.stateBudgetHit && !c.stoppedAtViolation;
+    const exhaustive = finished && c.depthCutStates === 0 && c.horizonCutMoves === 0;
     return {
       scenarioId: ctx.scenario.id,
       variantId: ctx.variant.id,
@@ -236,16 +244,16 @@ export class BreadthFirstSearch {
       invariants: this.invariants,
       reduced: this.reduce,
       statesExplored: loop.statesExplored,
-      transitionsExplored: loop.transitions,
-      transitionsSkipped: loop.skipped,
-      depthReached: loop.depth,
+      transitionsExplored: c.transitions,
+      transitionsSkipped: c.skipped,
+      depthReached: c.depth,
       exhaustive,
       cut: {
-        depthCutStates: loop.depthCutStates,
-        horizonCutMoves: loop.horizonCutMoves,
-        stateBudget: loop.stateBudgetHit,
-        stoppedAtViolation: loop.stoppedAtViolation,
-        cancelled: loop.cancelled,
+        depthCutStates: c.depthCutStates,
+        horizonCutMoves: c.horizonCutMoves,
+        stateBudget: c.stateBudgetHit,
+        stoppedAtViolation: c.stoppedAtViolation,
+        cancelled: c.cancelled,
         sampled: false,
       },
       violations: loop.found.list(),
