@@ -150,7 +150,7 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
   private readonly restored = new Map<number, { readonly choices: readonly Choice[]; readonly positions: readonly number[] }>();
   private pauseRequested = false;
   private level: Waiting<D>[] = [];
-  private next_: Waiting<D>[] = [];
+  private nextLevel: Waiting<D>[] = [];
   private position = 0;
   /** The state being expanded: its remaining moves (resumable between slices). */
   private expanding: Expanding<D, M> | null = null;
@@ -196,7 +196,7 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
       return { node, data, used: e.used, depth: e.depth, via: e.via, siblings };
     };
     this.level = c.level.map(rebuild);
-    this.next_ = c.next.map(rebuild);
+    this.nextLevel = c.next.map(rebuild);
   }
 
   /** Asks `next` to return null at the next point between two states' expansions (for checkpoint()). */
@@ -227,13 +227,13 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
       horizonCutMoves: this.c.horizonCutMoves,
       visited: [...this.visited.keys()],
       level: this.level.slice(this.position).map(entry),
-      next: this.next_.map(entry),
+      next: this.nextLevel.map(entry),
       found: this.found.list() as SearchCheckpoint['found'],
     };
   }
 
   get done(): boolean {
-    return this.c.cancelled || this.c.stoppedAtViolation || this.c.stateBudgetHit || (this.expanding === null && this.position >= this.level.length && this.next_.length === 0);
+    return this.c.cancelled || this.c.stoppedAtViolation || this.c.stateBudgetHit || (this.expanding === null && this.position >= this.level.length && this.nextLevel.length === 0);
   }
 
   cancel(): void {
@@ -275,8 +275,8 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
   /** Takes the next state of this level (or starts the next level). False when there was none. */
   private startNext(): boolean {
     if (this.position >= this.level.length) {
-      this.level = this.next_;
-      this.next_ = [];
+      this.level = this.nextLevel;
+      this.nextLevel = [];
       this.position = 0;
       if (this.level.length === 0) return false;
       this.c.depth += 1;
@@ -341,7 +341,7 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
       }
       return;
     }
-    this.next_.push({ node, data, used, depth, via: this.reduce ? (effects.get(move.id) ?? null) : null, siblings: this.reduce ? effects : null });
+    this.nextLevel.push({ node, data, used, depth, via: this.reduce ? (effects.get(move.id) ?? null) : null, siblings: this.reduce ? effects : null });
   }
 
   /** The key a shard file keeps of the state reached. */
@@ -420,7 +420,7 @@ export class BreadthFirstLoop<K extends string, D, M extends LoopMove, S extends
     return {
       statesExplored: this.visited.size,
       transitionsExplored: this.c.transitions,
-      frontier: this.level.length - this.position + this.next_.length + (this.expanding ? 1 : 0),
+      frontier: this.level.length - this.position + this.nextLevel.length + (this.expanding ? 1 : 0),
       depth: this.c.depth,
       violationsFound: this.found.size,
     };
