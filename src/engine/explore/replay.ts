@@ -1,7 +1,7 @@
 import type { Choice } from '../schedule';
 import type { ExploreBounds } from './bounds';
-import { FirstFound, foundAt } from './found';
-import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed } from './moves';
+import { BreadthFirstLoop, type LoopMove, type SearchSpace, type Waiting } from './bfs-loop';
+import { noFaultsUsed, usedKey, type FaultsUsed } from './moves';
 import type { FoundViolation, SearchCut } from './result';
 import type { Move } from './runner';
 
@@ -55,78 +55,68 @@ export interface ReplaySearchResult<K extends string> {
   readonly violations: readonly FoundViolation<K>[];
 }
 
-interface Entry {
-  readonly path: readonly Choice[];
-  readonly used: FaultsUsed;
-  readonly moves: readonly Move[];
+/** The replaying space as the loop asks it: each waiting state keeps its moves (the space is elsewhere by then). */
+class ReplayLoopSpace<K extends string> implements SearchSpace<readonly LoopMove[], LoopMove, Replayed<K>> {
+  constructor(private readonly space: ReplaySpace<K>) {}
+
+  /** Its moves have no rank, id or position: no reduction, no shards. */
+  movesAt(used: FaultsUsed): readonly LoopMove[] {
+    return this.space.moves(used).map((move) => ({ move, id: '', position: -1 }));
+  }
+
+  enter(entry: Waiting<readonly LoopMove[]>): readonly LoopMove[] {
+    return entry.data;
+  }
+
+  skippable(): boolean {
+    return false;
+  }
+
+  effect(): null {
+    return null;
+  }
+
+  key(used: FaultsUsed): string {
+    return this.space.key() + usedKey(used);
+  }
+
+  child(used: FaultsUsed): readonly LoopMove[] {
+    return this.movesAt(used);
+  }
+
+  canGoOn(moves: readonly LoopMove[]): boolean {
+    return moves.length > 0;
+  }
 }
 
 /**
- * The breadth-first search of search.ts for a world that can only be replayed: level by level,
- * each distinct state (its key with the fault budget left) expanded once, the first finding of an
- * id kept (a shortest one, FirstFound), cut by the same bounds. Without snapshots it has no
- * partial-order reduction, shards or checkpoints: each would replay more than it saves.
+ * The breadth-first search of bfs-loop.ts (the one search.ts drives over snapshots) for a world
+ * that can only be replayed: each move is a run of its path from time 0 and the move. Without
+ * snapshots it has no partial-order reduction, shards or checkpoints: each would replay more than
+ * it saves. Its depth reached is the longest path applied within the horizon.
  */
 export async function searchByReplay<K extends string>(space: ReplaySpace<K>, options: ReplaySearchOptions): Promise<ReplaySearchResult<K>> {
-  const { bounds } = options;
-  const found = new FirstFound<K>(new Set(options.wanted), options.stopAt);
-  const visited = new Set<string>([space.key() + usedKey(noFaultsUsed)]);
-  let level: Entry[] = [{ path: [], used: noFaultsUsed, moves: space.moves(noFaultsUsed) }];
-  let replays = 0;
-  let depthReached = 0;
-  let depthCutStates = 0;
-  let horizonCutMoves = 0;
-  let budget = false;
-  let stopped = false;
-  search: for (let depth = 0; depth < bounds.depthMax && level.length > 0; depth++) {
-    const next: Entry[] = [];
-    for (const entry of level) {
-      for (const move of entry.moves) {
-        if (replays >= options.replayCountMax) {
-          budget = true;
-          break search;
-        }
-        replays += 1;
-        const reached = await space.replay(entry.path, move, (id) => found.has(id));
-        if (reached === null) continue;
-        if (bounds.horizonMs !== null && reached.nowMs > bounds.horizonMs) {
-          horizonCutMoves += 1;
-          continue;
-        }
-        const path = [...entry.path, reached.choice];
-        depthReached = Math.max(depthReached, path.length);
-        for (const { id, finding } of reached.found) found.note(id, foundAt(finding, path));
-        if (found.enough) {
-          stopped = true;
-          break search;
-        }
-        if (reached.ended) continue;
-        // The same state with more of the fault budget left can do more: it is another state.
-        const used = MoveTable.spend(entry.used, move);
-        const key = space.key() + usedKey(used);
-        if (visited.has(key)) continue;
-        if (visited.size >= bounds.stateCountMax) {
-          budget = true;
-          break search;
-        }
-        visited.add(key);
-        const moves = space.moves(used);
-        if (path.length >= bounds.depthMax) {
-          if (moves.length > 0) depthCutStates += 1;
-          continue;
-        }
-        next.push({ path, used, moves });
-      }
-    }
-    level = next;
+  const loopSpace = new ReplayLoopSpace(space);
+  const loop = new BreadthFirstLoop<K, readonly LoopMove[], LoopMove, Replayed<K>>(loopSpace, loopSpace.key(noFaultsUsed), loopSpace.movesAt(noFaultsUsed), {
+    bounds: options.bounds,
+    wanted: new Set(options.wanted),
+    stopAt: options.stopAt,
+    reduce: false,
+    transitionCountMax: options.replayCountMax,
+    enoughAtEveryStep: true,
+  });
+  // Each round applies one move: the loop ends within the bounds' states times their moves, or the replay budget.
+  for (let request = loop.next(); request !== null; request = loop.next()) {
+    loop.record(request, await space.replay(loop.pathTo(request.entry.node), request.move.move, loop.known));
   }
-  const cut = { depthCutStates, horizonCutMoves, stateBudget: budget, stoppedAtViolation: stopped, cancelled: false };
+  const c = loop.counts;
+  const cut = { depthCutStates: c.depthCutStates, horizonCutMoves: c.horizonCutMoves, stateBudget: c.stateBudgetHit, stoppedAtViolation: c.stoppedAtViolation, cancelled: false };
   return {
-    statesExplored: visited.size,
-    transitionsExplored: replays,
-    depthReached,
-    exhaustive: !budget && !stopped && depthCutStates === 0 && horizonCutMoves === 0,
+    statesExplored: loop.statesExplored,
+    transitionsExplored: c.transitions,
+    depthReached: c.deepest,
+    exhaustive: !cut.stateBudget && !cut.stoppedAtViolation && cut.depthCutStates === 0 && cut.horizonCutMoves === 0,
     cut,
-    violations: found.list(),
+    violations: loop.found.list(),
   };
 }

@@ -1,14 +1,15 @@
 import type { Scenario } from '../scenario';
 import { formatSchedule, type Choice } from '../schedule';
-import { FirstFound, foundAt } from './found';
+import { foundAt } from './found';
 import { checkedKinds } from '../checkers';
 import type { ViolationEvent, ViolationKind } from '../trace';
+import { BreadthFirstLoop, type LoopRequest, type LoopStep, type SearchSpace, type ShardSpec, type Waiting } from './bfs-loop';
 import { validateBounds, type ExploreBounds } from './bounds';
 import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed, type RankedMove } from './moves';
 import { effectOf, skippable, type Effect } from './por';
 import type { ExploreProgress, ExploreResult, FoundViolation } from './result';
-import { CheckpointMismatch, type CheckpointEntry, type SearchCheckpoint } from './checkpoint';
-import type { ShardState, ShardTally } from './shard';
+import { CheckpointMismatch, type SearchCheckpoint } from './checkpoint';
+import type { ShardTally } from './shard';
 import type { StateKeyer } from './state-key';
 import { ExploreRunner, type ExploreSnapshot, type Transition } from './runner';
 
@@ -48,26 +49,94 @@ export interface SearchOptions extends ExploreTarget {
   readonly resume?: SearchCheckpoint;
 }
 
-/** One part of a search split across processes (shard.ts). */
-export interface ShardSpec {
-  readonly index: number;
-  readonly count: number;
+export type { ShardSpec } from './bfs-loop';
+
+/** The live world the search walks, moved between saved states (runner.ts). */
+class SnapshotSpace implements SearchSpace<ExploreSnapshot, RankedMove, SnapshotStep> {
+  /** The state the last step reached and its key, taken by key() for child(). */
+  private reached: ExploreSnapshot | null = null;
+  private worldKey = '';
+
+  constructor(
+    readonly runner: ExploreRunner,
+    private readonly moveTable: MoveTable,
+    private readonly targets: ReadonlySet<ViolationKind>,
+    private readonly offenders: readonly string[] | undefined,
+    private readonly stableKeys: boolean,
+  ) {}
+
+  keyOf(worldKey: string, used: FaultsUsed): string {
+    return (this.stableKeys ? this.runner.stableHash(worldKey) : worldKey) + usedKey(used);
+  }
+
+  enter(entry: Waiting<ExploreSnapshot>): readonly RankedMove[] {
+    this.runner.restore(entry.data);
+    return this.moveTable.movesAt(this.runner.state, entry.used, (m) => this.runner.refusal(m));
+  }
+
+  /** Applies `move` at `entry` (restoring it unless the live state is still there). */
+  apply(request: LoopRequest<ExploreSnapshot, RankedMove>, known: (id: string) => boolean): SnapshotStep | null {
+    const runner = this.runner;
+    if (!request.first) runner.restore(request.entry.data);
+    const transition = runner.apply(request.move.move);
+    if (transition === null) return null;
+    let found: Mutable<SnapshotStep['found']> | null = null;
+    for (const event of transition.events) {
+      if (event.kind !== 'violation' || !this.targets.has(event.violation) || known(event.violation)) continue;
+      if (!byOffenders(event, this.offenders)) continue;
+      found ??= [];
+      found.push({ id: event.violation, finding: { kind: event.violation, message: event.message, clients: event.clients, atMs: event.atMs } });
+    }
+    return { choice: transition.choice, nowMs: runner.state.nowMs, found: found ?? none, ended: false, events: transition.events };
+  }
+
+  skippable(entry: Waiting<ExploreSnapshot>, move: RankedMove): boolean {
+    return skippable(move, entry.via, entry.siblings?.get(move.id));
+  }
+
+  effect(entry: Waiting<ExploreSnapshot>, move: RankedMove, step: SnapshotStep): Effect {
+    return effectOf(move, entry.data.world, this.runner.state, step.events, this.runner.ctx);
+  }
+
+  key(used: FaultsUsed): string {
+    this.reached = this.runner.snapshot();
+    this.worldKey = this.runner.key(this.reached);
+    return this.keyOf(this.worldKey, used);
+  }
+
+  child(): ExploreSnapshot {
+    return this.reached as ExploreSnapshot;
+  }
+
+  /** Whether the live state (at the depth bound) could still change: a move, or something due. */
+  canGoOn(_data: ExploreSnapshot, used: FaultsUsed): boolean {
+    const runner = this.runner;
+    const moves = this.moveTable.movesAt(runner.state, used, (m) => runner.refusal(m));
+    if (moves.some((m) => m.move.kind !== 'next-due')) return true;
+    return runner.nextDueMs() !== null;
+  }
+
+  stableKey(used: FaultsUsed): string {
+    return this.runner.stableHash(this.worldKey) + usedKey(used);
+  }
+
+  rebuild(choices: readonly Choice[]): ExploreSnapshot {
+    this.runner.restore(this.runner.root);
+    for (const choice of choices) {
+      if (this.runner.apply(choice) === null) throw new CheckpointMismatch(`its waiting state ${formatSchedule(choices)} does not replay on this scenario`);
+    }
+    return this.runner.snapshot();
+  }
 }
 
-/** A shard splits at the first level with at least this many states per shard (or the last level). */
-const splitWidthPerShard = 8;
-
-/** One state waiting to be expanded. */
-interface FrontierEntry {
-  readonly node: number;
-  readonly snapshot: ExploreSnapshot;
-  readonly used: FaultsUsed;
-  readonly depth: number;
-  /** What the move that first reached this state did at its parent (for the reduction). */
-  readonly via: Effect | null;
-  /** What every move applied at the parent did there, by move id. */
-  readonly siblings: ReadonlyMap<string, Effect> | null;
+interface SnapshotStep extends LoopStep<ViolationKind> {
+  readonly events: Transition['events'];
 }
+
+/** A step that found nothing (most): no array made for it. */
+const none: SnapshotStep['found'] = [];
+
+type Mutable<T> = T extends readonly (infer E)[] ? E[] : never;
 
 /**
  * Breadth-first search over schedules (docs/EXPLORER.md): from the start of a run, every move
@@ -76,294 +145,75 @@ interface FrontierEntry {
  * any schedule within the bounds shows it. Deterministic: the same options give the same result,
  * the same counts and the same schedules.
  *
- * It runs in slices (`run(transitionCountMax)`), so a worker can report progress and be
- * cancelled between slices; `result()` may be read at any time.
+ * The loop is bfs-loop.ts's; this drives it synchronously over saved states. It runs in slices
+ * (`run(transitionCountMax)`), so a worker can report progress and be cancelled between slices;
+ * `result()` may be read at any time.
  */
 export class BreadthFirstSearch {
   readonly bounds: ExploreBounds;
   readonly invariants: readonly ViolationKind[];
   private readonly runner: ExploreRunner;
-  private readonly moves: MoveTable;
+  private readonly space: SnapshotSpace;
+  private readonly loop: BreadthFirstLoop<ViolationKind, ExploreSnapshot, RankedMove, SnapshotStep>;
   private readonly reduce: boolean;
-  private readonly targets: ReadonlySet<ViolationKind>;
-  private readonly offenders: readonly string[] | undefined;
-  private readonly visited = new Map<string, number>();
-  /** Per visited state: its parent node and the choice from there (the path back to the start). */
-  private readonly parents: number[] = [];
-  private readonly choices: (Choice | null)[] = [];
-  /** Per visited state: the position (moves.ts) of the move from its parent. */
-  private readonly positions: number[] = [];
   private readonly shard: ShardSpec | null;
-  private splitDepth: number | null = null;
-  private prefix: ShardTally['prefix'] | null = null;
-  private readonly frontier = { horizonCutMoves: 0, transitions: 0, skipped: 0 };
-  /** States visited past the split level, by node. */
-  private readonly beyond = new Map<number, ShardState>();
-  private readonly orders = new Map<ViolationKind, number[]>();
   private readonly stableKeys: boolean;
-  /** Nodes restored from a checkpoint: their paths from the start. */
-  private readonly restored = new Map<number, { readonly choices: readonly Choice[]; readonly positions: readonly number[] }>();
-  private pauseRequested = false;
-  private level: FrontierEntry[] = [];
-  private next: FrontierEntry[] = [];
-  private position = 0;
-  /** The state being expanded: its remaining moves (resumable between slices). */
-  private expanding: { entry: FrontierEntry; moves: RankedMove[]; index: number; effects: Map<string, Effect>; fresh: boolean } | null = null;
-  private transitions = 0;
-  private skipped = 0;
-  private depth = 0;
-  private depthCutStates = 0;
-  private horizonCutMoves = 0;
-  private stateBudgetHit = false;
-  private cancelled = false;
-  private stoppedAtViolation = false;
-  private readonly found: FirstFound<ViolationKind>;
 
   constructor(options: SearchOptions) {
     this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed, keyer: options.keyer, canonical: options.reduce ?? true });
     this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds, this.runner.ctx.nodeIds);
     this.invariants = checkedKinds(options.scenario.checkers, options.invariants);
-    this.targets = new Set(this.invariants);
-    this.offenders = options.offenders;
+    const targets = new Set(this.invariants);
     this.reduce = options.reduce ?? true;
-    this.found = new FirstFound(this.targets, options.stopAt ?? 'all');
-    this.moves = new MoveTable(this.runner.ctx, this.runner.state, this.bounds.faults);
     this.shard = options.shard ?? null;
     this.stableKeys = options.stableKeys === true || options.resume !== undefined;
-    const root = this.runner.root;
-    this.visit(this.keyOf(this.runner.key(), noFaultsUsed), -1, null, -1);
-    if (options.resume !== undefined) this.resumeFrom(options.resume);
-    else this.level.push({ node: 0, snapshot: root, used: noFaultsUsed, depth: 0, via: null, siblings: null });
-  }
-
-  private keyOf(worldKey: string, used: FaultsUsed): string {
-    return (this.stableKeys ? this.runner.stableHash(worldKey) : worldKey) + usedKey(used);
-  }
-
-  /** Takes up a checkpoint: its counts and visited states, and its waiting states rebuilt by replaying their paths. */
-  private resumeFrom(c: SearchCheckpoint): void {
-    this.visited.clear();
-    for (const key of c.visited) this.visited.set(key, 0);
-    this.depth = c.depth;
-    this.transitions = c.transitions;
-    this.skipped = c.skipped;
-    this.depthCutStates = c.depthCutStates;
-    this.horizonCutMoves = c.horizonCutMoves;
-    for (const v of c.found) this.found.note(v.kind, v);
-    const rebuild = (e: CheckpointEntry): FrontierEntry => {
-      this.runner.restore(this.runner.root);
-      for (const choice of e.choices) {
-        if (this.runner.apply(choice) === null) throw new CheckpointMismatch(`its waiting state ${formatSchedule(e.choices)} does not replay on this scenario`);
-      }
-      const node = this.parents.length;
-      this.parents.push(0);
-      this.choices.push(e.choices[e.choices.length - 1] ?? null);
-      this.positions.push(e.positions[e.positions.length - 1] ?? -1);
-      this.restored.set(node, { choices: e.choices, positions: e.positions });
-      const siblings = e.siblings === null ? null : new Map(e.siblings);
-      return { node, snapshot: this.runner.snapshot(), used: e.used, depth: e.depth, via: e.via, siblings };
-    };
-    this.level = c.level.map(rebuild);
-    this.next = c.next.map(rebuild);
+    const moves = new MoveTable(this.runner.ctx, this.runner.state, this.bounds.faults);
+    this.space = new SnapshotSpace(this.runner, moves, targets, options.offenders, this.stableKeys);
+    const rootKey = this.space.keyOf(this.runner.key(), noFaultsUsed);
+    this.loop = new BreadthFirstLoop(this.space, rootKey, this.runner.root, { bounds: this.bounds, wanted: targets, stopAt: options.stopAt ?? 'all', reduce: this.reduce, shard: this.shard });
+    if (options.resume !== undefined) this.loop.resumeFrom(options.resume);
   }
 
   /** Asks `run` to return at the next point between two states' expansions (for checkpoint()). */
   pause(): void {
-    this.pauseRequested = true;
+    this.loop.pause();
   }
 
   /** Whether the search is between two states' expansions (a checkpoint can be taken). */
   get atBoundary(): boolean {
-    return this.expanding === null;
+    return this.loop.atBoundary;
   }
 
   /** The search as plain data, between two expansions (pause, then run until it returns). */
   checkpoint(): SearchCheckpoint {
-    if (this.expanding !== null) throw new Error('a checkpoint is taken between two expansions: pause() and run() first');
+    if (!this.loop.atBoundary) throw new Error('a checkpoint is taken between two expansions: pause() and run() first');
     if (!this.stableKeys) throw new Error('a checkpoint needs stable keys (the stableKeys option)');
-    const entry = (e: FrontierEntry): CheckpointEntry => ({
-      choices: this.pathTo(e.node),
-      positions: this.positionsTo(e.node),
-      used: e.used,
-      depth: e.depth,
-      via: e.via,
-      siblings: e.siblings === null ? null : [...e.siblings],
-    });
-    return {
-      depth: this.depth,
-      transitions: this.transitions,
-      skipped: this.skipped,
-      depthCutStates: this.depthCutStates,
-      horizonCutMoves: this.horizonCutMoves,
-      visited: [...this.visited.keys()],
-      level: this.level.slice(this.position).map(entry),
-      next: this.next.map(entry),
-      found: this.found.list(),
-    };
+    return this.loop.checkpoint();
   }
 
   get done(): boolean {
-    return this.cancelled || this.stoppedAtViolation || this.stateBudgetHit || (this.expanding === null && this.position >= this.level.length && this.next.length === 0);
+    return this.loop.done;
   }
 
   cancel(): void {
-    this.cancelled = true;
+    this.loop.cancel();
   }
 
   /** Applies up to `transitionCountMax` moves; returns true when the search has finished. */
   run(transitionCountMax = Number.POSITIVE_INFINITY): boolean {
-    let budget = transitionCountMax;
-    while (!this.done && budget > 0) {
-      if (this.expanding === null && this.pauseRequested) {
-        this.pauseRequested = false;
-        break;
-      }
-      if (this.expanding === null && !this.startNext()) continue;
-      const x = this.expanding as NonNullable<typeof this.expanding>;
-      if (x.index >= x.moves.length) {
-        this.expanding = null;
-        continue;
-      }
-      const ranked = x.moves[x.index++];
-      if (this.reduce && skippable(ranked, x.entry.via, x.entry.siblings?.get(ranked.id))) {
-        this.skipped += 1;
-        const tally = this.tallyOf(x.entry);
-        if (tally !== null) tally.skipped += 1;
-        continue;
-      }
-      budget -= 1;
-      if (!x.fresh) this.runner.restore(x.entry.snapshot);
-      x.fresh = false;
-      this.expand(x.entry, ranked, x.effects);
+    const loop = this.loop;
+    const space = this.space;
+    for (let budget = transitionCountMax; budget > 0 && !loop.done; budget--) {
+      const request = loop.next();
+      if (request === null) break;
+      loop.record(request, space.apply(request, loop.known));
     }
-    return this.done;
-  }
-
-  /** Takes the next state of this level (or starts the next level). False when there was none. */
-  private startNext(): boolean {
-    if (this.position >= this.level.length) {
-      this.level = this.next;
-      this.next = [];
-      this.position = 0;
-      if (this.level.length === 0) return false;
-      this.depth += 1;
-      if (this.shard !== null && this.splitDepth === null && (this.level.length >= splitWidthPerShard * this.shard.count || this.depth >= this.bounds.depthMax - 1)) this.split(this.shard);
-      if (this.position >= this.level.length) return false;
-    }
-    const entry = this.level[this.position];
-    this.level[this.position++] = undefined as unknown as FrontierEntry;
-    this.runner.restore(entry.snapshot);
-    const moves = this.moves.movesAt(this.runner.state, entry.used, (m) => this.runner.refusal(m));
-    this.expanding = { entry, moves, index: 0, effects: new Map(), fresh: true };
-    return true;
-  }
-
-  /**
-   * Splits the search at the level starting now: every shard has searched the same levels so far
-   * (the prefix); from here each expands only every count-th state of this level, by position.
-   */
-  private split(shard: ShardSpec): void {
-    this.splitDepth = this.depth;
-    this.prefix = { states: this.visited.size, transitions: this.transitions, skipped: this.skipped, horizonCutMoves: this.horizonCutMoves };
-    this.level = this.level.filter((_, i) => i % shard.count === shard.index);
-  }
-
-  /** Applies one move to the live state (at `entry`) and records what it reached. */
-  private expand(entry: FrontierEntry, ranked: RankedMove, effects: Map<string, Effect>): void {
-    const runner = this.runner;
-    const transition = runner.apply(ranked.move);
-    this.transitions += 1;
-    const tally = this.tallyOf(entry);
-    if (tally !== null) tally.transitions += 1;
-    if (transition === null) return;
-    if (this.bounds.horizonMs !== null && runner.state.nowMs > this.bounds.horizonMs) {
-      this.horizonCutMoves += 1;
-      if (tally !== null) tally.horizonCutMoves += 1;
-      return;
-    }
-    if (this.reduce) effects.set(ranked.id, effectOf(ranked, entry.snapshot.world, runner.state, transition.events, runner.ctx));
-    const used = MoveTable.spend(entry.used, ranked.move);
-    this.noteViolations(entry.node, transition, ranked.position);
-    if (this.stoppedAtViolation) return;
-    const snapshot = runner.snapshot();
-    const worldKey = runner.key(snapshot);
-    const key = this.keyOf(worldKey, used);
-    if (this.visited.has(key)) return;
-    if (this.visited.size >= this.bounds.stateCountMax) {
-      this.stateBudgetHit = true;
-      return;
-    }
-    const node = this.visit(key, entry.node, transition.choice, ranked.position);
-    const depth = entry.depth + 1;
-    const past: ShardState | null = this.splitDepth === null ? null : { hash: runner.stableHash(worldKey) + usedKey(used), depth, cut: false, horizonCutMoves: 0, transitions: 0, skipped: 0, order: this.positionsTo(node).join(',') };
-    if (past !== null) this.beyond.set(node, past);
-    if (depth >= this.bounds.depthMax) {
-      if (this.hasMoves(used)) {
-        this.depthCutStates += 1;
-        if (past !== null) past.cut = true;
-      }
-      return;
-    }
-    this.next.push({ node, snapshot, used, depth, via: this.reduce ? (effects.get(ranked.id) ?? null) : null, siblings: this.reduce ? effects : null });
-  }
-
-  /** Where a shard counts the expansion of `entry`: its split-level tally or its own state's, else null. */
-  private tallyOf(entry: FrontierEntry): { horizonCutMoves: number; transitions: number; skipped: number } | null {
-    if (this.splitDepth === null || entry.depth < this.splitDepth) return null;
-    return entry.depth === this.splitDepth ? this.frontier : (this.beyond.get(entry.node) ?? null);
-  }
-
-  /** Whether the live state (at the depth bound) could still change: a move, or something due. */
-  private hasMoves(used: FaultsUsed): boolean {
-    const runner = this.runner;
-    const moves = this.moves.movesAt(runner.state, used, (m) => runner.refusal(m));
-    if (moves.some((m) => m.move.kind !== 'next-due')) return true;
-    return runner.nextDueMs() !== null;
-  }
-
-  private visit(key: string, parent: number, choice: Choice | null, position: number): number {
-    const node = this.parents.length;
-    this.visited.set(key, node);
-    this.parents.push(parent);
-    this.choices.push(choice);
-    this.positions.push(position);
-    return node;
-  }
-
-  private positionsTo(node: number): number[] {
-    const path: number[] = [];
-    for (let n = node; n > 0; n = this.parents[n]) {
-      const restored = this.restored.get(n);
-      if (restored !== undefined) return [...restored.positions, ...path.reverse()];
-      path.push(this.positions[n]);
-    }
-    return path.reverse();
-  }
-
-  private pathTo(node: number): Choice[] {
-    const path: Choice[] = [];
-    for (let n = node; n > 0; n = this.parents[n]) {
-      const restored = this.restored.get(n);
-      if (restored !== undefined) return [...restored.choices, ...path.reverse()];
-      path.push(this.choices[n] as Choice);
-    }
-    return path.reverse();
-  }
-
-  private noteViolations(parent: number, transition: Transition, position: number): void {
-    for (const event of transition.events) {
-      if (event.kind !== 'violation' || !this.targets.has(event.violation) || this.found.has(event.violation)) continue;
-      if (!byOffenders(event, this.offenders)) continue;
-      const choices = [...this.pathTo(parent), transition.choice];
-      this.found.note(event.violation, foundViolation(event, choices));
-      if (this.shard !== null) this.orders.set(event.violation, [...this.positionsTo(parent), position]);
-      if (this.found.enough) this.stoppedAtViolation = true;
-    }
+    return loop.done;
   }
 
   /** Every state visited so far, by key (with the faults spent): for comparing two searches. */
   visitedKeys(): IterableIterator<string> {
-    return this.visited.keys();
+    return this.loop.visitedKeys();
   }
 
   get shardSpec(): ShardSpec | null {
@@ -372,25 +222,19 @@ export class BreadthFirstSearch {
 
   /** What this shard saw (null when the search is not a shard). */
   shardTally(): ShardTally | null {
-    if (this.shard === null) return null;
-    const prefix = this.prefix ?? { states: this.visited.size, transitions: this.transitions, skipped: this.skipped, horizonCutMoves: this.horizonCutMoves };
-    return { splitDepth: this.splitDepth, prefix, frontier: { ...this.frontier }, states: [...this.beyond.values()], orders: this.orders };
+    return this.loop.shardTally();
   }
 
   progress(): ExploreProgress {
-    return {
-      statesExplored: this.visited.size,
-      transitionsExplored: this.transitions,
-      frontier: this.level.length - this.position + this.next.length + (this.expanding ? 1 : 0),
-      depth: this.depth,
-      violationsFound: this.found.size,
-    };
+    return this.loop.progress();
   }
 
   result(): ExploreResult {
     const ctx = this.runner.ctx;
-    const finished = this.done && !this.cancelled && !this.stateBudgetHit && !this.stoppedAtViolation;
-    const exhaustive = finished && this.depthCutStates === 0 && this.horizonCutMoves === 0;
+    const loop = this.loop;
+    const c = loop.counts;
+    const finished = loop.done && !c.cancelled && !c.stateBudgetHit && !c.stoppedAtViolation;
+    const exhaustive = finished && c.depthCutStates === 0 && c.horizonCutMoves === 0;
     return {
       scenarioId: ctx.scenario.id,
       variantId: ctx.variant.id,
@@ -399,20 +243,20 @@ export class BreadthFirstSearch {
       bounds: this.bounds,
       invariants: this.invariants,
       reduced: this.reduce,
-      statesExplored: this.visited.size,
-      transitionsExplored: this.transitions,
-      transitionsSkipped: this.skipped,
-      depthReached: this.depth,
+      statesExplored: loop.statesExplored,
+      transitionsExplored: c.transitions,
+      transitionsSkipped: c.skipped,
+      depthReached: c.depth,
       exhaustive,
       cut: {
-        depthCutStates: this.depthCutStates,
-        horizonCutMoves: this.horizonCutMoves,
-        stateBudget: this.stateBudgetHit,
-        stoppedAtViolation: this.stoppedAtViolation,
-        cancelled: this.cancelled,
+        depthCutStates: c.depthCutStates,
+        horizonCutMoves: c.horizonCutMoves,
+        stateBudget: c.stateBudgetHit,
+        stoppedAtViolation: c.stoppedAtViolation,
+        cancelled: c.cancelled,
         sampled: false,
       },
-      violations: this.found.list(),
+      violations: loop.found.list(),
       coverage: null,
       pct: null,
     };
