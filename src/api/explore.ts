@@ -5,7 +5,7 @@
  * Async clients are searched by replaying each schedule from time 0 (async/search.ts). Scenarios
  * made of programs alone go to the engine's explorer (src/engine/explore, issue 13).
  */
-import { VIOLATION_KINDS, type ViolationKind } from '../engine/trace';
+import { VIOLATION_KINDS, type CheckerKind } from '../engine/trace';
 import { BoundsError, explore as exploreEngine, hasNodeFaults, noFaults, resolveBounds, type ExploreBounds } from '../engine/explore';
 import { findVariant, nodeIdsOf, type FaultBudget, type Scenario } from '../engine/scenario';
 import { advanceMsMax } from '../engine/schedule';
@@ -237,7 +237,7 @@ async function explorePrograms(
     if (error instanceof BoundsError) throw new ArgumentError('faults', error.message);
     throw error;
   }
-  const kinds = (looked.invariants ?? VIOLATION_KINDS).filter((k): k is ViolationKind => k !== 'client-error');
+  const kinds = (looked.invariants ?? VIOLATION_KINDS).filter((k): k is CheckerKind => k !== 'client-error');
   const workers = integerIn('workers', o.workers, 1, 1, workerCountMax);
   const options = { variantId, seed, bounds, invariants: kinds, stopAt: looked.stopAt ?? 'first' } as const;
   const result = workers === 1 ? exploreEngine({ ...options, scenario }) : await exploreInWorkers({ scenarioId: null, scenario, options }, workers);

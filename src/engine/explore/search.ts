@@ -2,7 +2,8 @@ import type { Scenario } from '../scenario';
 import { formatSchedule, type Choice } from '../schedule';
 import { FirstFound, foundAt } from './found';
 import { checkedKinds } from '../checkers';
-import type { ViolationEvent, ViolationKind } from '../trace';
+import { propertyKinds } from '../properties/checker';
+import type { CheckerKind, ViolationEvent, ViolationKind } from '../trace';
 import { validateBounds, type ExploreBounds } from './bounds';
 import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed, type RankedMove } from './moves';
 import { effectOf, skippable, type Effect } from './por';
@@ -81,7 +82,7 @@ interface FrontierEntry {
  */
 export class BreadthFirstSearch {
   readonly bounds: ExploreBounds;
-  readonly invariants: readonly ViolationKind[];
+  readonly invariants: readonly CheckerKind[];
   private readonly runner: ExploreRunner;
   private readonly moves: MoveTable;
   private readonly reduce: boolean;
@@ -123,7 +124,7 @@ export class BreadthFirstSearch {
     this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed, keyer: options.keyer, canonical: options.reduce ?? true });
     this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds, this.runner.ctx.nodeIds);
     this.invariants = checkedKinds(options.scenario.checkers, options.invariants);
-    this.targets = new Set(this.invariants);
+    this.targets = new Set([...this.invariants, ...propertyKinds(options.scenario, options.invariants)]);
     this.offenders = options.offenders;
     this.reduce = options.reduce ?? true;
     this.found = new FirstFound(this.targets, options.stopAt ?? 'all');
@@ -425,6 +426,6 @@ export function byOffenders(event: ViolationEvent, offenders: readonly string[] 
 }
 
 export function foundViolation(event: ViolationEvent, choices: readonly Choice[]): FoundViolation {
-  return foundAt({ kind: event.violation, message: event.message, clients: event.clients, atMs: event.atMs }, choices);
+  return foundAt({ kind: event.violation, property: event.property, message: event.message, clients: event.clients, atMs: event.atMs }, choices);
 }
 

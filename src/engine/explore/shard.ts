@@ -1,5 +1,5 @@
 import type { Scenario } from '../scenario';
-import { VIOLATION_KINDS, type ViolationKind } from '../trace';
+import { VIOLATION_KINDS, type CheckerKind, type ViolationKind } from '../trace';
 import type { ExploreBounds } from './bounds';
 import type { ExploreResult, FoundViolation } from './result';
 import type { BreadthFirstSearch, ShardSpec } from './search';
@@ -90,7 +90,7 @@ export interface ShardIdentity {
   readonly variant: string;
   readonly seed: number;
   readonly bounds: ExploreBounds;
-  readonly invariants: readonly ViolationKind[];
+  readonly invariants: readonly CheckerKind[];
   readonly offenders: readonly string[] | null;
   readonly reduce: boolean;
   readonly stopAt: StopAt;

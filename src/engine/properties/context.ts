@@ -1,10 +1,11 @@
 import type { Reply } from '../redis/reply';
 import type { TraceEvent } from '../trace';
+import type { WorldState } from '../world';
 
 /**
  * What a property sees: one trace event, as plain values. One event at a time keeps the
  * explorer's merging of equal states sound (a property that remembered the past would make two
- * equal states differ). Absent fields read as null.
+ * equal states differ); the clients' state after the event is part of the explored state. Absent fields read as null.
  *
  *   event.kind     the event's kind ("command", "enter", "leave", "write", "violation", ...)
  *   event.client   the client it belongs to, or null
@@ -18,13 +19,19 @@ import type { TraceEvent } from '../trace';
  *   lock.holder    who wrote the value the event found (lock.before), or null
  *   lock.holderAfter  who wrote the value after the event, or null
  *   lock.pttlMs    the lock's PTTL after the event (-2 absent, -1 no expiry)
+ *   clients.<id>.inside  whether client <id> is in its critical section after the event (it believes it holds the lock)
+ *   clients.<id>.status  its state after the event ("ready", "blocked", "done", "crashed", ...)
  */
 export interface PropertyContext {
   readonly event: Readonly<Record<string, unknown>>;
   readonly lock: Readonly<Record<string, unknown>>;
+  readonly clients: Readonly<Record<string, unknown>>;
 }
 
-export function propertyContext(event: TraceEvent): PropertyContext {
+/** `world`: the state after the event (clients.*); without it, `clients` is empty. */
+export function propertyContext(event: TraceEvent, world?: WorldState): PropertyContext {
+  const clients: Record<string, unknown> = {};
+  for (const c of world?.clients ?? []) clients[c.id] = { inside: c.inCriticalSection, status: c.status };
   const command = event.kind === 'command';
   return {
     event: {
@@ -43,6 +50,7 @@ export function propertyContext(event: TraceEvent): PropertyContext {
       holderAfter: event.lockAfter.holder,
       pttlMs: event.lockAfter.pttlMs,
     },
+    clients,
   };
 }
 
