@@ -28,8 +28,7 @@ describe('properties in definitions', () => {
     const result = parseDefinition({ ...base, properties: [{ name: 'p', always: 'event.kind == "x")' }] });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    const problems = 'problems' in result ? result.problems : [result.problem];
-    expect(problems).toContainEqual({ path: 'properties[0].always', message: 'unexpected ")" at column 18' });
+    expect(result.problems).toContainEqual({ path: 'properties[0].always', message: 'unexpected ")" at column 18' });
   });
 
   it('refuses a property with both always and reachable, and duplicate names', () => {
