@@ -136,7 +136,15 @@ export function createCheckpointedSearch(options: ExploreOptions, checkpoint?: {
 export function explore(options: ExploreOptions): ExploreResult {
   const exploration = createExploration(options);
   exploration.run();
-  const result = exploration.result();
+  return withProperties(exploration.result(), options);
+}
+
+/**
+ * The result with the scenario's own properties judged (`properties`), each by a search of its own
+ * in the same mode and bounds (properties.ts); unchanged when the scenario states none. A caller
+ * whose main search ran elsewhere (on workers) adds them with this.
+ */
+export function withProperties(result: ExploreResult, options: ExploreOptions): ExploreResult {
   if ((options.scenario.properties ?? []).length === 0) return result;
   const properties = judgeProperties(options.scenario, (scenario) => {
     const search = createExploration({ ...options, scenario, invariants: [PROPERTY_VIOLATION_KIND], offenders: undefined, stopAt: 'first' });
