@@ -2,6 +2,7 @@
 // the column; the explorer finds the shortest schedule that breaks an `always` property, the
 // shortest that reaches a `reachable` goal, and says when a goal is not reached within the bounds.
 import { describe, expect, it } from 'vitest';
+import { explore as exploreApi } from '../../src/api/explore';
 import { definitionOfScenario, parseDefinition } from '../../src/definition';
 import { explore, resolveBounds, verdictLines } from '../../src/engine/explore';
 import { runSchedule } from '../../src/engine/simulation';
@@ -75,5 +76,11 @@ describe('properties in definitions', () => {
         ? `Goal foreign-delete is not reachable within the bounds: ${verdict.statesExplored} states, exhaustive.`
         : `Goal foreign-delete was not reached within the bounds: ${verdict?.statesExplored} states, not exhaustive (the search was cut).`,
     );
+  });
+
+  it('the Node API explores a definition with properties, with their verdicts', async () => {
+    const result = await exploreApi({ scenario: { ...base, properties: [onlyHolderDeletes] }, variant: 'get-then-del', faults: { stalls: 1, stallLengthsMs: [5000, 7000] }, workers: 1 });
+    expect(result.properties).toEqual(['only-holder-deletes']);
+    expect(result.verdict.properties?.[0]).toMatchObject({ name: 'only-holder-deletes', status: 'violated' });
   });
 });
