@@ -5,8 +5,8 @@
  * Async clients are searched by replaying each schedule from time 0 (async/search.ts). Scenarios
  * made of programs alone go to the engine's explorer (src/engine/explore, issue 13).
  */
-import { VIOLATION_KINDS, type ViolationKind } from '../engine/trace';
-import { BoundsError, explore as exploreEngine, hasNodeFaults, noFaults, resolveBounds, type ExploreBounds } from '../engine/explore';
+import { VIOLATION_KINDS, type CheckerKind } from '../engine/trace';
+import { BoundsError, explore as exploreEngine, hasNodeFaults, noFaults, resolveBounds, withProperties, type ExploreBounds } from '../engine/explore';
 import { findVariant, nodeIdsOf, type FaultBudget, type Scenario } from '../engine/scenario';
 import { advanceMsMax } from '../engine/schedule';
 import type { RedisClientChoice } from './async/client-links';
@@ -224,7 +224,7 @@ async function explorePrograms(
   clientIds: readonly string[],
   looked: { readonly invariants: ReturnType<typeof checkInvariants>; readonly properties: Properties; readonly stopAt: 'first' | 'all' | undefined },
 ): Promise<ExploreResult> {
-  if (Object.keys(looked.properties).length > 0) throw new ArgumentError('properties', 'properties are checked on async clients (`clients`); a scenario made of programs states its checks as data');
+  if (Object.keys(looked.properties).length > 0) throw new ArgumentError('properties', 'properties as functions are checked on async clients (`clients`); a scenario made of programs states its properties as data (a definition\'s `properties`)');
   const declared = resolveBounds(scenario);
   let bounds: ExploreBounds;
   try {
@@ -237,23 +237,24 @@ async function explorePrograms(
     if (error instanceof BoundsError) throw new ArgumentError('faults', error.message);
     throw error;
   }
-  const kinds = (looked.invariants ?? VIOLATION_KINDS).filter((k): k is ViolationKind => k !== 'client-error');
+  const kinds = (looked.invariants ?? VIOLATION_KINDS).filter((k): k is CheckerKind => k !== 'client-error');
   const workers = integerIn('workers', o.workers, 1, 1, workerCountMax);
   const options = { variantId, seed, bounds, invariants: kinds, stopAt: looked.stopAt ?? 'first' } as const;
-  const result = workers === 1 ? exploreEngine({ ...options, scenario }) : await exploreInWorkers({ scenarioId: null, scenario, options }, workers);
+  // A definition's own properties (Scenario.properties) are judged beside the checkers, on workers too.
+  const result = workers === 1 ? exploreEngine({ ...options, scenario }) : withProperties(await exploreInWorkers({ scenarioId: null, scenario, options }, workers), { ...options, scenario });
   return {
     scenarioId: result.scenarioId,
     variantId: result.variantId,
     seed: result.seed,
     bounds: { faults: result.bounds.faults, depthMax: result.bounds.depthMax, runCountMax: result.bounds.stateCountMax },
     invariants: kinds,
-    properties: [],
+    properties: (scenario.properties ?? []).map((p) => p.name),
     runs: result.transitionsExplored,
     statesExplored: result.statesExplored,
     depthReached: result.depthReached,
     exhaustive: result.exhaustive,
     cut: { depth: result.cut.depthCutStates > 0 || result.cut.horizonCutMoves > 0, runBudget: result.cut.stateBudget, stoppedAtViolation: result.cut.stoppedAtViolation },
     violations: result.violations,
-    verdict: { mode: result.mode, bounds: result.bounds, invariants: result.invariants, statesExplored: result.statesExplored, transitionsExplored: result.transitionsExplored, exhaustive: result.exhaustive, cut: result.cut, violations: result.violations, coverage: result.coverage },
+    verdict: { mode: result.mode, bounds: result.bounds, invariants: result.invariants, statesExplored: result.statesExplored, transitionsExplored: result.transitionsExplored, exhaustive: result.exhaustive, cut: result.cut, violations: result.violations, coverage: result.coverage, ...(result.properties === undefined ? {} : { properties: result.properties }) },
   };
 }

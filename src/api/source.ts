@@ -7,7 +7,7 @@ import { parseDefinition } from '../definition';
 import { findVariant, type Scenario, type VariantSpec } from '../engine/scenario';
 import { parseSchedule, ScheduleSyntaxError, type Choice } from '../engine/schedule';
 import { defaultSeed } from '../engine/simulation';
-import { VIOLATION_KINDS, type ViolationKind } from '../engine/trace';
+import { VIOLATION_KINDS, type CheckerKind, type ViolationKind } from '../engine/trace';
 import { SCENARIOS } from '../scenarios';
 import { ArgumentError, DefinitionError, ScheduleError } from './errors';
 
@@ -84,7 +84,7 @@ export function resolveExpect(expect: unknown, variant: VariantSpec): { readonly
     const list = (expect as Record<string, unknown>)[field] ?? [];
     if (!Array.isArray(list)) throw new ArgumentError(`expect.${field}`, 'a list of violation kinds');
     list.forEach((kind, i) => {
-      if (!VIOLATION_KINDS.includes(kind as ViolationKind)) throw new ArgumentError(`expect.${field}[${i}]`, `a violation kind (${VIOLATION_KINDS.join(', ')}), got ${JSON.stringify(kind)}`);
+      if (!VIOLATION_KINDS.includes(kind as CheckerKind)) throw new ArgumentError(`expect.${field}[${i}]`, `a violation kind (${VIOLATION_KINDS.join(', ')}), got ${JSON.stringify(kind)}`);
     });
     return list as ViolationKind[];
   };

@@ -4,7 +4,7 @@
  * found, so a CI job can fail on it; 0 when none was found within the bounds.
  */
 import { formatNumber, translator } from '../i18n';
-import { BoundsError, CheckpointError, createCheckpointedSearch, explore, exploreShard, formatFaultBudget, mergeShards, parseFaultBudget, ShardError, resolveBounds, verdictLines, type BoundsOverrides, type ExploreResult } from '../engine/explore';
+import { BoundsError, CheckpointError, createCheckpointedSearch, explore, exploreShard, formatFaultBudget, mergeShards, parseFaultBudget, ShardError, resolveBounds, verdictLines, withProperties, type BoundsOverrides, type ExploreResult } from '../engine/explore';
 import { validateBounds } from '../engine/explore/bounds';
 import { findVariant, nodeIdsOf, type FaultBudget, type Scenario } from '../engine/scenario';
 import { VIOLATION_KINDS, type ViolationKind } from '../engine/trace';
@@ -37,8 +37,11 @@ function exploreJson(result: ExploreResult, elapsedMs: number): Record<string, u
     cut: result.cut,
     coverage: result.coverage,
     violation: first === null ? null : { kind: first.kind, schedule: first.schedule, steps: first.steps },
-    violations: result.violations.map((v) => ({ kind: v.kind, schedule: v.schedule, steps: v.steps, atMs: v.atMs, clients: v.clients, message: v.message, ...(v.walk ? { walk: v.walk } : {}) })),
+    violations: result.violations.map((v) => ({ kind: v.kind, ...(v.property === undefined ? {} : { property: v.property }), schedule: v.schedule, steps: v.steps, atMs: v.atMs, clients: v.clients, message: v.message, ...(v.walk ? { walk: v.walk } : {}) })),
     pct: result.pct,
+    ...(result.properties === undefined
+      ? {}
+      : { properties: result.properties.map((p) => ({ name: p.name, kind: p.kind, status: p.status, schedule: p.found?.schedule ?? null, steps: p.found?.steps ?? null, exhaustive: p.exhaustive, statesExplored: p.statesExplored })) }),
     verdict: verdictLines(result),
   };
 }
@@ -266,7 +269,7 @@ async function exploreOnWorkers(command: ExploreCommand, scenario: Scenario, var
   for (const variantId of variantIds) {
     const startedMs = performance.now();
     const options = { variantId, seed: command.seed, bounds: looked.bounds, invariants: looked.invariants, reduce: command.reduce };
-    const result = await exploreInWorkers({ scenarioId: command.file === null ? scenario.id : null, scenario, options }, command.workers);
+    const result = withProperties(await exploreInWorkers({ scenarioId: command.file === null ? scenario.id : null, scenario, options }, command.workers), { ...options, scenario });
     const one = reportOne(command, scenario, variantId, result, performance.now() - startedMs);
     found ||= result.violations.length > 0;
     outputs.push({ ...one.json, workers: command.workers });

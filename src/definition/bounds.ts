@@ -39,6 +39,8 @@ export const definitionBounds = {
   narrationCountMax: 1_000,
   /** Counters and protected resources per scenario or variant. */
   counterCountMax: 16,
+  /** Properties (always / reachable) per scenario. */
+  propertyCountMax: 32,
   /** Any duration in a program or a checker bound: work, sleep, retry waits and deadlines (one day, as a schedule's advance). */
   durationMsMax: advanceMsMax,
   /** Retry attempts of one retry step. */

@@ -91,6 +91,7 @@ export function scenarioFromDefinition(definition: ScenarioDefinition): Scenario
     nodes: definition.nodes,
     links: definition.links,
     checkers: definition.checkers,
+    properties: definition.properties?.map((p) => ('always' in p ? { name: p.name, kind: 'always' as const, expression: p.always } : { name: p.name, kind: 'reachable' as const, expression: p.reachable })),
     defaultSchedule: definition.defaultSchedule ?? '',
     narration: narrationOf(definition.narration),
     variants: definition.variants.map(variantOf),
@@ -169,6 +170,7 @@ function rawDefinitionOf(scenario: Scenario): ScenarioDefinition {
     nodes: scenario.nodes?.map((n) => ({ ...n })),
     links: scenario.links === undefined ? undefined : defined({ delayMs: scenario.links.delayMs, overrides: scenario.links.overrides?.map((o) => ({ ...o })) }),
     checkers: scenario.checkers === undefined ? undefined : [...scenario.checkers],
+    properties: scenario.properties?.map((p) => (p.kind === 'always' ? { name: p.name, always: p.expression } : { name: p.name, reachable: p.expression })),
     defaultSchedule: scenario.defaultSchedule,
     narration: narrationOut(scenario.narration),
     variants: scenario.variants.map((variant) =>

@@ -6,6 +6,7 @@
  * checked after it, in semantics.ts.
  */
 import * as v from 'valibot';
+import { EXPRESSION_LENGTH_MAX_CHARS } from '../engine/properties/limits';
 import { VIOLATION_KINDS } from '../engine/trace';
 import { definitionBounds as B } from './bounds';
 
@@ -268,6 +269,15 @@ export const variantSchema = v.strictObject({
   expect: v.optional(v.strictObject({ violations: v.optional(kinds), absent: v.optional(kinds) })),
 });
 
+/** A property expression (docs/SCENARIO-DEFINITIONS.md, "Properties"); semantics.ts parses it. */
+const expression = v.pipe(v.string(), v.minLength(1, 'an expression'), v.maxLength(EXPRESSION_LENGTH_MAX_CHARS, `at most ${EXPRESSION_LENGTH_MAX_CHARS} characters`));
+/** Your own property: an invariant every event must keep (`always`), or a goal some schedule must reach (`reachable`). */
+export const propertySchema = v.union(
+  [v.strictObject({ name: id, always: expression }), v.strictObject({ name: id, reachable: expression })],
+  'a property: { "name": ..., "always": "<expression>" } or { "name": ..., "reachable": "<expression>" }',
+);
+const properties = v.pipe(v.array(propertySchema), v.maxLength(B.propertyCountMax, `at most ${B.propertyCountMax} properties`));
+
 export const definitionSchema = v.strictObject({
   /** A JSON Schema reference for editors; ignored. */
   $schema: v.optional(v.pipe(v.string(), v.maxLength(B.valueCharsMax))),
@@ -312,6 +322,8 @@ export const definitionSchema = v.strictObject({
   links: v.optional(links),
   /** The checkers that watch the run (default: every one). */
   checkers: v.optional(kinds),
+  /** Your own invariants and reachability goals, in the property expression language. */
+  properties: v.optional(properties),
   /** In the schedule grammar of docs/SCHEDULES.md (default: empty). */
   defaultSchedule: v.optional(v.pipe(v.string(), v.maxLength(B.scheduleCharsMax, `at most ${B.scheduleCharsMax} characters`))),
   narration: v.optional(narration),

@@ -4,6 +4,7 @@
  * names, `${placeholders}`, counters and resources, the default variant, and a default schedule that
  * parses and names known clients. Every problem is reported with its path, none stops the others.
  */
+import { ExpressionError, parseExpression } from '../engine/properties';
 import { parseSchedule, ScheduleSyntaxError } from '../engine/schedule';
 import type { DefinitionClient, DefinitionVariant, ScenarioDefinition } from './schema';
 
@@ -145,6 +146,7 @@ export function checkSemantics(definition: ScenarioDefinition): DefinitionProble
   for (const id of duplicates((definition.counters ?? []).map((c) => c.id))) report('counters', `counter id "${id}" is used twice`);
   for (const id of duplicates((definition.resources ?? []).map((r) => r.id))) report('resources', `resource id "${id}" is used twice`);
   definition.variants.forEach((variant, i) => checkVariant(definition, variant, `variants[${i}]`, report));
+  checkProperties(definition, report);
 
   const allClients = [...new Set(definition.variants.flatMap((v) => v.clients.map((c) => c.id)))];
   let choiceCount: number | null = null;
@@ -164,4 +166,19 @@ export function checkSemantics(definition: ScenarioDefinition): DefinitionProble
     }
   }
   return problems;
+}
+
+/** Property names are unique, and each expression parses (its error names the column). */
+function checkProperties(definition: ScenarioDefinition, report: (path: string, message: string) => void): void {
+  const list = definition.properties ?? [];
+  for (const name of duplicates(list.map((p) => p.name))) report('properties', `property name "${name}" is used twice`);
+  list.forEach((property, i) => {
+    const [field, text] = 'always' in property ? ['always', property.always] : ['reachable', property.reachable];
+    try {
+      parseExpression(text);
+    } catch (error) {
+      if (!(error instanceof ExpressionError)) throw error;
+      report(`properties[${i}].${field}`, error.message);
+    }
+  });
 }

@@ -2,7 +2,7 @@ import { traceText } from '../i18n';
 import { activityOwner } from './activity';
 import type { ClusterState } from './nodes/state';
 import type { RunContext, WorldState } from './world';
-import { VIOLATION_KINDS, type TraceEvent, type ViolationKind } from './trace';
+import { VIOLATION_KINDS, type CheckerKind, type TraceEvent, type ViolationKind } from './trace';
 
 /**
  * Checkers watch the event stream and report lessons as violation events. They are not
@@ -13,6 +13,8 @@ export interface Finding {
   readonly kind: ViolationKind;
   readonly message: string;
   readonly clients: readonly string[];
+  /** A `property` finding: the property's name. */
+  readonly property?: string;
 }
 
 export type Checker = (event: TraceEvent, world: WorldState, ctx: RunContext, counterValue: (key: string) => string | null) => Finding[];
@@ -237,7 +239,7 @@ export const starvation: Checker = (event, world, ctx) => {
 };
 
 /** Each kind's checker (each checker reports one kind), in the order every run applies them. */
-const CHECKER_OF_KIND: Readonly<Record<ViolationKind, Checker>> = {
+const CHECKER_OF_KIND: Readonly<Record<CheckerKind, Checker>> = {
   'foreign-release': foreignRelease,
   'mutual-exclusion': mutualExclusion,
   'lock-never-released': lockNeverReleased,
@@ -269,13 +271,13 @@ export const CHECKERS: readonly Checker[] = [
  * VIOLATION_KINDS order. A kind no checker watches is never reported, so "no violation of it"
  * would say nothing.
  */
-export function checkedKinds(scenarioKinds: readonly ViolationKind[] | undefined, asked: readonly ViolationKind[] | undefined): readonly ViolationKind[] {
+export function checkedKinds(scenarioKinds: readonly ViolationKind[] | undefined, asked: readonly ViolationKind[] | undefined): readonly CheckerKind[] {
   return VIOLATION_KINDS.filter((kind) => (scenarioKinds === undefined || scenarioKinds.includes(kind)) && (asked === undefined || asked.includes(kind)));
 }
 
 /** The checkers a scenario applies: every one (absent), or those of the listed kinds, in CHECKERS order. */
 export function checkersFor(kinds: readonly ViolationKind[] | undefined): readonly Checker[] {
   if (kinds === undefined) return CHECKERS;
-  const chosen = new Set(kinds.map((kind) => CHECKER_OF_KIND[kind]));
+  const chosen = new Set(kinds.map((kind) => (kind === 'property' ? undefined : CHECKER_OF_KIND[kind])));
   return CHECKERS.filter((checker) => chosen.has(checker));
 }

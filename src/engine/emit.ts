@@ -125,6 +125,7 @@ export function emitter(world: WorldState, server: SimRedisServer, ctx: RunConte
           causeSeq: event.seq,
           message: finding.message,
           clients: finding.clients,
+          ...(finding.property === undefined ? {} : { property: finding.property }),
         });
       }
     }

@@ -260,6 +260,8 @@ export interface Scenario {
   readonly resources?: readonly ResourceSpec[];
   /** The checkers that watch the run: every one when absent (engine/checkers.ts). */
   readonly checkers?: readonly ViolationKind[];
+  /** Your own properties (engine/properties): invariants over each event, and goals a schedule must reach. */
+  readonly properties?: readonly ScenarioProperty[];
   /** In the schedule grammar of docs/SCHEDULES.md. */
   readonly defaultSchedule: string;
   readonly narration?: readonly NarrationSpec[];
@@ -303,4 +305,15 @@ export function lockKeyOf(scenario: Scenario, variant: VariantSpec): string {
 /** The protected resources a variant writes to: its own when it lists them, else the scenario's. */
 export function resourcesOf(scenario: Scenario, variant: VariantSpec): readonly ResourceSpec[] {
   return variant.resources ?? scenario.resources ?? [];
+}
+
+/**
+ * A property stated in a scenario: `always` must hold at every event (a `property` finding where
+ * it does not); `reachable` must hold at some event of some schedule (the explorer's goal). The
+ * expression is text in the property language (engine/properties/parse.ts).
+ */
+export interface ScenarioProperty {
+  readonly name: string;
+  readonly kind: 'always' | 'reachable';
+  readonly expression: string;
 }

@@ -14,7 +14,11 @@ export const VIOLATION_KINDS = [
   'over-limit',
   'starvation',
 ] as const;
-export type ViolationKind = (typeof VIOLATION_KINDS)[number];
+/** A kind a built-in checker reports. */
+export type CheckerKind = (typeof VIOLATION_KINDS)[number];
+/** A scenario's own `always` property broke (Scenario.properties); the event names the property. */
+export const PROPERTY_VIOLATION_KIND = 'property';
+export type ViolationKind = CheckerKind | typeof PROPERTY_VIOLATION_KIND;
 
 /** The lock key as one event saw it. `holder` is the client whose command wrote the current value. */
 export interface LockView {
@@ -189,6 +193,8 @@ export type TraceEvent =
       readonly message: string;
       /** Clients involved, offender first. */
       readonly clients: readonly string[];
+      /** A `property` violation: the property's name. */
+      readonly property?: string;
     });
 
 export type TraceEventKind = TraceEvent['kind'];

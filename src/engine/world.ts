@@ -4,6 +4,7 @@ import { nextToken, seedRng, type RngState } from './rng';
 import { resourcesOf, type ScriptSpec, type Scenario, type VariantSpec } from './scenario';
 import type { Step } from './program';
 import { checkersFor, type Checker } from './checkers';
+import { propertyCheckers } from './properties/checker';
 import type { ClientHost } from './host';
 import { createClusterState, validateNodes, type ClusterState } from './nodes/state';
 import type { NodeSpec } from './scenario';
@@ -199,7 +200,7 @@ export function createRunContext(scenario: Scenario, variant: VariantSpec, seed:
     programs,
     labels,
     clientIds,
-    checkers: checkersFor(scenario.checkers),
+    checkers: [...checkersFor(scenario.checkers), ...propertyCheckers(scenario.properties)],
     hosted: new Set(variant.clients.filter((c) => c.hosted === true).map((c) => c.id)),
     host,
   };

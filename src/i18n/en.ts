@@ -496,6 +496,7 @@ export const en = {
   kindLoadSpike: 'load spike',
   kindOverLimit: 'holders over the limit',
   kindStarvation: 'starvation',
+  kindProperty: 'property',
   vForeignReleaseDeleted: "{a} deleted {b}'s lock",
   vForeignReleaseOverwrote: "{a} overwrote {b}'s lock",
   vForeignReleaseDeletedOn: "{a} deleted {b}'s lock on {node}",
@@ -511,10 +512,17 @@ export const en = {
   vLockHeldTooLong: '{a} has held the lock for {heldMs} ms, longer than the {limitMs} ms any critical section here should take',
   vLoadSpike: '{count} database queries within {windowMs} ms, more than the {max} the database takes',
   vOverLimit: '{a} got in as holder number {count}, over the limit of {limit}',
+  vPropertyBroken: 'property {name} does not hold at this {kind} event',
   vStarvation: '{a} has waited {waitedMs} ms and is still not in, longer than the {limitMs} ms any wait here should take',
 
   // The explorer's verdicts (src/i18n/explore.ts): never more than was checked
   exploreFound: { one: 'Found {kind} in {n} choice: {schedule}', other: 'Found {kind} in {n} choices: {schedule}' },
+  explorePropertyViolated: { one: 'Property {name} is violated in {n} choice: {schedule}', other: 'Property {name} is violated in {n} choices: {schedule}' },
+  explorePropertyHeld: 'Property {name} holds within the bounds: {states} states, exhaustive.',
+  explorePropertyHeldCut: 'Property {name} was not broken in {states} states, not exhaustive (the search was cut).',
+  explorePropertyReached: { one: 'Goal {name} is reached in {n} choice: {schedule}', other: 'Goal {name} is reached in {n} choices: {schedule}' },
+  explorePropertyNotReached: 'Goal {name} is not reachable within the bounds: {states} states, exhaustive.',
+  explorePropertyNotReachedCut: 'Goal {name} was not reached within the bounds: {states} states, not exhaustive (the search was cut).',
   exploreNone: 'No violation of {invariants} within {bounds}: {states} states, {transitions} transitions, exhaustive.',
   exploreNoneCut: 'No violation of {invariants} found within {bounds}: {states} states, {transitions} transitions, not exhaustive: {cuts}.',
   exploreNoneSampled:

@@ -68,6 +68,14 @@ export interface VerdictInput {
     readonly walks: number;
     readonly foundProbability: number;
   } | null;
+  /** The scenario's own properties (engine/explore/properties.ts). */
+  readonly properties?: readonly {
+    readonly name: string;
+    readonly status: 'violated' | 'held' | 'reached' | 'not-reached';
+    readonly found: { readonly steps: number; readonly schedule: string } | null;
+    readonly exhaustive: boolean;
+    readonly statesExplored: number;
+  }[];
 }
 
 /** A probability for a verdict: a percentage to 3 significant digits, or scientific when tiny. */
@@ -154,6 +162,7 @@ export function exploreVerdictLines(result: VerdictInput, lang: Lang): string[] 
   const lines = result.violations.map((v) => t('exploreFound', { kind: violationKindLabel(v.kind, lang), n: v.steps, schedule: v.schedule }));
   const foundKinds = new Set(result.violations.map((v) => v.kind));
   const rest = result.invariants.filter((kind) => !foundKinds.has(kind));
+  lines.push(...propertyLines(result, lang));
   if (rest.length === 0) return result.pct ? [...lines, pctLine(result.pct, lang)] : lines;
   const invariants = formatList(
     rest.map((kind) => violationKindLabel(kind, lang)),
@@ -172,4 +181,15 @@ export function exploreVerdictLines(result: VerdictInput, lang: Lang): string[] 
   else lines.push(t('exploreNoneCut', { ...counts, bounds, cuts: cutsText(result, lang) }));
   if (result.pct) lines.push(pctLine(result.pct, lang));
   return lines;
+}
+
+/** One line per property of the scenario: violated or reached with its shortest schedule, or held / not reached, exhaustively or not. */
+function propertyLines(result: VerdictInput, lang: Lang): string[] {
+  const t = translator(lang);
+  return (result.properties ?? []).map((p) => {
+    const params = { name: p.name, states: p.statesExplored };
+    if (p.found !== null) return t(p.status === 'violated' ? 'explorePropertyViolated' : 'explorePropertyReached', { ...params, n: p.found.steps, schedule: p.found.schedule });
+    if (p.status === 'held') return t(p.exhaustive ? 'explorePropertyHeld' : 'explorePropertyHeldCut', params);
+    return t(p.exhaustive ? 'explorePropertyNotReached' : 'explorePropertyNotReachedCut', params);
+  });
 }

@@ -20,6 +20,7 @@ export const VIOLATIONS = {
   'load-spike': { label: 'kindLoadSpike', sentences: ['vLoadSpike'] },
   'over-limit': { label: 'kindOverLimit', sentences: ['vOverLimit'] },
   starvation: { label: 'kindStarvation', sentences: ['vStarvation'] },
+  property: { label: 'kindProperty', sentences: ['vPropertyBroken'] },
 } as const satisfies Record<string, { readonly label: MessageKey; readonly sentences: readonly MessageKey[] }>;
 
 type Kind = keyof typeof VIOLATIONS;

@@ -55,7 +55,7 @@ export interface AsyncSearchResult {
 }
 
 /** The engine's ExploreResult fields a verdict reads (the engine explorer's or this search's, always breadth-first). */
-export type AsyncVerdict = Pick<ExploreResult, 'mode' | 'bounds' | 'statesExplored' | 'transitionsExplored' | 'exhaustive' | 'cut' | 'coverage'> & {
+export type AsyncVerdict = Pick<ExploreResult, 'mode' | 'bounds' | 'statesExplored' | 'transitionsExplored' | 'exhaustive' | 'cut' | 'coverage' | 'properties'> & {
   readonly invariants: readonly string[];
   readonly violations: readonly FoundViolation[];
 };

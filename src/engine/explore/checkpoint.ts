@@ -4,7 +4,7 @@ import type { Effect } from './por';
 import type { FoundViolation } from './result';
 import type { BreadthFirstSearch } from './search';
 import type { ShardIdentity } from './shard';
-import { VIOLATION_KINDS } from '../trace';
+import { PROPERTY_VIOLATION_KIND, VIOLATION_KINDS, type ViolationKind } from '../trace';
 
 /**
  * A long breadth-first search stopped and taken up again (`--checkpoint <file>`, docs/EXPLORER.md
@@ -111,7 +111,7 @@ export function readCheckpoint(data: unknown, name: string, identity: ShardIdent
       if (!checkEntry(e)) throw bad(`search.${list}[${i}] is malformed`);
     });
   }
-  if (!Array.isArray(s.found) || !s.found.every((v) => isObject(v) && (VIOLATION_KINDS as readonly unknown[]).includes(v.kind) && typeof v.schedule === 'string' && isCount(v.steps) && Array.isArray(v.choices))) {
+  if (!Array.isArray(s.found) || !s.found.every((v) => isObject(v) && [...VIOLATION_KINDS, PROPERTY_VIOLATION_KIND].includes(v.kind as ViolationKind) && typeof v.schedule === 'string' && isCount(v.steps) && Array.isArray(v.choices))) {
     throw bad('its found violations are missing or malformed');
   }
   return s as unknown as SearchCheckpoint;

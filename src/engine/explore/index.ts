@@ -6,7 +6,8 @@
  */
 import { exploreVerdictLines, type Lang } from '../../i18n';
 import type { Scenario } from '../scenario';
-import type { ViolationKind } from '../trace';
+import { PROPERTY_VIOLATION_KIND, type ViolationKind } from '../trace';
+import { judgeProperties } from './properties';
 import { BoundsError, resolveBounds, type BoundsOverrides } from './bounds';
 import { bugDepthMax } from './pct';
 import type { ExploreMode, ExploreProgress, ExploreResult } from './result';
@@ -16,6 +17,7 @@ import { scenarioHash, shardFile, type ShardFile, type ShardIdentity } from './s
 import { RandomWalk } from './walk';
 
 export { BoundsError, formatFaultBudget, hasNodeFaults, noFaults, parseFaultBudget, resolveBounds, type BoundsOverrides, type ExploreBounds } from './bounds';
+export type { PropertyVerdict } from './properties';
 export { EXPLORE_MODES, type ExploreMode, type ExploreProgress, type ExploreResult, type FoundViolation, type PctGuarantee, type SearchCut, type WalkCoverage, type WalkMode } from './result';
 export { bugDepthMax, defaultBugDepth } from './pct';
 export { seedOfWalk } from './walk';
@@ -134,7 +136,22 @@ export function createCheckpointedSearch(options: ExploreOptions, checkpoint?: {
 export function explore(options: ExploreOptions): ExploreResult {
   const exploration = createExploration(options);
   exploration.run();
-  return exploration.result();
+  return withProperties(exploration.result(), options);
+}
+
+/**
+ * The result with the scenario's own properties judged (`properties`), each by a search of its own
+ * in the same mode and bounds (properties.ts); unchanged when the scenario states none. A caller
+ * whose main search ran elsewhere (on workers) adds them with this.
+ */
+export function withProperties(result: ExploreResult, options: ExploreOptions): ExploreResult {
+  if ((options.scenario.properties ?? []).length === 0) return result;
+  const properties = judgeProperties(options.scenario, (scenario) => {
+    const search = createExploration({ ...options, scenario, invariants: [PROPERTY_VIOLATION_KIND], offenders: undefined, stopAt: 'first' });
+    search.run();
+    return search.result();
+  });
+  return { ...result, properties };
 }
 
 /** The verdict in words, one line per finding (English for the CLI and traces; the page picks its language). */

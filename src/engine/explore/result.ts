@@ -1,8 +1,9 @@
 import type { FaultBudget } from '../scenario';
 import type { Choice } from '../schedule';
-import type { ViolationKind } from '../trace';
+import type { CheckerKind, ViolationKind } from '../trace';
 import type { ExploreBounds } from './bounds';
 import type { PctGuarantee } from './pct';
+import type { PropertyVerdict } from './properties';
 
 export type { PctGuarantee } from './pct';
 
@@ -77,7 +78,7 @@ export interface ExploreResult {
   readonly mode: ExploreMode;
   readonly bounds: ExploreBounds;
   /** The violation kinds looked for. */
-  readonly invariants: readonly ViolationKind[];
+  readonly invariants: readonly CheckerKind[];
   /** Whether the partial-order reduction was on. */
   readonly reduced: boolean;
   readonly statesExplored: number;
@@ -95,6 +96,8 @@ export interface ExploreResult {
   readonly coverage: WalkCoverage | null;
   /** PCT: the bug depth and the probability its walks give (pct.ts); null otherwise. */
   readonly pct: PctGuarantee | null;
+  /** The scenario's own properties, each judged by a search of its own (properties.ts); absent when it states none. */
+  readonly properties?: readonly PropertyVerdict[];
 }
 
 /** Progress of a running search, for a progress display. */

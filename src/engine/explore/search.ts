@@ -2,7 +2,8 @@ import type { Scenario } from '../scenario';
 import { formatSchedule, type Choice } from '../schedule';
 import { foundAt } from './found';
 import { checkedKinds } from '../checkers';
-import type { ViolationEvent, ViolationKind } from '../trace';
+import { propertyKinds } from '../properties/checker';
+import type { CheckerKind, ViolationEvent, ViolationKind } from '../trace';
 import { BreadthFirstLoop, type LoopRequest, type LoopStep, type SearchSpace, type ShardSpec, type Waiting } from './bfs-loop';
 import { validateBounds, type ExploreBounds } from './bounds';
 import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed, type RankedMove } from './moves';
@@ -151,7 +152,7 @@ type Mutable<T> = T extends readonly (infer E)[] ? E[] : never;
  */
 export class BreadthFirstSearch {
   readonly bounds: ExploreBounds;
-  readonly invariants: readonly ViolationKind[];
+  readonly invariants: readonly CheckerKind[];
   private readonly runner: ExploreRunner;
   private readonly space: SnapshotSpace;
   private readonly loop: BreadthFirstLoop<ViolationKind, ExploreSnapshot, RankedMove, SnapshotStep>;
@@ -163,7 +164,7 @@ export class BreadthFirstSearch {
     this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed, keyer: options.keyer, canonical: options.reduce ?? true });
     this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds, this.runner.ctx.nodeIds);
     this.invariants = checkedKinds(options.scenario.checkers, options.invariants);
-    const targets = new Set(this.invariants);
+    const targets = new Set<ViolationKind>([...this.invariants, ...propertyKinds(options.scenario, options.invariants)]);
     this.reduce = options.reduce ?? true;
     this.shard = options.shard ?? null;
     this.stableKeys = options.stableKeys === true || options.resume !== undefined;
@@ -269,6 +270,6 @@ export function byOffenders(event: ViolationEvent, offenders: readonly string[] 
 }
 
 export function foundViolation(event: ViolationEvent, choices: readonly Choice[]): FoundViolation {
-  return foundAt({ kind: event.violation, message: event.message, clients: event.clients, atMs: event.atMs }, choices);
+  return foundAt({ kind: event.violation, property: event.property, message: event.message, clients: event.clients, atMs: event.atMs }, choices);
 }
 

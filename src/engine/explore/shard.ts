@@ -1,5 +1,5 @@
 import type { Scenario } from '../scenario';
-import { VIOLATION_KINDS, type ViolationKind } from '../trace';
+import { PROPERTY_VIOLATION_KIND, VIOLATION_KINDS, type CheckerKind, type ViolationKind } from '../trace';
 import type { ExploreBounds } from './bounds';
 import type { ExploreResult, FoundViolation } from './result';
 import type { BreadthFirstSearch, ShardSpec } from './search';
@@ -90,7 +90,7 @@ export interface ShardIdentity {
   readonly variant: string;
   readonly seed: number;
   readonly bounds: ExploreBounds;
-  readonly invariants: readonly ViolationKind[];
+  readonly invariants: readonly CheckerKind[];
   readonly offenders: readonly string[] | null;
   readonly reduce: boolean;
   readonly stopAt: StopAt;
@@ -167,7 +167,7 @@ export function checkShardFile(data: unknown, name: string): ShardFile {
   if (!isObject(data.cut) || typeof data.cut.stateBudget !== 'boolean' || typeof data.cut.cancelled !== 'boolean') throw bad('its "cut" is missing or malformed');
   if (!Array.isArray(data.violations)) throw bad('its "violations" list is missing');
   data.violations.forEach((v, i) => {
-    if (!isObject(v) || !(VIOLATION_KINDS as readonly unknown[]).includes(v.kind) || typeof v.schedule !== 'string' || !isCount(v.steps) || !Array.isArray(v.order) || !v.order.every(isCount)) throw bad(`violations[${i}] is malformed`);
+    if (!isObject(v) || ![...VIOLATION_KINDS, PROPERTY_VIOLATION_KIND].includes(v.kind as ViolationKind) || typeof v.schedule !== 'string' || !isCount(v.steps) || !Array.isArray(v.order) || !v.order.every(isCount)) throw bad(`violations[${i}] is malformed`);
   });
   return data as unknown as ShardFile;
 }

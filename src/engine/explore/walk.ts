@@ -2,7 +2,8 @@ import { SeededRandom } from '../rng';
 import type { FaultBudget } from '../scenario';
 import type { Choice } from '../schedule';
 import { checkedKinds } from '../checkers';
-import type { ViolationKind } from '../trace';
+import { propertyKinds } from '../properties/checker';
+import type { CheckerKind, ViolationKind } from '../trace';
 import { validateBounds, type ExploreBounds } from './bounds';
 import { MoveTable, noFaultsUsed, usedKey, type FaultsUsed } from './moves';
 import { defaultBugDepth, faultSlotsOf, PctPolicy, pctGuarantee } from './pct';
@@ -41,7 +42,7 @@ export function seedOfWalk(walkSeed: number, index: number): number {
  */
 export class RandomWalk {
   readonly bounds: ExploreBounds;
-  readonly invariants: readonly ViolationKind[];
+  readonly invariants: readonly CheckerKind[];
   private readonly mode: WalkMode;
   private readonly runner: ExploreRunner;
   private readonly policy: WalkPolicy;
@@ -71,7 +72,7 @@ export class RandomWalk {
     this.runner = new ExploreRunner(options.scenario, { variantId: options.variantId, seed: options.seed });
     this.bounds = validateBounds(options.bounds, this.runner.ctx.clientIds, this.runner.ctx.nodeIds);
     this.invariants = checkedKinds(options.scenario.checkers, options.invariants);
-    this.targets = new Set(this.invariants);
+    this.targets = new Set([...this.invariants, ...propertyKinds(options.scenario, options.invariants)]);
     this.offenders = options.offenders;
     this.mode = options.mode ?? 'random';
     this.walkSeed = options.walkSeed ?? 1;
