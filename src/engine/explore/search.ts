@@ -86,7 +86,7 @@ class SnapshotSpace implements SearchSpace<ExploreSnapshot, RankedMove, Snapshot
       if (event.kind !== 'violation' || !this.targets.has(event.violation) || known(event.violation)) continue;
       if (!byOffenders(event, this.offenders)) continue;
       found ??= [];
-      found.push({ id: event.violation, finding: { kind: event.violation, message: event.message, clients: event.clients, atMs: event.atMs } });
+      found.push({ id: event.violation, finding: { kind: event.violation, ...(event.property === undefined ? {} : { property: event.property }), message: event.message, clients: event.clients, atMs: event.atMs } });
     }
     return { choice: transition.choice, nowMs: runner.state.nowMs, found: found ?? none, ended: false, events: transition.events };
   }
