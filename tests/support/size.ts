@@ -3,7 +3,7 @@
  * `npm run test:smoke` sets LOCKSTEP_TEST_SIZE=smoke for the inner loop: the same tests, each
  * asserting the same things, over fewer generated cases and shorter runs (docs/TESTING.md).
  */
-export const smoke = process.env.LOCKSTEP_TEST_SIZE === 'smoke';
+const smoke = process.env.LOCKSTEP_TEST_SIZE === 'smoke';
 
 /** fast-check runs per property in the smoke tier, at most. */
 const SMOKE_RUN_COUNT_MAX = 12;
@@ -11,9 +11,4 @@ const SMOKE_RUN_COUNT_MAX = 12;
 /** fast-check's `numRuns`: `full` in the full suite, at most 12 in the smoke tier. */
 export function runs(full: number): number {
   return smoke ? Math.min(full, SMOKE_RUN_COUNT_MAX) : full;
-}
-
-/** A size (a run's length, a count of steps): `full` in the full suite, `small` in the smoke tier. */
-export function sized(full: number, small: number): number {
-  return smoke ? Math.min(full, small) : full;
 }
