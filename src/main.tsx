@@ -18,6 +18,8 @@ import { deferredOutcomeService, startOnFirstRequest } from './ui/worker/deferre
 import { deferredExploreService } from './ui/worker/explore-deferred';
 import type { DraftCheckService } from './ui/worker/draft-check-protocol';
 import { explorerShortestWay } from './ui/store/shortest-way';
+import { createWorkerSessionHost, type SessionWorker } from './ui/store/worker-session-host';
+import { startEngineWorker } from './ui/worker/engine-worker';
 import './ui/styles/index.css';
 
 // The first lesson comes with the page; every other scenario and the Lua engine load on demand
@@ -101,15 +103,34 @@ function runShown(): Promise<void> {
   });
 }
 
+/**
+ * The run session moves into the engine worker after the first screen: from then on no step,
+ * replay or script of the run runs on the page's thread (docs/ARCHITECTURE.md). Without workers
+ * it stays here. Resolves once the worker has the run on screen (or the move failed).
+ */
+function moveSessionToWorker(): Promise<unknown> {
+  if (typeof Worker !== 'function') return Promise.resolve();
+  const host = createWorkerSessionHost(() => startEngineWorker('session') as unknown as SessionWorker, {
+    setTimeout: (callback, ms) => window.setTimeout(callback, ms),
+    clearTimeout: (handle) => window.clearTimeout(handle as number),
+  });
+  return store.moveSession(host).then((moved) => {
+    if (!moved) console.error('Lockstep: the run session stays on the page (the engine worker could not load the run)');
+  });
+}
+
 /** Starts what comes after the first screen, once. */
 let afterFirstScreenStarted = false;
 function afterFirstScreen() {
   if (afterFirstScreenStarted) return;
   afterFirstScreenStarted = true;
   void outcomes.start();
+  const moved = moveSessionToWorker();
   void library
     .prepareAll()
     .then(runShown)
+    .then(() => moved)
+    .then(() => store.getState().sessionIdle())
     .then(markReady, (error: unknown) => console.error('Lockstep: loading the scenarios failed', error));
 }
 

@@ -57,14 +57,14 @@ export class PageDriver {
 
   /** The run on screen, as `lockstep.load` takes it. */
   async currentRun(): Promise<RunSpec> {
-    return this.page.evaluate(() => {
-      const state = (window as unknown as Win).lockstep.state();
+    return this.page.evaluate(async () => {
+      const state = await (window as unknown as Win).lockstep.state();
       return { scenario: state.scenario, variant: state.variant, seed: state.seed, schedule: state.schedule };
     });
   }
 
   eventCount(): Promise<number> {
-    return this.page.evaluate(() => (window as unknown as Win).lockstep.trace().events.length);
+    return this.page.evaluate(async () => (await (window as unknown as Win).lockstep.trace()).events.length);
   }
 
   async shown(): Promise<Position> {
@@ -78,8 +78,8 @@ export class PageDriver {
     const start = performance.now();
     const result = await this.page.evaluate((s) => (window as unknown as Win).lockstep.load(s), spec);
     if (!result.ok) throw new Error(`lockstep.load(${spec.scenario}/${spec.variant}) refused: ${JSON.stringify(result.error)}`);
-    const expected = await this.page.evaluate(() => {
-      const state = (window as unknown as Win).lockstep.state();
+    const expected = await this.page.evaluate(async () => {
+      const state = await (window as unknown as Win).lockstep.state();
       return { cursor: state.cursor, length: state.length };
     });
     await this.page.waitForFunction(

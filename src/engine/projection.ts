@@ -73,6 +73,17 @@ export class RunProjection {
     return 'appended';
   }
 
+  /** Appends events and choices that follow the ones it has (a mirror fed from another thread's projection). */
+  append(events: readonly TraceEvent[], choices: readonly Choice[]): void {
+    for (const event of events) this.appendEvent(event);
+    for (const choice of choices) this.appendChoice(choice);
+  }
+
+  /** Every choice so far, in order (grows). */
+  get choices(): readonly Choice[] {
+    return this.choiceLog;
+  }
+
   get eventCount(): number {
     return this.eventLog.length;
   }

@@ -21,8 +21,8 @@ import { serveDirectory } from './serve';
 
 export { expect };
 
-/** The automation contract these names are from (docs/AUTOMATION.md; version 2 renamed the clock bar's controls). */
-export const CONTRACT_VERSION = 2;
+/** The automation contract these names are from (docs/AUTOMATION.md; version 2 renamed the clock bar's controls; version 3 made the reads promises). */
+export const CONTRACT_VERSION = 3;
 export type { StateSummary, ViolationSummary, OutcomeReport, Trace };
 
 export interface OpenOptions {
@@ -107,7 +107,7 @@ function createLockstep(page: Page, url: string): Lockstep {
       const version = await page.evaluate(() => window.lockstep!.version as number);
       if (version !== CONTRACT_VERSION) throw new Error(`lockstep/playwright drives automation contract version ${CONTRACT_VERSION}; this page speaks version ${version} (docs/AUTOMATION.md)`);
       // The control names below are the English ones; a browser locale may have chosen another language.
-      const lang = await page.evaluate(() => window.lockstep!.state().lang);
+      const lang = await page.evaluate(async () => (await window.lockstep!.state()).lang);
       if (lang !== 'en') await page.getByRole('button', { name: 'English', exact: true }).click();
       const spec: LoadSpec = { ...(typeof scenario === 'string' ? { scenario } : { definition: scenario }), ...options };
       const result = await page.evaluate((s) => window.lockstep!.load(s), spec);

@@ -16,7 +16,8 @@ export type SessionCommand =
   /** Advances the clock just past the next key expiry (nothing when no key expires). */
   | { readonly kind: 'jumpToNextExpiry' }
   /** Any one schedule choice: a node fault, a console line, autoplay's pick. */
-  | { readonly kind: 'choice'; readonly choice: Choice }
+  /** `checkFirst`: asked the engine's refusal first, so a refused choice changes nothing (the future after the cursor stays). */
+  | { readonly kind: 'choice'; readonly choice: Choice; readonly checkFirst?: boolean }
   | { readonly kind: 'appendChoices'; readonly choices: readonly Choice[] }
   /** Schedule text after the cursor (`!@r1`, `A B +100`), parsed against the run's clients and nodes. */
   | { readonly kind: 'appendSchedule'; readonly text: string }
@@ -24,7 +25,12 @@ export type SessionCommand =
   | { readonly kind: 'stepForward' }
   | { readonly kind: 'seek'; readonly cursor: number }
   /** The same scenario and schedule under another variant or seed, keeping what fits. */
-  | { readonly kind: 'rebuild'; readonly variantId: string; readonly seed: number };
+  | { readonly kind: 'rebuild'; readonly variantId: string; readonly seed: number }
+  /**
+   * One autoplay step: forward along the timeline, else the next choice of a seeded random policy.
+   * `play` names one press of Play: a new one starts a new policy from `policySeed`.
+   */
+  | { readonly kind: 'autoplay'; readonly play: number; readonly policySeed: number };
 
 /** Why a command changed nothing (or, for a choice refused after a cut, nothing more). */
 export type Refusal =
@@ -33,7 +39,9 @@ export type Refusal =
   /** Schedule text that does not parse: the ScheduleSyntaxError message. */
   | { readonly kind: 'schedule'; readonly detail: string }
   /** A scenario is loading: the run on hand is a stand-in nobody sees. */
-  | { readonly kind: 'loading'; readonly scenarioId: string };
+  | { readonly kind: 'loading'; readonly scenarioId: string }
+  /** Stopped before it finished (Stop pressed during a long script): the run is as it was before it. */
+  | { readonly kind: 'stopped' };
 
 /** Choices of a rebuilt or loaded run that did not fit: the run keeps the `step` before. */
 export interface ScheduleCut {
@@ -42,7 +50,8 @@ export interface ScheduleCut {
 }
 
 export type CommandResult =
-  | { readonly ok: true; readonly noop?: boolean; readonly timelineChanged: boolean; readonly cut?: ScheduleCut | null }
+  /** `ended`: autoplay's policy had nothing more to do (the run is over). */
+  | { readonly ok: true; readonly noop?: boolean; readonly ended?: boolean; readonly timelineChanged: boolean; readonly cut?: ScheduleCut | null }
   | { readonly ok: false; readonly refusal: Refusal; readonly timelineChanged: boolean };
 
 /** A run to load: the scenario's default variant, seed 1, default schedule and the start unless told. */
@@ -57,7 +66,7 @@ export interface SessionSpec {
   readonly cutToFit?: boolean;
 }
 
-export type LoadErrorReason = 'unknown-scenario' | 'unknown-variant' | 'not-ready' | 'bad-seed' | 'bad-schedule' | 'bad-cursor' | 'schedule-does-not-fit';
+export type LoadErrorReason = 'unknown-scenario' | 'unknown-variant' | 'not-ready' | 'bad-seed' | 'bad-schedule' | 'bad-cursor' | 'schedule-does-not-fit' | 'stopped';
 
 export interface LoadError {
   readonly reason: LoadErrorReason;

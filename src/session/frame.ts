@@ -9,6 +9,8 @@ import type { Choice } from '../engine/schedule';
 import type { Simulation } from '../engine/simulation';
 import type { LockView, TraceEvent, ViolationEvent } from '../engine/trace';
 import { clientViews, isOnDefaultPath, keyViews } from './derive';
+import type { MessageRef } from '../i18n';
+import { faultRefusals } from './fault-refusals';
 import { nodeStatuses, type NodeStatus } from './node-status';
 import type { ClientView, KeyView } from './views';
 
@@ -34,6 +36,10 @@ export interface SessionFrame {
   /** Canonical schedule text of the whole timeline. */
   readonly schedule: string;
   readonly nodes: readonly NodeStatus[];
+  /** The run's node ids (none with one Redis). */
+  readonly nodeIds: readonly string[];
+  /** The node faults the engine refuses at the cursor, by `faultRefusalKey` (fault-refusals.ts). */
+  readonly faultRefusals: Readonly<Record<string, MessageRef>>;
   /** clientId -> its token, and token -> clientId, as the run started. */
   readonly tokens: Readonly<Record<string, string>>;
   readonly tokenOwners: Readonly<Record<string, string>>;
@@ -102,6 +108,8 @@ export function buildFrame(input: FrameInput): SessionFrame {
     // Extended per choice by the projection, never formatted over the whole timeline per step.
     schedule: log.schedule,
     nodes: nodeStatuses(sim, input.tokenOwners, kept?.nodes ?? []),
+    nodeIds: previous !== null && sameList(previous.nodeIds, sim.ctx.nodeIds) ? previous.nodeIds : sim.ctx.nodeIds.slice(),
+    faultRefusals: faultRefusals(sim),
     tokens: input.tokens,
     tokenOwners: input.tokenOwners,
     onDefaultPath,

@@ -8,6 +8,7 @@
  * or rebuild replaced it; either starts a new generation. Nobody else compares identities.
  */
 import { ChoiceError } from '../engine/choice-error';
+import { randomPolicy, type SchedulingPolicy } from '../engine/policies';
 import { RunProjection } from '../engine/projection';
 import type { KeyEntry } from '../engine/redis/keyspace';
 import type { Scenario } from '../engine/scenario';
@@ -47,6 +48,7 @@ export class RunSession {
   private fresh = true;
   private loadTicket = 0;
   private loadingId: string | null = null;
+  private autoplay: { readonly play: number; readonly policy: SchedulingPolicy } | null = null;
 
   /** Starts with `scenario`'s default variant and seed at step 0 (a stand-in until a run loads). */
   constructor(scenario: Scenario) {
@@ -120,12 +122,28 @@ export class RunSession {
       }
       case 'appendSchedule':
         return this.appendSchedule(command.text);
+      case 'autoplay':
+        return this.autoplayStep(command.play, command.policySeed);
+      case 'choice': {
+        const ref = command.checkFirst === true ? this.sim.refusalRef(command.choice) : null;
+        if (ref !== null) return { ok: false, refusal: { kind: 'choice', detail: this.sim.refusal(command.choice) ?? '', ref }, timelineChanged: false };
+        return this.run(() => this.choose(command.choice));
+      }
       default:
         return this.run(() => this.applyChoices(command));
     }
   }
 
-  private applyChoices(command: Exclude<SessionCommand, { kind: 'seek' | 'stepBack' | 'stepForward' | 'rebuild' | 'jumpToNextExpiry' | 'appendSchedule' }>): void {
+  /** Forward along the timeline, else the policy of this press of Play picks (its stream continues across steps). */
+  private autoplayStep(play: number, policySeed: number): CommandResult {
+    if (this.sim.cursor < this.sim.length) return this.apply({ kind: 'stepForward' });
+    if (this.autoplay?.play !== play) this.autoplay = { play, policy: randomPolicy(policySeed) };
+    const choice = this.autoplay.policy.next(this.sim);
+    if (choice === null) return { ok: true, noop: true, ended: true, timelineChanged: false };
+    return this.run(() => this.choose(choice));
+  }
+
+  private applyChoices(command: Exclude<SessionCommand, { kind: 'seek' | 'stepBack' | 'stepForward' | 'rebuild' | 'jumpToNextExpiry' | 'appendSchedule' | 'autoplay' }>): void {
     switch (command.kind) {
       case 'step':
       case 'stall':

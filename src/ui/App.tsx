@@ -9,6 +9,7 @@ import { Narration } from './components/Narration';
 import { LinkErrorNotice, NoticeLine } from './components/Notices';
 import { RunViews } from './components/RunViews';
 import { RunLoading } from './components/RunLoading';
+import { SessionBusy } from './components/SessionBusy';
 import { ScenarioBar } from './components/ScenarioBar';
 import { ExploreDialog } from './components/ExploreDialog';
 import { useKeyboardShortcuts } from './components/useKeyboardShortcuts';
@@ -97,6 +98,7 @@ export function App() {
       </main>
       )}
       <NoticeLine />
+      <SessionBusy />
       {shortcutsOpen && (
         <Suspense fallback={null}>
           <ShortcutsDialog />

@@ -1,10 +1,12 @@
 /**
  * `window.lockstep`: a small, stable API for tests and curious users (documented in
- * docs/AUTOMATION.md). It reads the store and the engine; it never reaches into React.
+ * docs/AUTOMATION.md). It reads the store; it never reaches into React. Version 3: the run session
+ * runs in the engine worker, so `load`, `state`, `trace` and `violations` return promises that
+ * resolve once the session has answered everything asked before (a click, a key, a load).
  */
 import { formatProblems, parseDefinition, type DefinitionProblem } from '../definition';
 import { exploreVerdictLines } from '../i18n';
-import type { LockView, Trace, ViolationKind } from '../engine/trace';
+import type { LockView, Trace, ViolationEvent, ViolationKind } from '../engine/trace';
 import type { NotReadyError, RunSpec, SimStore } from './store/store-types';
 import type { LinkError } from './store/types';
 import type { OutcomeReport } from './worker/protocol';
@@ -105,6 +107,9 @@ export interface SpecLoadError {
  */
 export type LoadResult = { ok: true } | { ok: false; error: LinkError | DefinitionLoadError | SpecLoadError | NotReadyError };
 
+/** The contract's version (docs/AUTOMATION.md): 3 since the run session runs in the engine worker and reads are promises. */
+export const AUTOMATION_CONTRACT_VERSION = 3;
+
 const SPEC_FIELDS = ['scenario', 'definition', 'variant', 'seed', 'schedule', 'cursor'];
 
 /** The spec's own shape (the store checks the values: scenario, variant, seed, schedule, cursor). */
@@ -127,13 +132,15 @@ function specProblems(spec: unknown): DefinitionProblem[] {
 
 /** @public The type of `window.lockstep` for scripts that drive the page (docs/AUTOMATION.md). */
 export interface LockstepApi {
-  readonly version: 2;
+  readonly version: 3;
   readonly ready: Promise<void>;
   readonly isReady: boolean;
-  load(spec: LoadSpec): LoadResult;
-  trace(): Trace;
-  violations(): ViolationSummary[];
-  state(): StateSummary;
+  /** Loads a run; resolves once it is on screen, or refused (nothing changed). */
+  load(spec: LoadSpec): Promise<LoadResult>;
+  /** The run's trace once the session has answered everything asked before. */
+  trace(): Promise<Trace>;
+  violations(): Promise<ViolationSummary[]>;
+  state(): Promise<StateSummary>;
   /** The worker's report for the current schedule (waits for it). */
   outcomes(): Promise<OutcomeReport>;
   /**
@@ -166,12 +173,12 @@ export function installTestApi(store: SimStore, win: Window): { markReady: () =>
     };
   });
   const api: LockstepApi = {
-    version: 2,
+    version: AUTOMATION_CONTRACT_VERSION,
     ready,
     get isReady() {
       return isReady;
     },
-    load(spec) {
+    async load(spec) {
       const problems = specProblems(spec);
       if (problems.length > 0) return { ok: false, error: { reason: 'bad-spec', detail: formatProblems(problems), problems } };
       let custom: RunSpec['custom'];
@@ -184,7 +191,7 @@ export function installTestApi(store: SimStore, win: Window): { markReady: () =>
         }
         custom = { scenario: parsed.scenario, definition: parsed.definition };
       }
-      const result = store.getState().loadRun({
+      const result = await store.getState().loadRunSettled({
         scenarioId: custom ? custom.scenario.id : (spec.scenario as string),
         variantId: spec.variant,
         seed: spec.seed,
@@ -195,13 +202,16 @@ export function installTestApi(store: SimStore, win: Window): { markReady: () =>
       if (result.ok) store.setState({ linkError: null, persistRun: custom === undefined });
       return result;
     },
-    trace() {
-      return store.simulation().trace();
+    async trace() {
+      await store.getState().sessionIdle();
+      return traceOf(store.getState());
     },
-    violations() {
+    async violations() {
+      await store.getState().sessionIdle();
       return store.getState().violations.map((v) => ({ kind: v.violation, step: v.step, message: v.message, clients: v.clients }));
     },
-    state() {
+    async state() {
+      await store.getState().sessionIdle();
       const s = store.getState();
       return {
         scenario: s.scenarioId,
@@ -262,6 +272,13 @@ export function installTestApi(store: SimStore, win: Window): { markReady: () =>
   };
   win.lockstep = api;
   return { markReady };
+}
+
+/** The run's trace as the engine's `Simulation.trace()` gives it, from the store's log (every event of the timeline). */
+function traceOf(s: SimState): Trace {
+  const log = s.runLog;
+  const events = log.events.slice(0, log.eventCount);
+  return { scenario: s.scenarioId, variant: s.variantId, seed: s.seed, schedule: s.schedule, events, violations: events.filter((e): e is ViolationEvent => e.kind === 'violation') };
 }
 
 /** lockstep.explore: fills the dialog's form, starts the search, resolves when it ends. */

@@ -185,8 +185,8 @@ describe('feature slices over fake ports', () => {
     const port: ConsolePort = {
       run: () => identity,
       nodes: () => [{ id: 'r1' }, { id: 'r2' }],
-      refusal: (choice) => (choice.argv[0] === 'SHUTDOWN' ? 'ERR not here' : null),
-      apply: (choice) => void applied.push(choice),
+      // The engine refuses SHUTDOWN (and the refused choice never applies); the port answers at once, as in this thread.
+      apply: (choice, refused) => (choice.argv[0] === 'SHUTDOWN' ? refused('ERR not here') : void applied.push(choice)),
     };
     const consoleSlice = holder(createConsoleSlice(port));
     consoleSlice.state().setConsoleNode('r2');

@@ -18,6 +18,7 @@ const LINK_MESSAGES = {
   'bad-cursor': 'linkBadCursor',
   'unknown-challenge': 'linkUnknownChallenge',
   'bad-definition': 'linkBadDefinition',
+  stopped: 'linkStopped',
 } as const satisfies Record<Exclude<LinkErrorReason, 'too-long'>, string>;
 
 function linkErrorText(error: LinkError, t: Translate, lang: Lang): string {

@@ -45,21 +45,18 @@ export function runConsoleLine(port: ConsolePort, { get, set }: SliceStore<Conso
   const run = port.run();
   const nodeId = consoleNodeOf({ nodes: port.nodes(), consoleNode: get().consoleNode });
   const choice = parsed.ok ? ({ kind: 'console', argv: parsed.argv, ...(nodeId === undefined ? {} : { nodeId }) } as const) : null;
-  const refusal = choice === null ? null : port.refusal(choice);
-  if (choice === null || refusal !== null) {
-    const note: ConsoleNote = {
-      id: ++noteId,
-      run: `${run.scenarioId}/${run.variantId}/${run.seed}`,
-      step: run.cursor,
-      input: line,
-      kind: parsed.ok ? 'refused' : 'invalid',
-      message: parsed.ok ? (refusal as string) : parsed.error,
-    };
+  const noteOf = (kind: ConsoleNote['kind'], message: string): ConsoleNote => {
+    const note: ConsoleNote = { id: ++noteId, run: `${run.scenarioId}/${run.variantId}/${run.seed}`, step: run.cursor, input: line, kind, message };
     set({ consoleNotes: [...get().consoleNotes, note].slice(-consoleNoteCountMax) });
-    return { kind: 'note', note };
-  }
-  port.apply(choice);
-  return { kind: 'ran', step: run.cursor };
+    return note;
+  };
+  if (!parsed.ok || choice === null) return { kind: 'note', note: noteOf('invalid', parsed.ok ? '' : parsed.error) };
+  // The engine decides (wherever the session runs): a refused line changes nothing but the notes.
+  let refusedNote: ConsoleNote | null = null;
+  port.apply(choice, (detail) => (refusedNote = noteOf('refused', detail)));
+  // In this thread the answer is in already; from the engine worker the note comes later.
+  const noted = refusedNote as ConsoleNote | null;
+  return noted === null ? { kind: 'ran', step: run.cursor } : { kind: 'note', note: noted };
 }
 
 /** The node the console is aimed at with several nodes: the one chosen, else the first; none with one node. */

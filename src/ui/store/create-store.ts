@@ -26,6 +26,7 @@ import { createNodeFaultsSlice } from './slices/node-faults';
 import type { SliceStore } from './ports';
 import { createRunFeed } from './run-feed';
 import type { SimState, SimStore, SimStoreInit } from './store-types';
+import type { SessionHost } from './session-host';
 import { wirePorts } from './wire-ports';
 
 interface InitialRun extends SimStoreInit {
@@ -132,10 +133,16 @@ export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit 
   openFirstRun(api, rt, options);
   if (options.progressError) api.setState({ notice: { key: 'progressUnreadable', params: options.progressError, tone: 'warning' } });
   return Object.assign(api, {
-    simulation: () => rt.runState.sim,
+    simulation: () => {
+      const sim = rt.host().simulation;
+      if (sim === null) throw new Error('store.simulation(): the run session is in the engine worker');
+      return sim;
+    },
+    moveSession: (host: SessionHost) => new Promise<boolean>((resolve) => rt.moveSession(host, resolve)),
     dispose: () => {
       api.getState().pause();
       rt.outcomeService?.dispose();
+      rt.host().dispose();
       options.explorer?.dispose();
       options.comparer?.dispose();
       options.draftChecker?.dispose();

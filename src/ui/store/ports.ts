@@ -9,13 +9,11 @@
  */
 import type { MessageRef } from '../../i18n';
 import type { ScenarioDefinition } from '../../definition';
-import type { SchedulingPolicy } from '../../engine/policies';
 import type { Scenario } from '../../engine/scenario';
 import type { Choice, NodeChoice } from '../../engine/schedule';
-import type { Simulation } from '../../engine/simulation';
 import type { TraceEvent, ViolationEvent } from '../../engine/trace';
 import type { LoadResult, LinkError, Notice, PlaybackTimers, RunInfo, RunSpec } from './types';
-import type { SessionCommand } from '../../session/commands';
+import type { CommandResult, SessionCommand } from '../../session/commands';
 
 /** Who the run on screen is and where its cursor stands. */
 export interface RunIdentity {
@@ -139,16 +137,17 @@ export type ConsoleChoice = Extract<Choice, { kind: 'console' }>;
 export interface ConsolePort extends Pick<RunPort, 'run'> {
   /** The nodes at the cursor (empty with one node). */
   nodes(): readonly { readonly id: string }[];
-  /** Why the run cannot take the choice at the cursor (the engine's words), or null. */
-  refusal(choice: ConsoleChoice): string | null;
-  /** Applies the choice at the cursor, as a clicked step is (a later future is dropped). */
-  apply(choice: ConsoleChoice): void;
+  /**
+   * Applies the choice at the cursor, as a clicked step is (a later future is dropped); a choice
+   * the engine refuses changes nothing, and `refused` gets the engine's words (once the session answers).
+   */
+  apply(choice: ConsoleChoice, refused: (detail: string) => void): void;
 }
 
 /** Node faults: each is a schedule token written after the cursor. */
 export interface NodeFaultsPort {
   appendScheduleText(text: string): void;
-  /** Why the fault cannot apply at the cursor (the engine's words), or null when it can. */
+  /** Why the fault cannot apply at the cursor (the engine's words, from the session's frame), or null when it can. */
   faultRefusal(choice: NodeChoice): MessageRef | null;
 }
 
@@ -171,6 +170,8 @@ export interface LinkPort extends Pick<RunPort, 'loadRun'> {
 export interface PlaybackPort extends Pick<RunPort, 'notify'> {
   /** The title (in the page's language) of the scenario still loading, or null when the run is shown. */
   loadingTitle(): string | null;
+  /** Where the run on screen stands. */
+  position(): { readonly cursor: number; readonly length: number; readonly finished: boolean; readonly seed: number };
 }
 
 /**
@@ -178,7 +179,9 @@ export interface PlaybackPort extends Pick<RunPort, 'notify'> {
  * React state), the wall-clock timers, and `command` to apply a step. The store's runtime is one.
  */
 export interface AutoplayRuntime {
-  readonly runState: { readonly sim: Simulation; policy: SchedulingPolicy | null; autoplaySteps: number; timer: unknown };
+  readonly runState: { play: number; policySeed: number; autoplaySteps: number; timer: unknown };
   readonly timers: PlaybackTimers;
-  command(command: SessionCommand): void;
+  command(command: SessionCommand, then?: (result: CommandResult) => void): void;
+  /** Whether the session still has requests to answer (autoplay waits for them rather than queue more). */
+  sessionPending(): boolean;
 }

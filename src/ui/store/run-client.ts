@@ -4,16 +4,15 @@
  * outcomes are the store's; the run, its checks and its change feed are the session's.
  */
 import { findVariant } from '../../engine/scenario';
-import type { Simulation } from '../../engine/simulation';
-import type { CommandResult, Refusal, SessionCommand } from '../../session/commands';
-import type { RunSession } from '../../session/run-session';
+import type { RunProjection } from '../../engine/projection';
+import type { CommandResult, LoadOutcome, Refusal, SessionCommand } from '../../session/commands';
 import type { OutcomeService } from '../worker/protocol';
 import type { LoadResult, RunSpec, SimState } from './store-types';
 import { canRun, type ScenarioLibrary } from './library';
 import { runInfo } from './run-info';
-import type { SchedulingPolicy } from '../../engine/policies';
 import type { ScenarioDefinition } from '../../definition';
 import type { Scenario } from '../../engine/scenario';
+import type { HostView, SessionHost } from './session-host';
 import type { Notice, RunLog } from './types';
 
 interface StoreAccess {
@@ -24,19 +23,21 @@ interface StoreAccess {
 }
 
 interface ClientDeps {
-  readonly session: RunSession;
+  /** Where the session is now (this thread, or the engine worker once the page has one). */
+  readonly host: () => SessionHost;
   readonly runState: StoreRunState;
   readonly library: ScenarioLibrary;
   readonly outcomeService: OutcomeService | null;
 }
 
-/** The store's side of the run, never in React state: the session's run plus what playback and the worker need. */
+/** The store's side of the run, never in React state: what playback and the worker need. */
 export interface StoreRunState {
-  /** The session's simulation (read-only here: change it through the session). */
-  readonly sim: Simulation;
-  /** The scenario of the run on hand. */
-  readonly scenario: Scenario;
-  policy: SchedulingPolicy | null;
+  /** The scenario of the run on hand (this thread's copy: its texts, variants and definition). */
+  scenario: Scenario;
+  /** Counts presses of Play: each starts the session's autoplay policy afresh. */
+  play: number;
+  /** The seed of the current press of Play's policy (the run's seed and the cursor when Play was pressed). */
+  policySeed: number;
   autoplaySteps: number;
   timer: unknown;
   outcomeRequestId: number;
@@ -44,32 +45,40 @@ export interface StoreRunState {
   definition: ScenarioDefinition | null;
 }
 
-
 /** The run actions the store's slices call: each one session call, then the result published. */
 export interface RunClient {
-  /** A typed command: applied, published, a refusal shown as a notice. */
-  command(command: SessionCommand): void;
+  /** A typed command: applied, published, a refusal shown as a notice; `then` gets the result once it is in. */
+  command(command: SessionCommand, then?: (result: CommandResult) => void): void;
   whenReady(id: string, then: () => void): void;
+  /** Loads a run: the result at once when it is known here (always in this thread; a worker's checks refused), else ok while the worker replays it. */
   loadRun(spec: RunSpec): LoadResult;
+  /** The same, resolving once the run is loaded or refused wherever the session is. */
+  loadRunSettled(spec: RunSpec): Promise<LoadResult>;
   /** Another variant or seed, keeping what fits of the schedule; `noticeKey` says so when all fit. */
   rebuild(variantId: string, seed: number, noticeKey: 'variantReplayed' | null): void;
+  /** Stops a long request in the worker: the run stays as it was before it. */
+  stop(): void;
 }
 
 /** The store's log: the feed's position (a new generation: the timeline was cut or replaced). */
-export function runLogOf(session: RunSession, current: RunLog | null): RunLog {
-  const mark = session.mark();
-  if (current !== null && current.generation === mark.generation && current.eventCount === mark.eventCount && current.stepCount === mark.stepCount) return current;
-  const log = session.log;
-  return { generation: mark.generation, events: log.events, eventCount: mark.eventCount, stepCount: mark.stepCount, projection: log };
+export function runLogOf(log: RunProjection, current: RunLog | null): RunLog {
+  if (current !== null && current.generation === log.generation && current.eventCount === log.eventCount && current.stepCount === log.stepCount) return current;
+  return { generation: log.generation, events: log.events, eventCount: log.eventCount, stepCount: log.stepCount, projection: log };
 }
 
 export function createRunClient(deps: ClientDeps, store: StoreAccess): RunClient {
   const client = new SessionClient(deps, store);
   return {
-    command: (command) => client.settle(deps.session.apply(command)),
+    command: (command, then) =>
+      deps.host().command(command, (result, view) => {
+        client.settle(result, view);
+        then?.(result);
+      }),
     whenReady: (id, then) => client.whenReady(id, then),
-    loadRun: (spec) => client.loadRun(spec),
+    loadRun: (spec) => client.loadRun(spec).now,
+    loadRunSettled: (spec) => client.loadRun(spec).settled,
     rebuild: (variantId, seed, noticeKey) => client.rebuild(variantId, seed, noticeKey),
+    stop: () => client.stop(),
   };
 }
 
@@ -80,12 +89,10 @@ class SessionClient {
   ) {}
 
   /** Publishes the session's frame; a changed timeline asks the worker for the variants' outcomes again. */
-  private publish(timelineChanged: boolean, extra: Partial<SimState>): void {
-    const { session } = this.deps;
-    this.store.set({ ...session.frame(), runLog: runLogOf(session, this.store.get().runLog), ...extra });
+  private publish(view: HostView, timelineChanged: boolean, extra: Partial<SimState>): void {
+    this.store.set({ ...view.frame, runLog: runLogOf(view.log, this.store.get().runLog), ...extra });
     if (timelineChanged) this.requestOutcomes();
   }
-
   private requestOutcomes(): void {
     const { outcomeService, runState } = this.deps;
     const { get, set } = this.store;
@@ -111,23 +118,25 @@ class SessionClient {
 
   /** While a scenario loads, the run on hand is a stand-in nobody sees: say why an action is refused. */
   private refusalNotice(refusal: Refusal): Notice {
+    if (refusal.kind === 'stopped') return { key: 'sessionStopped', tone: 'info' };
     if (refusal.kind !== 'loading') return { key: 'actionRefused', params: { detail: refusal.detail }, tone: 'warning' };
     const s = this.store.get();
     return { key: 'runStillLoading', params: { title: s.runLoading === null ? refusal.scenarioId : s.runLoading.title[s.lang] }, tone: 'info' };
   }
 
   /** Publishes a command's result: a loading or syntax refusal changed nothing but the notice. */
-  settle(result: CommandResult): void {
-    if (!result.ok && (result.refusal.kind === 'loading' || result.refusal.kind === 'schedule')) {
-      this.store.set({ notice: this.refusalNotice(result.refusal) });
+  settle(result: CommandResult, view: HostView | null): void {
+    if (view === null || (!result.ok && (result.refusal.kind === 'loading' || result.refusal.kind === 'schedule' || result.refusal.kind === 'stopped'))) {
+      if (!result.ok) this.store.set({ notice: this.refusalNotice(result.refusal) });
       return;
     }
     if (result.ok && result.noop) return;
-    this.publish(result.timelineChanged, { notice: result.ok ? null : this.refusalNotice(result.refusal), persistRun: this.deps.runState.definition === null });
+    this.publish(view, result.timelineChanged, { notice: result.ok ? null : this.refusalNotice(result.refusal), persistRun: this.deps.runState.definition === null });
   }
 
   whenReady(id: string, then: () => void): void {
-    const { library, session } = this.deps;
+    const { library } = this.deps;
+    const session = this.deps.host();
     const { get, set } = this.store;
     if (library.ready(id) !== undefined) return then();
     const entry = library.catalog.find((s) => s.id === id);
@@ -151,40 +160,64 @@ class SessionClient {
     );
   }
 
-  loadRun(spec: RunSpec): LoadResult {
-    const { library, session, runState } = this.deps;
+  loadRun(spec: RunSpec): { readonly now: LoadResult; readonly settled: Promise<LoadResult> } {
+    const { library } = this.deps;
     const scenario = spec.custom?.scenario ?? library.ready(spec.scenarioId);
     // Built-in but not loaded yet (the page, before `lockstep.ready`): nothing changes.
-    if (scenario === undefined && library.catalog.some((s) => s.id === spec.scenarioId)) return { ok: false, error: { reason: 'not-ready', detail: spec.scenarioId } };
-    const outcome = session.load({ ...spec, scenario, runnable: (s) => canRun(library, s) });
-    if (!outcome.ok) return outcome;
+    if (scenario === undefined && library.catalog.some((s) => s.id === spec.scenarioId)) {
+      const now: LoadResult = { ok: false, error: { reason: 'not-ready', detail: spec.scenarioId } };
+      return { now, settled: Promise.resolve(now) };
+    }
+    let now: LoadResult | null = null;
+    const settled = new Promise<LoadResult>((resolve) => {
+      const request = { ...spec, scenario, definition: spec.custom?.definition ?? null, runnable: (s: Scenario) => canRun(library, s) };
+      this.deps.host().load(request, (outcome, view) => {
+        const result = scenario !== undefined && outcome.ok && view !== null ? this.installRun(spec, scenario, outcome, view) : outcome;
+        now ??= result;
+        resolve(result);
+      });
+    });
+    // Not answered yet: the worker replays it (its checks passed here); `settled` says how it ends.
+    if (now === null) this.store.stopPlayback();
+    return { now: now ?? { ok: true }, settled };
+  }
+
+  private installRun(spec: RunSpec, scenario: Scenario, outcome: Extract<LoadOutcome, { ok: true }>, view: HostView): LoadResult {
+    const { runState } = this.deps;
     this.store.stopPlayback();
+    runState.scenario = scenario;
     runState.definition = spec.custom?.definition ?? null;
-    runState.policy = null;
     const notice: Notice | null = outcome.cut ? { key: 'variantScheduleCut', params: { step: outcome.cut.step, reason: outcome.cut.reason }, tone: 'warning' } : null;
     // A definition's run stays out of the saved session: its link names a scenario only this page load knows.
-    this.publish(true, { ...this.installed(), notice, ...(spec.custom ? { persistRun: false } : {}) });
+    this.publish(view, true, { ...this.installed(view), notice, ...(spec.custom ? { persistRun: false } : {}) });
     return { ok: true };
   }
 
   rebuild(variantId: string, seed: number, noticeKey: 'variantReplayed' | null): void {
-    const { session, runState } = this.deps;
-    const result = session.apply({ kind: 'rebuild', variantId, seed });
-    if (!result.ok) return this.settle(result);
+    const { runState } = this.deps;
+    this.deps.host().command({ kind: 'rebuild', variantId, seed }, (result, view) => {
+      if (!result.ok || view === null) return this.settle(result, view);
+      this.store.stopPlayback();
+      const variant = findVariant(runState.scenario, variantId);
+      const notice: Notice | null = result.cut
+        ? { key: 'variantScheduleCut', params: { step: result.cut.step, reason: result.cut.reason }, tone: 'warning' }
+        : noticeKey
+          ? { key: noticeKey, params: { variant: variant.title[this.store.get().lang] }, tone: 'info' }
+          : null;
+      this.publish(view, true, { ...this.installed(view), notice, persistRun: runState.definition === null });
+    });
+  }
+
+  stop(): void {
     this.store.stopPlayback();
-    runState.policy = null;
-    const variant = findVariant(session.scenario, variantId);
-    const notice: Notice | null = result.cut
-      ? { key: 'variantScheduleCut', params: { step: result.cut.step, reason: result.cut.reason }, tone: 'warning' }
-      : noticeKey
-        ? { key: noticeKey, params: { variant: variant.title[this.store.get().lang] }, tone: 'info' }
-        : null;
-    this.publish(true, { ...this.installed(), notice, persistRun: runState.definition === null });
+    this.deps.host().stop((view) => {
+      if (view !== null) this.publish(view, true, { ...this.installed(view), notice: { key: 'sessionStopped', tone: 'info' } });
+    });
   }
 
   /** What a newly installed run publishes besides its frame. */
-  private installed(): Partial<SimState> {
-    const { session } = this.deps;
-    return { runInfo: runInfo(session.scenario, findVariant(session.scenario, session.simulation.variantId)), runLoading: null };
+  private installed(view: HostView): Partial<SimState> {
+    const { scenario } = this.deps.runState;
+    return { runInfo: runInfo(scenario, findVariant(scenario, view.frame.variantId)), runLoading: null };
   }
 }

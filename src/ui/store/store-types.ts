@@ -1,7 +1,8 @@
 /**
  * The store's types, and nothing else: the state all slices make together (`SimState`), the
  * store (`SimStore`) and its options (`SimStoreInit`). Each slice owns its state type in its own
- * file (slices/*.ts) and imports nothing of this file, so the store's files form no import circle.
+ * file (slices/*.ts) and imports nothing of this file, so the store's files form no import
+ * circle.
  * The factories are create-store.ts (over a scenario library: the page) and create-sim-store.ts
  * (every built-in scenario, all loaded: Node and the tests).
  */
@@ -9,6 +10,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { Scenario } from '../../engine/scenario';
 import type { Simulation } from '../../engine/simulation';
 import type { ScenarioLibrary } from './library';
+import type { SessionHost } from './session-host';
 import type { OutcomeReport, OutcomeService } from '../worker/protocol';
 import type { ExploreInit, ExploreSlice } from './slices/explore';
 import type { WorkbenchInit, WorkbenchSlice } from './slices/workbench';
@@ -63,8 +65,16 @@ export interface SimulationSlice extends SessionFrame {
   readonly outcomesPending: boolean;
   /** False after a refused link until the user acts: a broken link must not overwrite saved work. */
   readonly persistRun: boolean;
+  /** A request to the run session has waited long (a heavy script in the engine worker): the page offers Stop. */
+  readonly sessionBusy: boolean;
 
   loadRun(spec: RunSpec): LoadResult;
+  /** `loadRun`, resolving once the run is loaded or refused wherever the session runs (the engine worker on the page). */
+  loadRunSettled(spec: RunSpec): Promise<LoadResult>;
+  /** Resolves once the run session has answered everything asked so far. */
+  sessionIdle(): Promise<void>;
+  /** Stops the session's long request (a heavy script): the run stays as it was before it. */
+  stopSession(): void;
   selectScenario(scenarioId: string): void;
   selectVariant(variantId: string): void;
   setSeed(seed: number): void;
@@ -102,8 +112,13 @@ type Disjoint<T extends readonly unknown[]> = T extends readonly [infer Head, ..
 type MustBeTrue<T extends true> = T;
 export type SlicesAreDisjoint = MustBeTrue<Disjoint<Slices>>;
 export type SimStore = StoreApi<SimState> & {
-  /** The engine instance behind the store: read-only access for the test API. */
+  /** The engine instance behind the store, read-only, while the session is in this thread (Node, tests); throws once it moved to a worker. */
   readonly simulation: () => Simulation;
+  /**
+   * Moves the run session to `host` (the page: into the engine worker, after the first screen).
+   * The run on screen is loaded there first; resolves false (and keeps the session here) if it could not be.
+   */
+  readonly moveSession: (host: SessionHost) => Promise<boolean>;
   readonly dispose: () => void;
 };
 

@@ -35,7 +35,9 @@ export type LinkErrorReason =
   | 'bad-cursor'
   | 'unknown-challenge'
   /** The scenario a link carries (`def=`) is not a valid definition: `detail` lists the problems with their paths. */
-  | 'bad-definition';
+  | 'bad-definition'
+  /** The run was still being replayed when Stop was pressed: the run on screen is the one before. */
+  | 'stopped';
 
 /** Why a link (or a `lockstep.load`) was refused. */
 export interface LinkError {
@@ -139,7 +141,7 @@ export interface RunLog {
 /** The projection's read side. */
 export type RunProjectionView = Pick<
   RunProjection,
-  'generation' | 'events' | 'eventCount' | 'stepCount' | 'schedule' | 'violations' | 'lockIntervals' | 'openLock' | 'lane' | 'keyHistory' | 'firstEventOfStep' | 'eventsOfStep' | 'violationCountBefore'
+  'generation' | 'events' | 'choices' | 'eventCount' | 'stepCount' | 'schedule' | 'violations' | 'lockIntervals' | 'openLock' | 'lane' | 'keyHistory' | 'firstEventOfStep' | 'eventsOfStep' | 'violationCountBefore'
 >;
 
 /**

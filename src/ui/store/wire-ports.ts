@@ -22,6 +22,7 @@ import type {
   RunPort,
   WorkbenchPort,
 } from './ports';
+import { faultRefusalOf } from '../../session/fault-refusals';
 import type { RunFeed } from './run-feed';
 import { definitionOnScreen, type Runtime } from './runtime';
 import type { SimState } from './store-types';
@@ -90,12 +91,17 @@ function enginePorts(rt: Runtime, feed: RunFeed<SimState>, run: RunPort): Pick<F
     console: {
       run: run.run,
       nodes: () => state().nodes,
-      refusal: (choice: ConsoleChoice) => rt.runState.sim.refusal(choice),
-      apply: (choice: ConsoleChoice) => rt.command({ kind: 'choice', choice }),
+      apply: (choice: ConsoleChoice, refused: (detail: string) => void) =>
+        rt.command({ kind: 'choice', choice, checkFirst: true }, (result) => {
+          if (!result.ok && result.refusal.kind === 'choice') refused(result.refusal.detail);
+        }),
     },
     nodeFaults: {
       appendScheduleText: (text: string) => state().appendScheduleText(text),
-      faultRefusal: (choice: NodeChoice) => rt.runState.sim.refusalRef(choice),
+      faultRefusal: (choice: NodeChoice) => {
+        const { faultRefusals, nodeIds, clientIds } = state();
+        return faultRefusalOf(faultRefusals, nodeIds, clientIds, choice);
+      },
     },
   };
 }
@@ -119,9 +125,9 @@ export function wirePorts(rt: Runtime, feed: RunFeed<SimState>): FeaturePorts {
     workbench: {
       ...run,
       lua: shell.lua,
-      timeline: (): readonly Choice[] => rt.runState.sim.timeline,
+      timeline: (): readonly Choice[] => state().runLog.projection.choices,
       clientIds: () => state().clientIds,
-      nodeIds: () => rt.runState.sim.ctx.nodeIds,
+      nodeIds: () => state().nodeIds,
       events: () => ({ events: state().events, eventCountToCursor: state().eventCountToCursor }),
       isBuiltIn: (scenarioId) => catalog.some((s) => s.id === scenarioId),
     },
@@ -144,6 +150,10 @@ export function wirePorts(rt: Runtime, feed: RunFeed<SimState>): FeaturePorts {
     },
     playback: {
       notify: run.notify,
+      position: () => {
+        const { cursor, length, finished, seed } = state();
+        return { cursor, length, finished, seed };
+      },
       loadingTitle: () => {
         const { runLoading, lang } = state();
         return runLoading === null ? null : runLoading.title[lang];

@@ -8,11 +8,13 @@ import type { DraftCheckRequest } from './draft-check-protocol';
 import type { ExploreCommandMessage } from './explore-protocol';
 import type { HistoryCheckRequest } from './history-check-protocol';
 import type { OutcomeRequest } from './protocol';
+import type { SessionRequest } from '../../session/wire';
 
 export type EngineJob =
   | { readonly job: 'outcomes'; readonly body: OutcomeRequest }
   | { readonly job: 'explore'; readonly body: ExploreCommandMessage }
   | { readonly job: 'draft-check'; readonly body: DraftCheckRequest }
-  | { readonly job: 'history'; readonly body: HistoryCheckRequest };
+  | { readonly job: 'history'; readonly body: HistoryCheckRequest }
+  | { readonly job: 'session'; readonly body: SessionRequest };
 
 export type EngineJobName = EngineJob['job'];

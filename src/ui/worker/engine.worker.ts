@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /**
  * Every job that runs the engine off the page's thread, in one worker script (engine-worker.ts):
- * the variants' outcomes, the explorer, the draft check and the history check. The simulated Redis
+ * the run session, the variants' outcomes, the explorer, the draft check and the history check. The simulated Redis
  * and its Lua engine (fengari) load here once; nothing in them needs a browser global.
  */
 // This realm evaluates scripts: it installs the Lua engine itself (the page's build and dev server
@@ -12,10 +12,12 @@ import type { EngineJob } from './engine-worker-protocol';
 import { onExploreCommand } from './explore-job';
 import { onHistoryCheck } from './history-check-job';
 import { onOutcomeRequest } from './outcomes-job';
+import { createSessionJob } from './session-job';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 const post = (message: unknown) => self.postMessage(message);
+const onSessionRequest = createSessionJob();
 
 self.onmessage = (message: MessageEvent<EngineJob>) => {
   const data = message.data;
@@ -28,5 +30,7 @@ self.onmessage = (message: MessageEvent<EngineJob>) => {
       return onDraftCheck(data.body, post);
     case 'history':
       return void onHistoryCheck(data.body, post);
+    case 'session':
+      return onSessionRequest(data.body, post);
   }
 };

@@ -3,7 +3,6 @@
  * interval timer is the only wall clock Lockstep reads; each tick applies one engine step. It
  * drives the run directly (`AutoplayRuntime`: the store's runtime, seen only as far as autoplay needs).
  */
-import { randomPolicy } from '../../../engine/policies';
 import type { AutoplayRuntime, PlaybackPort, SliceStore } from '../ports';
 import type { PlaybackTimers } from '../types';
 
@@ -28,30 +27,30 @@ export interface PlaybackInit {
 export const SPEEDS_STEPS_PER_S = [0.5, 1, 2, 4, 8] as const;
 const defaultAutoplayStepCountMax = 500;
 
+/** A seeded random policy per press of Play: the same run, seed and position give the same continuation. */
+function policySeedOf(seed: number, cursor: number): number {
+  return (seed * 1_000_003 + cursor) >>> 0;
+}
+
 /** One autoplay step: forward along the timeline, else the seeded policy's next choice; false once playback stops (its bound, the run's end). */
 function autoplayTick(rt: AutoplayRuntime, port: PlaybackPort, { get }: SliceStore<PlaybackSlice>): () => boolean {
   const { runState } = rt;
   return () => {
     if (!get().playing) return false;
-    const sim = runState.sim;
+    // A step still in the engine worker: this tick waits rather than queue another behind it.
+    if (rt.sessionPending()) return true;
     if (runState.autoplaySteps >= get().autoplayStepCountMax) {
       get().pause();
       port.notify({ key: 'autoplayBound', params: { n: runState.autoplaySteps }, tone: 'info' });
       return false;
     }
-    if (sim.cursor < sim.length) {
-      runState.autoplaySteps += 1;
-      rt.command({ kind: 'stepForward' });
-      return true;
-    }
-    const choice = runState.policy?.next(sim) ?? null;
-    if (choice === null) {
+    runState.autoplaySteps += 1;
+    rt.command({ kind: 'autoplay', play: runState.play, policySeed: runState.policySeed }, (result) => {
+      // The seeded policy had nothing more to do: the run is over.
+      if (!(result.ok && result.ended === true) || !get().playing) return;
       get().pause();
       port.notify({ key: 'runFinished', tone: 'info' });
-      return false;
-    }
-    runState.autoplaySteps += 1;
-    rt.command({ kind: 'choice', choice });
+    });
     return true;
   };
 }
@@ -82,13 +81,14 @@ export function createPlaybackSlice(rt: AutoplayRuntime, port: PlaybackPort, ini
           port.notify({ key: 'runStillLoading', params: { title: loading }, tone: 'info' });
           return;
         }
-        const sim = runState.sim;
-        if (sim.cursor >= sim.length && sim.isFinished) {
+        const { cursor, length, finished } = port.position();
+        if (cursor >= length && finished) {
           port.notify({ key: 'runFinished', tone: 'info' });
           return;
         }
-        // A seeded random policy per play: the same run, seed and position give the same continuation.
-        runState.policy = randomPolicy((sim.seed * 1_000_003 + sim.cursor) >>> 0);
+        // The session starts a new seeded policy for this press of Play.
+        runState.play += 1;
+        runState.policySeed = policySeedOf(port.position().seed, cursor);
         runState.autoplaySteps = 0;
         port.notify(null);
         set({ playing: true });

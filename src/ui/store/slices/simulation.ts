@@ -9,6 +9,7 @@ import { isSeed } from '../../../session/run-spec';
 import type { SimState, SimStoreInit, SimulationSlice } from '../store-types';
 import { runInfo } from '../run-info';
 import { runLogOf } from '../run-client';
+import { RunProjection } from '../../../engine/projection';
 import type { Runtime } from '../runtime';
 
 /** The slice's data, without its actions. */
@@ -16,7 +17,8 @@ type RunState = Omit<SimulationSlice, { [K in keyof SimulationSlice]: Simulation
 
 /** The run as the store holds it before the first load publishes the session's frame. */
 function initialRunState(rt: Runtime, init: SimStoreInit): RunState {
-  const { library, session, firstScenario } = rt;
+  const { library, firstScenario } = rt;
+  const view = rt.host().view();
   return {
     scenarios: library.catalog,
     runLoading: null,
@@ -30,7 +32,7 @@ function initialRunState(rt: Runtime, init: SimStoreInit): RunState {
     length: 0,
     nowMs: 0,
     clients: [],
-    runLog: runLogOf(session, null),
+    runLog: runLogOf(view === null ? new RunProjection(-1) : view.log, null),
     events: [],
     eventCountToCursor: 0,
     lastStepEvents: [],
@@ -39,6 +41,8 @@ function initialRunState(rt: Runtime, init: SimStoreInit): RunState {
     violations: [],
     schedule: '',
     nodes: [],
+    nodeIds: [],
+    faultRefusals: {},
     tokens: {},
     tokenOwners: {},
     onDefaultPath: true,
@@ -48,6 +52,7 @@ function initialRunState(rt: Runtime, init: SimStoreInit): RunState {
     outcomes: null,
     outcomesPending: false,
     persistRun: init.linkError == null,
+    sessionBusy: false,
   };
 }
 
@@ -57,6 +62,9 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
   return (set, get) => ({
     ...initialRunState(rt, init),
     loadRun: run.loadRun,
+    loadRunSettled: run.loadRunSettled,
+    sessionIdle: () => rt.host().idle(),
+    stopSession: () => run.stop(),
     selectScenario(scenarioId) {
       rt.whenReady(scenarioId, () => {
         const result = run.loadRun({ scenarioId });
@@ -64,12 +72,13 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
       });
     },
     selectVariant(variantId) {
-      if (variantId === runState.sim.variantId) return;
-      run.rebuild(variantId, runState.sim.seed, 'variantReplayed');
+      const { variantId: current, seed } = get();
+      if (variantId === current) return;
+      run.rebuild(variantId, seed, 'variantReplayed');
     },
     setSeed(seed) {
-      if (!isSeed(seed) || seed === runState.sim.seed) return;
-      run.rebuild(runState.sim.variantId, seed, null);
+      if (!isSeed(seed) || seed === get().seed) return;
+      run.rebuild(get().variantId, seed, null);
     },
     stepClient: (clientId) => run.command({ kind: 'step', clientId }),
     runToNextCommand: (clientId) => run.command({ kind: 'runToNextCommand', clientId }),
