@@ -115,7 +115,9 @@ function moveSessionToWorker(): Promise<unknown> {
     clearTimeout: (handle) => window.clearTimeout(handle as number),
   });
   return store.moveSession(host).then((moved) => {
-    if (!moved) console.error('Lockstep: the run session stays on the page (the engine worker could not load the run)');
+    // Runs replay in the worker, which has its own Lua engine: this thread loads Lua only for the workbench.
+    if (moved) library.runElsewhere();
+    else console.error('Lockstep: the run session stays on the page (the engine worker could not load the run)');
   });
 }
 
@@ -125,11 +127,10 @@ function afterFirstScreen() {
   if (afterFirstScreenStarted) return;
   afterFirstScreenStarted = true;
   void outcomes.start();
-  const moved = moveSessionToWorker();
-  void library
-    .prepareAll()
+  // The scenarios' bodies load once the session is in the worker: this thread then needs no Lua engine for them.
+  void moveSessionToWorker()
+    .then(() => library.prepareAll())
     .then(runShown)
-    .then(() => moved)
     .then(() => store.getState().sessionIdle())
     .then(markReady, (error: unknown) => console.error('Lockstep: loading the scenarios failed', error));
 }

@@ -38,7 +38,7 @@ describe('fault refusals in the frame', () => {
           session.load({ scenarioId, scenario, schedule: '', cursor: 0 });
           for (const pick of picks) {
             const { nodeIds, clientIds } = session.frame();
-            const moves = [...clientIds.map((clientId) => ({ kind: 'step' as const, clientId })), ...faultsAt(nodeIds, clientIds).filter((f) => f.nodeId !== 'r9' && !('clientId' in f && f.clientId === 'Z'))];
+            const moves = [...clientIds.map((clientId) => ({ kind: 'step' as const, clientId })), ...faultsAt(nodeIds, clientIds).filter((f) => !('nodeId' in f && f.nodeId === 'r9') && !('clientId' in f && f.clientId === 'Z'))];
             session.apply({ kind: 'choice', choice: moves[pick % moves.length], checkFirst: true });
           }
           const frame = session.frame();

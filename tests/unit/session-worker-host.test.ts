@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSimStore } from '../../src/ui/store/create-sim-store';
-import type { SimState, SimStore } from '../../src/ui/store/store-types';
+import type { SimState, SimStore, SimStoreInit } from '../../src/ui/store/store-types';
 import { createWorkerSessionHost, type SessionWorker } from '../../src/ui/store/worker-session-host';
 import type { EngineJob } from '../../src/ui/worker/engine-worker-protocol';
 import { createSessionJob } from '../../src/ui/worker/session-job';
@@ -47,7 +47,7 @@ function fakeWorker(): FakeWorker {
 
 const timers = { setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms), clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>) };
 
-async function movedStore(run: Parameters<typeof createSimStore>[0]['run'], workers: FakeWorker[] = []): Promise<SimStore> {
+async function movedStore(run: NonNullable<SimStoreInit['run']>, workers: FakeWorker[] = []): Promise<SimStore> {
   const store = createSimStore({ run });
   const moved = await store.moveSession(
     createWorkerSessionHost(() => {

@@ -24,11 +24,19 @@ export interface ScenarioLibrary {
   /** The Lua engine is loaded (a definition or an edited scenario may evaluate scripts). */
   luaReady(): boolean;
   loadLua(): Promise<void>;
+  /**
+   * Whether runs are replayed in this thread, so that a scenario evaluating scripts needs the Lua
+   * engine here to be ready. False once the page's run session moved into the engine worker,
+   * which has its own: the page then loads Lua only for the workbench's editors.
+   */
+  runsHere(): boolean;
+  /** The run session moved to a worker (the page, after the first screen): see `runsHere`. */
+  runElsewhere(): void;
 }
 
 /** A scenario (a built-in one, a definition's, an edited copy) whose runs can start now. */
 export function canRun(library: ScenarioLibrary, scenario: Scenario): boolean {
-  return library.luaReady() || !usesScripts(scenario);
+  return !library.runsHere() || library.luaReady() || !usesScripts(scenario);
 }
 
 /** Everything loaded already (Node: the engine installs the Lua engine when it is imported). */
@@ -43,5 +51,8 @@ export function staticLibrary(scenarios: readonly Scenario[]): ScenarioLibrary {
     prepareAll: () => Promise.resolve(),
     luaReady,
     loadLua: () => (luaReady() ? Promise.resolve() : Promise.reject(new Error('no Lua engine in this realm'))),
+    // Node: every scenario's body is here; a run that moved to a worker needs nothing more of this realm.
+    runsHere: () => true,
+    runElsewhere: () => {},
   };
 }

@@ -13,6 +13,9 @@ export function pageLibrary(): ScenarioLibrary {
   const bodies = new Map<string, Scenario>([[firstScenario.id, firstScenario]]);
   const loading = new Map<string, Promise<void>>();
   let luaLoading: Promise<void> | null = null;
+  let runsHere = true;
+  /** The Lua engine is needed in this thread for a scenario's runs only while they are replayed here. */
+  const needsLua = (id: string) => runsHere && entryOf(id)?.usesScripts === true;
   const entryOf = (id: string) => SCENARIO_CATALOG.find((e) => e.id === id);
 
   const loadLua = (): Promise<void> => {
@@ -46,7 +49,7 @@ export function pageLibrary(): ScenarioLibrary {
   const ready = (id: string): Scenario | undefined => {
     const body = bodies.get(id);
     if (body === undefined) return undefined;
-    return entryOf(id)?.usesScripts && !luaRuntimeInstalled() ? undefined : body;
+    return needsLua(id) && !luaRuntimeInstalled() ? undefined : body;
   };
   return {
     catalog: SCENARIO_CATALOG.map((e) => ({ id: e.id, title: e.title, summary: e.summary, variants: e.variants })),
@@ -54,12 +57,16 @@ export function pageLibrary(): ScenarioLibrary {
     ready,
     prepare: async (id) => {
       // The body and the engine are fetched side by side: the catalog says whether it uses scripts.
-      await Promise.all([loadBody(id), entryOf(id)?.usesScripts ? loadLua() : undefined]);
+      await Promise.all([loadBody(id), needsLua(id) ? loadLua() : undefined]);
     },
     prepareAll: async () => {
-      await Promise.all([loadLua(), ...SCENARIO_CATALOG.map((e) => loadBody(e.id))]);
+      await Promise.all([runsHere ? loadLua() : undefined, ...SCENARIO_CATALOG.map((e) => loadBody(e.id))]);
     },
     luaReady: luaRuntimeInstalled,
     loadLua,
+    runsHere: () => runsHere,
+    runElsewhere: () => {
+      runsHere = false;
+    },
   };
 }

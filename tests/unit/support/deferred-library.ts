@@ -33,6 +33,8 @@ export function deferredLibrary({ manual = false } = {}): DeferredLibrary {
   };
   const library: DeferredLibrary = {
     catalog: staticLibrary(SCENARIOS).catalog,
+    runsHere: () => true,
+    runElsewhere: () => {},
     loaded: (id) => (loaded.has(id) ? byId(id) : undefined),
     ready: (id) => {
       const s = loaded.has(id) ? byId(id) : undefined;
