@@ -4,7 +4,7 @@
  * first client lets go (its reply tells whether its lease had run out); the recording's end leaves
  * the undecided ones unknown, as the first client may have crashed.
  */
-import type { Findings } from './findings';
+import { found, type Findings } from './findings';
 import { PENDING_PER_CLIENT_MAX, newClientState, type ClientState, type Ev, type Version } from './model';
 import type { Certainty, ClientLane } from './verdict';
 
@@ -47,7 +47,7 @@ export class Beliefs {
     for (const p of client.pending) {
       if (own) {
         if (p.second.t1 < ev.t0 && p.sure) {
-          this.findings.problem(ev.line, `${client.id} removed its own lock (line ${version.acquire.line}) after ${p.secondClient} acquired it (line ${p.second.line}): the replies contradict each other`);
+          this.findings.problem(ev.line, { key: 'hOwnRemovedAfter', params: { client: client.id, line: version.acquire.line, other: p.secondClient, otherLine: p.second.line } });
         }
         continue;
       }
@@ -63,9 +63,7 @@ export class Beliefs {
   atEnd(): void {
     for (const client of this.clients.values()) {
       for (const p of client.pending) {
-        this.findings.unknown(
-          `${client.id} (line ${p.first.line}) never let go in the recording, and ${p.secondClient} went ahead at line ${p.second.line}: mutual exclusion if ${client.id} was still running then; the recording cannot tell whether it had stopped.`,
-        );
+        this.findings.unknown({ key: 'hNeverLetGo', params: { client: client.id, line: p.first.line, other: p.secondClient, otherLine: p.second.line } });
       }
     }
   }
@@ -78,12 +76,6 @@ export class Beliefs {
   }
 
   private overlap(certainty: Certainty, first: string, second: string, evidence: Ev[]): void {
-    this.findings.acquisitionOverlap({
-      kind: 'mutual-exclusion',
-      certainty,
-      clients: [second, first],
-      message: `${second} acquired the lock while ${first} still believed it held it (from ${first}'s acquisition to its release)`,
-      evidence,
-    });
+    this.findings.acquisitionOverlap(found('mutual-exclusion', certainty, [second, first], { key: 'hMutexAcquired', params: { second, first } }, evidence));
   }
 }

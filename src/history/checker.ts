@@ -74,26 +74,26 @@ export class HistoryChecker {
     this.intake.noteLine(line);
     const parsed = parseHistoryLine(text, line);
     if (parsed === null) return;
-    if ('message' in parsed) this.findings.problem(parsed.line, parsed.message);
+    if ('message' in parsed) this.findings.inputProblem(parsed.line, parsed.message);
     else this.push(parsed);
   }
 
   /** A line another reader (MONITOR import) could not read. */
   pushProblem(line: number, message: string): void {
     this.intake.noteLine(line);
-    this.findings.problem(line, message);
+    this.findings.inputProblem(line, message);
   }
 
   /** A line longer than the reader's bound: skipped, and said. */
   pushTooLong(line: number, size: number): void {
     this.intake.noteLine(line);
-    this.findings.problem(line, `a line of ${size} characters, longer than the checker reads (${HISTORY_LINE_BYTES_MAX}): skipped`);
+    this.findings.problem(line, { key: 'hLineTooLong', params: { size, max: HISTORY_LINE_BYTES_MAX } });
   }
 
   push(record: HistoryRecord): void {
     this.intake.noteLine(record.line);
     if (record.kind === 'header') {
-      if (record.header.repliesKnown === false) this.findings.unknown('The recording has no replies (MONITOR): whether each command succeeded is worked out from the commands and the server clock, and what each client was told is unknown.');
+      if (record.header.repliesKnown === false) this.findings.unknown({ key: 'hNoReplies' });
       return;
     }
     const ev = this.intake.accept(record);
@@ -114,7 +114,7 @@ export class HistoryChecker {
 
   /** One event, in start order: a mark, or a command's effects on the lock key. */
   private process(ev: Ev, late: boolean): void {
-    if (late) this.findings.problem(ev.line, 'starts before events the checker already passed (further out of order than its reorder buffer): checked in arrival order');
+    if (late) this.findings.problem(ev.line, { key: 'hLate' });
     const client = this.beliefs.client(ev.client, ev.line);
     if (ev.record.kind === 'mark') {
       client.markCount++;
@@ -141,9 +141,9 @@ export class HistoryChecker {
     }
     const { repliesMissing, commandCount } = this.intake;
     if (repliesMissing > 0 && commandCount > 0) {
-      this.findings.unknown(`${repliesMissing} of ${commandCount} commands have no reply: their success is inferred, and violations that depend on them are at most possible.`);
+      this.findings.unknown({ key: 'hRepliesMissing', params: { missing: repliesMissing, total: commandCount } });
     }
-    if (this.intake.lockKey === null) this.findings.unknown('No SET ... NX in the history: no lock key found (give --lock-key).');
+    if (this.intake.lockKey === null) this.findings.unknown({ key: 'hNoLockKey' });
   }
 
   private verdict(): HistoryVerdict {
@@ -160,7 +160,8 @@ export class HistoryChecker {
       violationsNotListed: findings.foundNotListed,
       problems: [...findings.problems].sort((a, b) => a.line - b.line),
       problemsNotListed: findings.problemsNotListed,
-      unknowns: [...findings.unknowns],
+      unknowns: [...findings.unknowns.keys()],
+      unknownRefs: [...findings.unknowns.values()],
       fromMs: intake.fromMs,
       toMs: intake.toMs,
     };

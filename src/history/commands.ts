@@ -57,7 +57,7 @@ export class CommandEffects {
   private count(effect: LockEffect, ev: Ev): LockEffect {
     if (effect.op !== 'none') this.lockCommandCount++;
     if (effect.op === 'unknown') {
-      this.findings.unknown(`Line ${ev.line} (${ev.client}): ${effect.why}: its effect on the lock key is unknown, so who owned the lock after it is uncertain.`);
+      this.findings.unknown({ key: 'hEffectUnknown', params: { line: ev.line, client: ev.client, why: effect.why } });
       this.versions.ownerUnknownSince = ev;
     }
     return effect;

@@ -3,6 +3,7 @@
  * violations, the mutual exclusions read from acquisitions (kept apart until the end, when marks
  * may overrule them), the input problems and what the recording cannot tell.
  */
+import { historyEnglish, type HistoryMessageRef } from '../i18n/history';
 import type { Ev } from './model';
 import type { Certainty, HistoryProblem, HistoryViolationKind } from './verdict';
 
@@ -14,8 +15,14 @@ export interface Found {
   readonly certainty: Certainty;
   /** Offender first. */
   readonly clients: readonly string[];
+  /** In the reader's language later (the page); `message` is its English, worded once here. */
+  readonly ref: HistoryMessageRef;
   readonly message: string;
   readonly evidence: readonly Ev[];
+}
+
+export function found(kind: HistoryViolationKind, certainty: Certainty, clients: readonly string[], ref: HistoryMessageRef, evidence: readonly Ev[]): Found {
+  return { kind, certainty, clients, ref, message: historyEnglish(ref), evidence };
 }
 
 export class Findings {
@@ -25,11 +32,11 @@ export class Findings {
   foundNotListed = 0;
   readonly problems: HistoryProblem[] = [];
   problemsNotListed = 0;
-  /** A set: the same unknown (a bound passed, replies missing) is said once. */
-  readonly unknowns = new Set<string>();
+  /** By their English: the same unknown (a bound passed, replies missing) is said once. */
+  readonly unknowns = new Map<string, HistoryMessageRef>();
 
-  violation(kind: HistoryViolationKind, certainty: Certainty, clients: readonly string[], message: string, evidence: Ev[]): void {
-    this.push({ kind, certainty, clients, message, evidence });
+  violation(kind: HistoryViolationKind, certainty: Certainty, clients: readonly string[], ref: HistoryMessageRef, evidence: Ev[]): void {
+    this.push(found(kind, certainty, clients, ref, evidence));
   }
 
   push(found: Found): void {
@@ -45,12 +52,20 @@ export class Findings {
     else this.foundNotListed++;
   }
 
-  problem(line: number, message: string): void {
+  /** A problem the checker words itself. */
+  problem(line: number, ref: HistoryMessageRef): void {
+    if (this.problems.length >= PROBLEMS_LISTED_MAX) this.problemsNotListed++;
+    else this.problems.push({ line, message: historyEnglish(ref), ref });
+  }
+
+  /** A problem another reader worded (the line format, MONITOR import): English only. */
+  inputProblem(line: number, message: string): void {
     if (this.problems.length >= PROBLEMS_LISTED_MAX) this.problemsNotListed++;
     else this.problems.push({ line, message });
   }
 
-  unknown(message: string): void {
-    this.unknowns.add(message);
+  unknown(ref: HistoryMessageRef): void {
+    const message = historyEnglish(ref);
+    if (!this.unknowns.has(message)) this.unknowns.set(message, ref);
   }
 }

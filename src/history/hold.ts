@@ -3,7 +3,7 @@
  * recording's end), against the `maxHoldMs` bound: certain when even the shortest reading of the
  * intervals is over it, possible when the longest is.
  */
-import type { Found } from './findings';
+import { found, type Found } from './findings';
 import type { Version } from './model';
 
 /** The `lock-held-too-long` finding for `v`, or null; `lastMs`: the recording's last instant when it ended with `v` alive. */
@@ -24,5 +24,6 @@ export function holdFinding(v: Version, limitMs: number, lastMs: number | null):
   if (!possible) return null;
   const evidence = endEv === null ? [v.acquire] : [v.acquire, endEv];
   const heldMs = Math.round(Math.max(0, endLo - v.acquire.t1));
-  return { kind: 'lock-held-too-long', certainty: certain ? 'certain' : 'possible', clients: [v.client], message: `${v.client} held the lock ${certain ? `${heldMs} ms` : 'possibly'} longer than ${limitMs} ms`, evidence };
+  const ref = certain ? ({ key: 'hHeldTooLong', params: { client: v.client, heldMs, limitMs } } as const) : ({ key: 'hHeldPossiblyTooLong', params: { client: v.client, limitMs } } as const);
+  return found('lock-held-too-long', certain ? 'certain' : 'possible', [v.client], ref, evidence);
 }

@@ -90,14 +90,15 @@ export class Intake {
       state = { lastEndMs: -Infinity, multi: null };
       this.conns.set(conn, state);
     }
-    if (endMs < state.lastEndMs) this.findings.problem(line, `connection ${conn}: endMs ${endMs} is before the previous reply's ${state.lastEndMs} on the same connection (a clock running backwards, or lines out of order)`);
+    if (endMs < state.lastEndMs) this.findings.problem(line, { key: 'hConnBackwards', params: { conn, endMs, lastEndMs: state.lastEndMs } });
     else state.lastEndMs = endMs;
     const clockState = this.clocks.get(clock);
     if (clockState === undefined) {
       if (this.clocks.size < CONNECTIONS_MAX) this.clocks.set(clock, { offsetMs: startWallMs - startMs, stepped: false });
     } else if (!clockState.stepped && Math.abs(endWallMs - endMs - clockState.offsetMs) > CLOCK_STEP_MS) {
       clockState.stepped = true;
-      this.findings.problem(line, `the wall clock${clock === '' ? '' : ` of ${clock}`} moved ${Math.round(endWallMs - endMs - clockState.offsetMs)} ms away from its monotonic clock (stepped by NTP or by hand?): orders across it are less certain than they look`);
+      const ms = Math.round(endWallMs - endMs - clockState.offsetMs);
+      this.findings.problem(line, clock === '' ? { key: 'hClockStepped', params: { ms } } : { key: 'hNamedClockStepped', params: { clock, ms } });
     }
   }
 

@@ -50,6 +50,6 @@ export class Marks {
   }
 
   private overlap(certainty: Certainty, first: string, second: string, evidence: Ev[]): void {
-    this.findings.violation('mutual-exclusion', certainty, [second, first], `${second} entered the critical section while ${first} was in it`, evidence);
+    this.findings.violation('mutual-exclusion', certainty, [second, first], { key: 'hMutexEntered', params: { second, first } }, evidence);
   }
 }

@@ -65,7 +65,7 @@ export class Ownership {
   private racingRemovals(ev: Ev, client: ClientState): void {
     this.recent.prune(ev.t0);
     for (const r of this.recent.removals) {
-      if (r.ev.client !== client.id && !r.first && !r.matched) this.findings.violation('foreign-release', 'possible', [r.ev.client, client.id], `${r.ev.client}'s DEL may have run after ${client.id} acquired the lock`, [ev, r.ev]);
+      if (r.ev.client !== client.id && !r.first && !r.matched) this.findings.violation('foreign-release', 'possible', [r.ev.client, client.id], { key: 'hForeignDelMayFollow', params: { remover: r.ev.client, client: client.id } }, [ev, r.ev]);
     }
   }
 
@@ -89,7 +89,7 @@ export class Ownership {
     for (const v of candidates) {
       if (v.client !== client.id) {
         const certain = sure && v.sure && this.versions.certainlyLive(v, ev) && this.versions.ownerKnown(v);
-        this.findings.violation('foreign-release', certain ? 'certain' : 'possible', [client.id, v.client], `${client.id} overwrote ${v.client}'s lock`, [v.acquire, ev]);
+        this.findings.violation('foreign-release', certain ? 'certain' : 'possible', [client.id, v.client], { key: 'hForeignOverwrote', params: { client: client.id, owner: v.client } }, [v.acquire, ev]);
       }
       this.versions.end(v, ev, 'overwrite');
     }
@@ -122,10 +122,10 @@ export class Ownership {
       return;
     }
     if (v.client !== client.id && applied !== false) {
-      this.findings.violation('foreign-release', applied === true && v.sure ? 'certain' : 'possible', [client.id, v.client], `${client.id} released ${v.client}'s lock with its token (two clients share one token?)`, [v.acquire, ev]);
+      this.findings.violation('foreign-release', applied === true && v.sure ? 'certain' : 'possible', [client.id, v.client], { key: 'hForeignWithToken', params: { client: client.id, owner: v.client } }, [v.acquire, ev]);
     }
     if (applied === false && v.ended === null && v.sure && this.versions.certainlyLive(v, ev)) {
-      this.findings.problem(ev.line, `${ev.client}'s release found no lock with its token, yet line ${v.acquire.line}'s lock should still have been there (an unrecorded client?)`);
+      this.findings.problem(ev.line, { key: 'hReleaseFoundNone', params: { client: ev.client, line: v.acquire.line } });
     }
     const first = applied === true && v.sure && this.versions.certainlyLive(v, ev);
     if (applied !== false) this.recent.noteRemoval(ev, first, false, token);
@@ -138,7 +138,7 @@ export class Ownership {
     if (applied !== false) this.foreignDeletes(ev, client, candidates, applied);
     else {
       for (const v of candidates) {
-        if (v.sure && this.versions.certainlyLive(v, ev)) this.findings.problem(ev.line, `${ev.client}'s DEL found no key, yet line ${v.acquire.line}'s lock should still have been there (an unrecorded client?)`);
+        if (v.sure && this.versions.certainlyLive(v, ev)) this.findings.problem(ev.line, { key: 'hDelFoundNone', params: { client: ev.client, line: v.acquire.line } });
       }
     }
     // A version certainly there through the whole removal: any acquisition that starts later ran after it.
@@ -162,7 +162,7 @@ export class Ownership {
     if (foreign.length === 0) return;
     const certain = applied === true && foreign.length === candidates.length && foreign.every((v) => v.sure && this.versions.ownerKnown(v));
     const owners = [...new Set(foreign.map((v) => v.client))];
-    this.findings.violation('foreign-release', certain ? 'certain' : 'possible', [client.id, ...owners], `${client.id} deleted ${owners.join(' or ')}'s lock`, [foreign[foreign.length - 1].acquire, ev]);
+    this.findings.violation('foreign-release', certain ? 'certain' : 'possible', [client.id, ...owners], { key: 'hForeignDeleted', params: { client: client.id, owners: { anyOf: owners } } }, [foreign[foreign.length - 1].acquire, ev]);
   }
 
   private extend(ev: Ev, token: string | null, ttlMs: number | null, applied: boolean | null): void {

@@ -30,10 +30,10 @@ export class RecentWrites {
   prune(t0: number): void {
     const gone = (r: RecentWrite) => r.ev.t1 <= t0;
     for (const r of this.removals) {
-      if (gone(r) && r.orphan && !r.matched) this.findings.unknown(`Line ${r.ev.line}: ${r.ev.client} removed a lock value the recording never showed being written (written before the recording started, or by an unrecorded client).`);
+      if (gone(r) && r.orphan && !r.matched) this.findings.unknown({ key: 'hOrphanRemoved', params: { line: r.ev.line, client: r.ev.client } });
     }
     for (const e of this.extends) {
-      if (gone(e) && e.orphan && !e.matched) this.findings.unknown(`Line ${e.ev.line}: ${e.ev.client} extended a lock value the recording never showed being written (written before the recording started, or by an unrecorded client).`);
+      if (gone(e) && e.orphan && !e.matched) this.findings.unknown({ key: 'hOrphanExtended', params: { line: e.ev.line, client: e.ev.client } });
     }
     if (this.removals.some(gone)) this.removals = this.removals.filter((r) => !gone(r));
     if (this.extends.some(gone)) this.extends = this.extends.filter((e) => !gone(e));

@@ -14,7 +14,7 @@ const TEXT_CHARS_MAX = 160;
 export function violationsOf(found: readonly Found[], skewHalfMs: number): HistoryViolation[] {
   const evidence = (e: Ev): EvidenceEvent => ({ line: e.line, client: e.client, text: eventText(e.record), startMs: e.t0 + skewHalfMs, endMs: e.t1 - skewHalfMs });
   return found
-    .map((f) => ({ kind: f.kind, certainty: f.certainty, clients: f.clients, message: f.message, evidence: uniqueByLine(f.evidence).map(evidence) }))
+    .map((f) => ({ kind: f.kind, certainty: f.certainty, clients: f.clients, message: f.message, ref: f.ref, evidence: uniqueByLine(f.evidence).map(evidence) }))
     .sort((a, b) => (a.evidence.at(-1)?.line ?? 0) - (b.evidence.at(-1)?.line ?? 0));
 }
 

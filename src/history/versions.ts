@@ -66,7 +66,7 @@ export class Versions {
     this.live.push(version);
     if (this.live.length > LIVE_VERSIONS_MAX) {
       const dropped = this.live.shift() as Version;
-      this.findings.problem(ev.line, `more than ${LIVE_VERSIONS_MAX} versions of the lock could be live at once; forgot the one from line ${dropped.acquire.line}`);
+      this.findings.problem(ev.line, { key: 'hTooManyVersions', params: { max: LIVE_VERSIONS_MAX, line: dropped.acquire.line } });
     }
   }
 
@@ -79,7 +79,7 @@ export class Versions {
       const by = v.displacedBy;
       if (v.ended === null && by !== null && (ev === null || by.t1 <= ev.t0)) {
         if (v.displacedWhileCertain) {
-          this.findings.problem(by.line, `${by.client}'s acquisition succeeded while ${v.client}'s lock (line ${v.acquire.line}) should still have been there: a command the recording does not have removed it (an unrecorded client?)`);
+          this.findings.problem(by.line, { key: 'hDisplacedUnexplained', params: { client: by.client, owner: v.client, line: v.acquire.line } });
         }
         this.end(v, by, 'acquire');
       } else if (v.ended === null && v.expiry !== null && v.expiry.hi <= (ev?.t0 ?? -Infinity)) this.end(v, null, 'expire');
@@ -92,7 +92,7 @@ export class Versions {
     for (const v of this.live) {
       if (v.ended !== null) continue;
       if (v.expiry === null) {
-        this.findings.violation('lock-never-released', v.sure && this.ownerKnown(v) ? 'certain' : 'possible', [v.client], `${v.client}'s lock has no expiry and was never released: nobody else can acquire it`, [v.acquire]);
+        this.findings.violation('lock-never-released', v.sure && this.ownerKnown(v) ? 'certain' : 'possible', [v.client], { key: 'hNeverReleased', params: { client: v.client } }, [v.acquire]);
       }
       if (v.expiry === null || v.expiry.lo > lastMs) this.checkHold(v, true);
       else this.checkHold(v, false);

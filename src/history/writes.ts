@@ -25,11 +25,14 @@ export class WriteMarks {
     const seen = this.resources.get(resource);
     if (seen !== undefined && value < seen.token && seen.ev.t0 < ev.t1) {
       const certain = seen.ev.t1 < ev.t0;
-      this.findings.violation('stale-write', certain ? 'certain' : 'possible', [client.id, seen.ev.client], `${client.id} wrote ${resource} with fencing token ${token} after ${seen.ev.client} wrote it with ${seen.token}`, [seen.ev, ev]);
+      this.findings.violation('stale-write', certain ? 'certain' : 'possible', [client.id, seen.ev.client], { key: 'hStaleFenced', params: { client: client.id, resource, token, other: seen.ev.client, otherToken: String(seen.token) } }, [
+        seen.ev,
+        ev,
+      ]);
       return;
     }
     if (seen === undefined && this.resources.size >= RESOURCES_MAX) {
-      this.findings.unknown(`More than ${RESOURCES_MAX} resources written: fencing order checked for the first ${RESOURCES_MAX} only.`);
+      this.findings.unknown({ key: 'hTooManyResources', params: { max: RESOURCES_MAX } });
       return;
     }
     if (seen === undefined || value > seen.token) this.resources.set(resource, { token: value, ev });
@@ -41,7 +44,7 @@ export class WriteMarks {
     const superseding = v?.supersededBy ?? null;
     if (v === undefined || superseding === null || superseding.t0 >= ev.t1) return false;
     const certain = superseding.t1 < ev.t0 && v.sure;
-    this.findings.violation('stale-write', certain ? 'certain' : 'possible', [client.id, superseding.client], `${client.id} wrote ${resource} with token ${token} after ${superseding.client} acquired the lock`, [v.acquire, superseding, ev]);
+    this.findings.violation('stale-write', certain ? 'certain' : 'possible', [client.id, superseding.client], { key: 'hStaleLease', params: { client: client.id, resource, token, other: superseding.client } }, [v.acquire, superseding, ev]);
     return true;
   }
 }
