@@ -44,7 +44,7 @@ export async function runCheck(command: CheckCommand, io: CheckIo): Promise<numb
     }
   }
   const verdict = checker.finish();
-  io.stdout.write(command.json ? `${JSON.stringify({ file: command.file, ...verdict })}\n` : `${verdictText(command.file, verdict)}\n`);
+  io.stdout.write(command.json ? `${JSON.stringify({ file: command.file, ...verdict }, withoutRefs)}\n` : `${verdictText(command.file, verdict)}\n`);
   return checkExitCode(verdict);
 }
 
@@ -82,6 +82,11 @@ async function* historyLines(input: AsyncIterable<Buffer>, maxChars: number): As
   };
   for await (const chunk of input) yield* emit(tail + decoder.write(chunk), false);
   yield* emit(tail + decoder.end(), true);
+}
+
+/** The JSON keeps the English `message`s only: the catalog keys behind them (`ref`, `unknownRefs`) are the page's, not a format to keep stable. */
+function withoutRefs(key: string, value: unknown): unknown {
+  return key === 'ref' || key === 'unknownRefs' ? undefined : value;
 }
 
 /** The verdict in words for a person with an incident. */

@@ -3,6 +3,7 @@
  * refused acquisition, a removal, an extension, a read, nothing, or `unknown` (a command or script
  * whose effect on the key the checker cannot tell). `applied: null` means the reply is not known.
  */
+import type { HistoryMessageRef } from '../i18n/history';
 import type { HistoryReply } from './format';
 import type { ScriptBook } from './scripts';
 
@@ -16,7 +17,8 @@ export type LockEffect =
   | { readonly op: 'extend'; readonly token: string | null; readonly ttlMs: number | null; readonly applied: boolean | null }
   /** A read that saw `value` (null: absent; undefined: not a value read, or the reply is unknown). */
   | { readonly op: 'read'; readonly value: string | null | undefined }
-  | { readonly op: 'unknown'; readonly why: string };
+  /** `why`: a few words on what the checker could not follow, in the catalog (src/i18n/history.ts). */
+  | { readonly op: 'unknown'; readonly why: HistoryMessageRef };
 
 export interface CommandOutcome {
   readonly reply: HistoryReply | undefined;
@@ -36,7 +38,7 @@ export function lockEffect(argv: readonly string[], lockKey: string, outcome: Co
   if (argv[1] !== lockKey) {
     // Multi-key commands that may name the lock key after the first position.
     if ((name === 'DEL' || name === 'UNLINK') && argv.slice(2).includes(lockKey)) return removeEffect(argv, outcome);
-    if (argv.slice(2).includes(lockKey) && !READS.has(name) && name !== 'MGET') return { op: 'unknown', why: `${name} names the lock key` };
+    if (argv.slice(2).includes(lockKey) && !READS.has(name) && name !== 'MGET') return { op: 'unknown', why: { key: 'hWhyNamesKey', params: { command: name } } };
     return NONE;
   }
   if (outcome.error !== undefined) return NONE;
@@ -64,7 +66,7 @@ export function lockEffect(argv: readonly string[], lockKey: string, outcome: Co
       return { op: 'read', value: typeof reply === 'string' || reply === null ? reply : undefined };
     default:
       if (READS.has(name)) return { op: 'read', value: undefined };
-      return { op: 'unknown', why: `${name} on the lock key` };
+      return { op: 'unknown', why: { key: 'hWhyOnKey', params: { command: name } } };
   }
 }
 
@@ -81,7 +83,7 @@ function setEffect(argv: readonly string[], reply: HistoryReply | undefined): Lo
     else if (option === 'GET') get = true;
     else if (option === 'PX' || option === 'EX') ttlMs = durationMs(argv[++i], option === 'EX' ? 1000 : 1);
     // EXAT/PXAT and KEEPTTL: the expiry is not a duration; the checker treats it as unknown (null ttl would claim "no TTL").
-    else if (option === 'EXAT' || option === 'PXAT' || option === 'KEEPTTL') return { op: 'unknown', why: `SET ... ${option} (an expiry the checker does not follow)` };
+    else if (option === 'EXAT' || option === 'PXAT' || option === 'KEEPTTL') return { op: 'unknown', why: { key: 'hWhySetExpiry', params: { option } } };
   }
   if (reply === undefined) return { op: 'acquire', token, ttlMs, conditional: nx || xx, applied: null };
   // With GET the reply is the old value; with NX and GET (Redis 7) nil means it set.
@@ -109,7 +111,7 @@ function scriptEffect(name: string, argv: readonly string[], lockKey: string, ou
   const args = argv.slice(3 + keyCount);
   const info = name.startsWith('EVALSHA') ? scripts.infoOf(argv[1] ?? '') : scripts.learn(argv[1] ?? '');
   if (!keys.includes(lockKey)) return NONE;
-  if (info === null) return { op: 'unknown', why: `EVALSHA ${argv[1]?.slice(0, 12)}…: a script whose source the recording never showed (no EVAL or SCRIPT LOAD of it)` };
+  if (info === null) return { op: 'unknown', why: { key: 'hWhyScriptUnseen', params: { sha: String(argv[1]?.slice(0, 12)) } } };
   if (outcome.error !== undefined) return NONE;
   const reply = outcome.reply;
   const known = reply !== undefined;
@@ -127,7 +129,7 @@ function scriptEffect(name: string, argv: readonly string[], lockKey: string, ou
     case 'acquire':
       return { op: 'acquire', token, ttlMs, conditional: true, applied: succeeded };
     case 'unknown':
-      return { op: 'unknown', why: 'a script of a shape the checker does not recognise' };
+      return { op: 'unknown', why: { key: 'hWhyScriptShape' } };
   }
 }
 

@@ -1,3 +1,5 @@
+import type { HistoryMessageRef } from '../i18n/history';
+
 /**
  * What a check of a history says, as plain data a page could draw: the violations, each with its
  * evidence events (line numbers are the event indices), one lane per client, the input problems
@@ -29,7 +31,10 @@ export interface HistoryViolation {
   readonly certainty: Certainty;
   /** Offender first. */
   readonly clients: readonly string[];
+  /** In English: what the CLI prints. */
   readonly message: string;
+  /** The same sentence as a catalog key and parameters (src/i18n/history.ts): the page words it in the reader's language. */
+  readonly ref: HistoryMessageRef;
   /** The shortest sub-history that still shows it, in line order. */
   readonly evidence: readonly EvidenceEvent[];
 }
@@ -48,6 +53,8 @@ export interface HistoryProblem {
   /** The line it concerns (0: the file as a whole). */
   readonly line: number;
   readonly message: string;
+  /** The checker's own problems as a catalog key and parameters; absent for a line the format or MONITOR reader could not read (English only). */
+  readonly ref?: HistoryMessageRef;
 }
 
 export interface HistoryVerdict {
@@ -67,6 +74,8 @@ export interface HistoryVerdict {
   readonly problemsNotListed: number;
   /** What the recording cannot tell (no replies, scripts never seen, a key written before the recording started). */
   readonly unknowns: readonly string[];
+  /** The same, index for index, as catalog keys and parameters (src/i18n/history.ts). */
+  readonly unknownRefs: readonly HistoryMessageRef[];
   /** Wall-clock span of the history. */
   readonly fromMs: number | null;
   readonly toMs: number | null;

@@ -13,7 +13,7 @@ export type MessageKey = keyof typeof en;
 export type Catalog = { readonly [K in MessageKey]: Message };
 
 type FormsOf<M> = M extends string ? M : M[keyof M] & string;
-type ParamName<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | ParamName<Rest> : never;
+export type ParamName<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | ParamName<Rest> : never;
 
 type ParamNameOf<K extends MessageKey> = ParamName<FormsOf<(typeof en)[K]>>;
 /** Parameter values: numbers are formatted for the language (Intl.NumberFormat), strings shown as they are. */

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test, type LockstepPage } from './fixtures';
 import { englishOnPage } from './zh-text';
 
@@ -89,4 +90,30 @@ test('the Chinese page: a node lesson, its nodes dialog and the faults it refuse
   await page.getByTestId('nodes-open').click();
   await expect(page.getByTestId('node-faults.refusals')).toBeVisible();
   await expectNoEnglish(app, 'nodes dialog');
+});
+
+test('the Chinese page: a recorded history’s verdict, its problems and what it cannot tell', async ({ app, page }) => {
+  test.slow();
+  await app.open();
+  await toChinese(app);
+  await page.getByTestId('workbench-open').click();
+  const drawer = page.getByTestId('workbench');
+  await drawer.getByTestId('workbench.tab.io').click();
+  // The foreign release of history-import.spec.ts, plus a reply out of order on one connection (a
+  // problem the checker words) and a RENAME of the lock key (something the recording cannot tell).
+  const incident = await readFile(new URL('./fixtures/foreign-release.jsonl', import.meta.url), 'utf8');
+  const T = 1_700_000_000_000;
+  const extra = [
+    { client: 'worker-b', argv: ['GET', 'report'], reply: null, startMs: 262, endMs: 263, startWallMs: T + 262, endWallMs: T + 263 },
+    { client: 'worker-b', argv: ['GET', 'report'], reply: null, startMs: 255, endMs: 256, startWallMs: T + 264, endWallMs: T + 265 },
+    { client: 'worker-c', argv: ['RENAME', 'lock', 'old-lock'], reply: 'OK', startMs: 300, endMs: 301, startWallMs: T + 300, endWallMs: T + 301 },
+  ].map((line) => JSON.stringify(line));
+  const text = `${incident.trimEnd()}\n${extra.join('\n')}\n`;
+  await drawer.getByTestId('io.import-input').setInputFiles({ name: 'incident.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(text) });
+  const history = page.getByTestId('history');
+  await expect(history).toHaveAttribute('data-status', 'done');
+  await expect(history.getByTestId('history.violation').filter({ hasText: '释放了别人的锁' })).toContainText('worker-a 删除了 worker-b 的锁');
+  await expect(history.getByTestId('history.problems')).toContainText('早于同一连接上前一个回复');
+  await expect(history.getByTestId('history.unknowns')).toContainText('对锁的键执行了 RENAME');
+  await expectNoEnglish(app, 'history dialog');
 });

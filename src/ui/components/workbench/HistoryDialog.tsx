@@ -3,8 +3,12 @@
  * violation certain or possible with its evidence lines, the file's problems and what the
  * recording cannot tell, and a timeline with a lane per client and the lock key's commands on a
  * Redis row, the evidence drawn in red. Texts from the file are shown as text, never as markup.
+ * The checker's own sentences come as catalog references and are worded in the page's language;
+ * a line the format or MONITOR reader could not read keeps its English.
  */
 import { useShallow } from 'zustand/react/shallow';
+import type { Lang } from '../../../i18n';
+import { historyText } from '../../../i18n/history';
 import { ioText, type IoTextKey } from '../../../i18n/io';
 import { useSimStore, useSimStoreApi } from '../../store/context';
 import { historyFileBytesMax } from '../../store/limits';
@@ -28,7 +32,7 @@ export function HistoryDialog() {
       {history.status === 'checking' && <p role="status">{t('historyChecking', { file: history.fileName })}</p>}
       {history.status === 'too-big' && <p role="alert">{t('historyTooBig', { file: history.fileName, size: history.size, max: historyFileBytesMax })}</p>}
       {history.status === 'failed' && <p role="alert">{t('historyFailed', { file: history.fileName, message: history.message })}</p>}
-      {history.status === 'done' && history.report !== null && <HistoryBody report={history.report} t={t} />}
+      {history.status === 'done' && history.report !== null && <HistoryBody report={history.report} t={t} lang={lang} />}
       <form method="dialog" className="dialog__actions">
         <button type="submit" className="button button--primary" data-testid="history.close">
           {t('historyClose')}
@@ -46,7 +50,7 @@ const KIND_KEY = {
   'lock-held-too-long': 'historyKind_lock_held_too_long',
 } as const satisfies Record<HistoryReport['verdict']['violations'][number]['kind'], IoTextKey>;
 
-function HistoryBody({ report, t }: { report: HistoryReport; t: T }) {
+function HistoryBody({ report, t, lang }: { report: HistoryReport; t: T; lang: Lang }) {
   const { verdict } = report;
   return (
     <div className="history-dialog__body">
@@ -60,7 +64,7 @@ function HistoryBody({ report, t }: { report: HistoryReport; t: T }) {
         <ol className="history-dialog__violations">
           {verdict.violations.map((v, i) => (
             <li key={i} data-testid="history.violation" data-kind={v.kind} data-certainty={v.certainty}>
-              <strong>{t(KIND_KEY[v.kind])}</strong> ({t(v.certainty === 'certain' ? 'historyCertain' : 'historyPossible')}): {v.message}
+              <strong>{t(KIND_KEY[v.kind])}</strong> ({t(v.certainty === 'certain' ? 'historyCertain' : 'historyPossible')}): {historyText(v.ref, lang)}
               <div className="history-dialog__evidence-title">{t('historyEvidence')}</div>
               <ul className="history-dialog__evidence">
                 {v.evidence.map((e) => (
@@ -82,7 +86,7 @@ function HistoryBody({ report, t }: { report: HistoryReport; t: T }) {
           <ul>
             {verdict.problems.map((p, i) => (
               <li key={i}>
-                <code>{p.line === 0 ? t('ioWholeFile') : p.line}</code> {p.message}
+                <code>{p.line === 0 ? t('ioWholeFile') : p.line}</code> {p.ref === undefined ? p.message : historyText(p.ref, lang)}
               </li>
             ))}
           </ul>
@@ -93,8 +97,8 @@ function HistoryBody({ report, t }: { report: HistoryReport; t: T }) {
         <section data-testid="history.unknowns">
           <p>{t('historyUnknowns')}</p>
           <ul>
-            {verdict.unknowns.map((u, i) => (
-              <li key={i}>{u}</li>
+            {verdict.unknownRefs.map((u, i) => (
+              <li key={i}>{historyText(u, lang)}</li>
             ))}
           </ul>
         </section>
