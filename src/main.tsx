@@ -127,8 +127,10 @@ function afterFirstScreen() {
   if (afterFirstScreenStarted) return;
   afterFirstScreenStarted = true;
   void outcomes.start();
-  // The scenarios' bodies load once the session is in the worker: this thread then needs no Lua engine for them.
-  void moveSessionToWorker()
+  // The session moves once a link's scenario is on screen (a loading one is this thread's to finish),
+  // and the other scenarios' bodies load after: this thread then needs no Lua engine for them.
+  void runShown()
+    .then(moveSessionToWorker)
     .then(() => library.prepareAll())
     .then(runShown)
     .then(() => store.getState().sessionIdle())

@@ -282,7 +282,9 @@ function traceOf(s: SimState): Trace {
 }
 
 /** lockstep.explore: fills the dialog's form, starts the search, resolves when it ends. */
-function exploreThroughStore(store: SimStore, spec: ExploreSpec): Promise<ExploreOutcome> {
+async function exploreThroughStore(store: SimStore, spec: ExploreSpec): Promise<ExploreOutcome> {
+  // The search starts at once only on a settled run (the dialog's Search waits the same way).
+  await store.getState().sessionIdle();
   return new Promise((resolve) => {
     const s = store.getState();
     s.openExplore();

@@ -154,6 +154,8 @@ describe('feature slices over fake ports', () => {
         return answer;
       },
       closeExplorer: () => void closed++,
+      // The session has answered everything (a store in this thread): at once.
+      whenSettled: (then) => then(),
     };
     const outcome = { variantId: 'lua', divergence: { step: 1 }, violations: [], stepsApplied: 2 } as unknown as VariantOutcome;
     const report = { id: 1, scenarioId: 'get-then-del', seed: 1, schedule: 'A B', baseVariantId: 'get-then-del', outcomes: [outcome], ranIn: 'page', commandCount: 0 } satisfies OutcomeReport;

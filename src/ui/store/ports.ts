@@ -57,21 +57,24 @@ export interface RunPort {
   definitionOnScreen(): ScenarioDefinition | null;
   /** What the page shows of the scenario and variant (its challenges, questions...). */
   runInfo(): RunInfo;
-  loadRun(spec: RunSpec): LoadResult;
+  /** `then` gets the final result: at once in this thread, or when the engine worker has replayed the run. */
+  loadRun(spec: RunSpec, then?: (result: LoadResult) => void): LoadResult;
   /** Shows a message for the user (null clears it). */
   notify(notice: Notice | null): void;
   /** Calls `listener` on each update that changes the run's identity; returns the unsubscribe. */
   onRunChanged(listener: (change: RunChange) => void): () => void;
+  /** Runs `then` once the session has answered everything asked so far (at once when it has): `run()` is then the run those requests made. */
+  whenSettled(then: () => void): void;
 }
 
 /** "Find a race": bounds come from the scenario; a found violation is loaded, then compared across variants. */
-export interface ExplorePort extends Pick<RunPort, 'run' | 'scenario' | 'loadRun'> {
+export interface ExplorePort extends Pick<RunPort, 'run' | 'scenario' | 'loadRun' | 'whenSettled'> {
   /** Replays the run on screen against every variant (the compare feature). */
   compareVariants(): void;
 }
 
 /** Compare a schedule across variants, then show one variant's run in the timeline. */
-export interface ComparePort extends Pick<RunPort, 'run' | 'scenario' | 'loadRun'> {
+export interface ComparePort extends Pick<RunPort, 'run' | 'scenario' | 'loadRun' | 'whenSettled'> {
   /** Closes the explorer's dialog, so the timeline shows the loaded variant. */
   closeExplorer(): void;
 }

@@ -50,8 +50,12 @@ export interface RunClient {
   /** A typed command: applied, published, a refusal shown as a notice; `then` gets the result once it is in. */
   command(command: SessionCommand, then?: (result: CommandResult) => void): void;
   whenReady(id: string, then: () => void): void;
-  /** Loads a run: the result at once when it is known here (always in this thread; a worker's checks refused), else ok while the worker replays it. */
-  loadRun(spec: RunSpec): LoadResult;
+  /**
+   * Loads a run: the result at once when it is known here (always in this thread; a worker's
+   * checks refused), else ok while the worker replays it. `then` gets the final result, at once
+   * in this thread or when the worker answers.
+   */
+  loadRun(spec: RunSpec, then?: (result: LoadResult) => void): LoadResult;
   /** The same, resolving once the run is loaded or refused wherever the session is. */
   loadRunSettled(spec: RunSpec): Promise<LoadResult>;
   /** Another variant or seed, keeping what fits of the schedule; `noticeKey` says so when all fit. */
@@ -75,7 +79,7 @@ export function createRunClient(deps: ClientDeps, store: StoreAccess): RunClient
         then?.(result);
       }),
     whenReady: (id, then) => client.whenReady(id, then),
-    loadRun: (spec) => client.loadRun(spec).now,
+    loadRun: (spec, then) => client.loadRun(spec, then).now,
     loadRunSettled: (spec) => client.loadRun(spec).settled,
     rebuild: (variantId, seed, noticeKey) => client.rebuild(variantId, seed, noticeKey),
     stop: () => client.stop(),
@@ -160,12 +164,13 @@ class SessionClient {
     );
   }
 
-  loadRun(spec: RunSpec): { readonly now: LoadResult; readonly settled: Promise<LoadResult> } {
+  loadRun(spec: RunSpec, then?: (result: LoadResult) => void): { readonly now: LoadResult; readonly settled: Promise<LoadResult> } {
     const { library } = this.deps;
     const scenario = spec.custom?.scenario ?? library.ready(spec.scenarioId);
     // Built-in but not loaded yet (the page, before `lockstep.ready`): nothing changes.
     if (scenario === undefined && library.catalog.some((s) => s.id === spec.scenarioId)) {
       const now: LoadResult = { ok: false, error: { reason: 'not-ready', detail: spec.scenarioId } };
+      then?.(now);
       return { now, settled: Promise.resolve(now) };
     }
     let now: LoadResult | null = null;
@@ -174,6 +179,7 @@ class SessionClient {
       this.deps.host().load(request, (outcome, view) => {
         const result = scenario !== undefined && outcome.ok && view !== null ? this.installRun(spec, scenario, outcome, view) : outcome;
         now ??= result;
+        then?.(result);
         resolve(result);
       });
     });
@@ -196,6 +202,7 @@ class SessionClient {
   rebuild(variantId: string, seed: number, noticeKey: 'variantReplayed' | null): void {
     const { runState } = this.deps;
     this.deps.host().command({ kind: 'rebuild', variantId, seed }, (result, view) => {
+      this.store.set({ requestedVariantId: null });
       if (!result.ok || view === null) return this.settle(result, view);
       this.store.stopPlayback();
       const variant = findVariant(runState.scenario, variantId);

@@ -27,7 +27,8 @@ export const selectPresentation = (s: SimState) => s.presentation;
 
 export const selectPlayback = (s: SimState) => ({ playing: s.playing, speedStepsPerS: s.speedStepsPerS });
 export const selectAppearance = (s: SimState) => ({ lang: s.lang, theme: s.theme, presentation: s.presentation, embed: s.embed });
-export const selectOutcomes = (s: SimState) => ({ outcomes: s.outcomes, pending: s.outcomesPending, variantId: s.variantId, lang: s.lang, predict: s.predict });
+// The radio follows a press at once: the variant asked for, until the session's run under it is published.
+export const selectOutcomes = (s: SimState) => ({ outcomes: s.outcomes, pending: s.outcomesPending, variantId: s.requestedVariantId ?? s.variantId, lang: s.lang, predict: s.predict });
 
 /** The CLI command that replays the run shown on a real Redis (docs/REPLAY.md). */
 export const selectReplayCommand = (s: SimState) => replayCommandText(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor, s.nodes.length > 0 ? 'nodes' : s.runInfo.redisCluster ? 'cluster' : 'one');

@@ -67,8 +67,11 @@ export interface SimulationSlice extends SessionFrame {
   readonly persistRun: boolean;
   /** A request to the run session has waited long (a heavy script in the engine worker): the page offers Stop. */
   readonly sessionBusy: boolean;
+  /** The variant a press asked for while the session replays the run under it (null: none pending); the radio shows it at once. */
+  readonly requestedVariantId: string | null;
 
-  loadRun(spec: RunSpec): LoadResult;
+  /** `then` gets the final result: at once in this thread, or when the engine worker has replayed the run. */
+  loadRun(spec: RunSpec, then?: (result: LoadResult) => void): LoadResult;
   /** `loadRun`, resolving once the run is loaded or refused wherever the session runs (the engine worker on the page). */
   loadRunSettled(spec: RunSpec): Promise<LoadResult>;
   /** Resolves once the run session has answered everything asked so far. */

@@ -53,9 +53,14 @@ function runPort(rt: Runtime, feed: RunFeed<SimState>): RunPort {
     scenario: () => rt.runState.scenario,
     definitionOnScreen: () => definitionOnScreen(rt.runState),
     runInfo: () => state().runInfo,
-    loadRun: (spec) => state().loadRun(spec),
+    loadRun: (spec, then) => state().loadRun(spec, then),
     notify: (notice) => feed.set({ notice }),
     onRunChanged: (listener) => feed.onRunChanged(listener),
+    whenSettled: (then) => {
+      const host = rt.host();
+      if (!host.pending()) return then();
+      void host.idle().then(then);
+    },
   };
 }
 

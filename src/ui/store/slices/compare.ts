@@ -50,7 +50,8 @@ export function createCompareSlice(port: ComparePort, init: CompareInit): (store
   let requestId = 0;
   return ({ set, get }) => ({
     compare: idle,
-    compareVariants() {
+    // A run loaded just before (a found violation) may still be in the session: compare the run it makes.
+    compareVariants: () => port.whenSettled(() => {
       const run = port.run();
       const target = { scenarioId: run.scenarioId, seed: run.seed, schedule: run.schedule, baseVariantId: run.variantId };
       if (service === null) {
@@ -63,7 +64,7 @@ export function createCompareSlice(port: ComparePort, init: CompareInit): (store
       service.request({ id, ...target, ...(definition ? { definition } : {}) }, (report) => {
         if (id === requestId) set({ compare: { ...get().compare, status: 'done', report } });
       });
-    },
+    }),
     loadCompareVariant(variantId) {
       const c = get().compare;
       const outcome = c.report?.outcomes.find((o) => o.variantId === variantId);

@@ -101,6 +101,26 @@ export function createExploreSlice(port: ExplorePort, init: ExploreInit): (store
   let requestId = 0;
   return ({ set, get }) => {
     const patch = (next: Partial<ExploreState>) => set({ explore: { ...get().explore, ...next } });
+    const startSearch = () => {
+      const s = get();
+      const run = port.run();
+      if (service === null) {
+        patch({ status: 'error', error: { kind: 'failed', detail: 'no explorer in this page' } });
+        return;
+      }
+      let bounds: BoundsOverrides;
+      try {
+        bounds = boundsOf(s.explore.form, port.scenario());
+      } catch (error) {
+        if (!(error instanceof BoundsError)) throw error;
+        patch({ status: 'error', error: { kind: 'refused', detail: error.message }, result: null, progress: null });
+        return;
+      }
+      if (s.explore.status === 'running') service.cancel(requestId);
+      const id = ++requestId;
+      patch({ status: 'running', progress: null, elapsedMs: 0, result: null, error: null });
+      service.start({ id, scenarioId: run.scenarioId, variantId: run.variantId, seed: run.seed, bounds }, searchReports(() => id === requestId, patch, () => get().loadExploreViolation(0)));
+    };
     return {
       explore: { dialogOpen: false, form: { depthMax: 24, stallCountMax: 0, stallLengthsText: '', crashCountMax: 0 }, ...idle },
       openExplore() {
@@ -115,26 +135,8 @@ export function createExploreSlice(port: ExplorePort, init: ExploreInit): (store
       setExploreForm(form) {
         patch({ form: { ...get().explore.form, ...form } });
       },
-      startExplore() {
-        const s = get();
-        const run = port.run();
-        if (service === null) {
-          patch({ status: 'error', error: { kind: 'failed', detail: 'no explorer in this page' } });
-          return;
-        }
-        let bounds: BoundsOverrides;
-        try {
-          bounds = boundsOf(s.explore.form, port.scenario());
-        } catch (error) {
-          if (!(error instanceof BoundsError)) throw error;
-          patch({ status: 'error', error: { kind: 'refused', detail: error.message }, result: null, progress: null });
-          return;
-        }
-        if (s.explore.status === 'running') service.cancel(requestId);
-        const id = ++requestId;
-        patch({ status: 'running', progress: null, elapsedMs: 0, result: null, error: null });
-        service.start({ id, scenarioId: run.scenarioId, variantId: run.variantId, seed: run.seed, bounds }, searchReports(() => id === requestId, patch, () => get().loadExploreViolation(0)));
-      },
+      // A click just before (a variant chosen, a step) may still be in the session: search the run it makes.
+      startExplore: () => port.whenSettled(() => startSearch()),
       cancelExplore() {
         if (service !== null && get().explore.status === 'running') service.cancel(requestId);
       },

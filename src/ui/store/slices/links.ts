@@ -26,12 +26,14 @@ export function createLinkSlice(port: LinkPort): (store: SliceStore<LinkSlice>) 
       if (parsed.kind === 'none') return;
       if (parsed.kind === 'error') return get().refuseLink(parsed.error);
       if (parsed.kind === 'custom') return port.openDefinitionLink(parsed.hash);
-      const result = port.loadRun(parsed.link);
-      if (result.ok) {
-        port.showLinkError(null);
-        port.setPersistRun(true);
-        port.applyLinkExtras(parsed.link);
-      } else if (result.error.reason !== 'not-ready') get().refuseLink(result.error);
+      // A schedule that does not fit is known once the run is replayed (in the engine worker, later).
+      port.loadRun(parsed.link, (result) => {
+        if (result.ok) {
+          port.showLinkError(null);
+          port.setPersistRun(true);
+          port.applyLinkExtras(parsed.link);
+        } else if (result.error.reason !== 'not-ready' && result.error.reason !== 'stopped') get().refuseLink(result.error);
+      });
     },
     refuseLink(error) {
       // Not saving first: a broken link must not overwrite the reader's saved run.

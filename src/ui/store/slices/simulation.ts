@@ -53,6 +53,7 @@ function initialRunState(rt: Runtime, init: SimStoreInit): RunState {
     outcomesPending: false,
     persistRun: init.linkError == null,
     sessionBusy: false,
+    requestedVariantId: null,
   };
 }
 
@@ -73,7 +74,8 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
     },
     selectVariant(variantId) {
       const { variantId: current, seed } = get();
-      if (variantId === current) return;
+      if (variantId === (get().requestedVariantId ?? current)) return;
+      set({ requestedVariantId: variantId });
       run.rebuild(variantId, seed, 'variantReplayed');
     },
     setSeed(seed) {
@@ -89,9 +91,9 @@ export function createSimulationSlice(rt: Runtime, init: SimStoreInit): StateCre
       const s = get();
       const definition = runState.definition;
       const custom = definition ? { custom: { scenario: runState.scenario, definition } } : {};
-      const result = run.loadRun({ scenarioId: s.scenarioId, variantId: s.variantId, seed: s.seed, schedule: text, cursor: null, ...custom });
-      if (!result.ok) set({ notice: { key: 'actionRefused', params: { detail: result.error.detail }, tone: 'warning' } });
-      return result;
+      return run.loadRun({ scenarioId: s.scenarioId, variantId: s.variantId, seed: s.seed, schedule: text, cursor: null, ...custom }, (result) => {
+        if (!result.ok) set({ notice: { key: 'actionRefused', params: { detail: result.error.detail }, tone: 'warning' } });
+      });
     },
     advanceClock: (ms) => run.command({ kind: 'advance', ms }),
     jumpToNextExpiry: () => run.command({ kind: 'jumpToNextExpiry' }),
