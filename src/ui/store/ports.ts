@@ -105,6 +105,9 @@ export interface WorkbenchPort extends Pick<RunPort, 'run' | 'scenario' | 'defin
   isBuiltIn(scenarioId: string): boolean;
 }
 
+/** The Properties tab's check: the definition on screen judged in the worker; a found schedule loaded as the run. */
+export type PropertyCheckPort = Pick<RunPort, 'run' | 'scenario' | 'definitionOnScreen' | 'loadRun' | 'onRunChanged'>;
+
 /** The user's scenarios as the io feature stores and opens an imported file. */
 export interface MyScenarioShelf {
   find(name: string): { readonly id: string; readonly name: string } | null;

@@ -18,6 +18,7 @@ import type {
   MyScenariosPort,
   NodeFaultsPort,
   PlaybackPort,
+  PropertyCheckPort,
   RunIdentity,
   RunPort,
   WorkbenchPort,
@@ -35,6 +36,7 @@ export interface FeaturePorts {
   readonly learn: LearnPort;
   readonly myScenarios: MyScenariosPort;
   readonly workbench: WorkbenchPort;
+  readonly propertyCheck: PropertyCheckPort;
   readonly io: IoPort;
   readonly console: ConsolePort;
   readonly nodeFaults: NodeFaultsPort;
@@ -122,6 +124,7 @@ export function wirePorts(rt: Runtime, feed: RunFeed<SimState>): FeaturePorts {
       setPersistRun: shell.setPersistRun,
     },
     myScenarios: { ...run, lua: shell.lua },
+    propertyCheck: run,
     workbench: {
       ...run,
       lua: shell.lua,
