@@ -9,7 +9,7 @@
  */
 import type { MessageRef } from '../../i18n';
 import type { ScenarioDefinition } from '../../definition';
-import type { Scenario } from '../../engine/scenario';
+import type { ExploreSpec, Scenario } from '../../engine/scenario';
 import type { Choice, NodeChoice } from '../../engine/schedule';
 import type { TraceEvent, ViolationEvent } from '../../engine/trace';
 import type { LoadResult, LinkError, Notice, PlaybackTimers, RunInfo, RunSpec } from './types';
@@ -106,7 +106,13 @@ export interface WorkbenchPort extends Pick<RunPort, 'run' | 'scenario' | 'defin
 }
 
 /** The Properties tab's check: the definition on screen judged in the worker; a found schedule loaded as the run. */
-export type PropertyCheckPort = Pick<RunPort, 'run' | 'scenario' | 'definitionOnScreen' | 'loadRun' | 'onRunChanged'>;
+export interface PropertyCheckPort extends Pick<RunPort, 'run' | 'scenario' | 'definitionOnScreen' | 'loadRun' | 'onRunChanged'> {
+  /**
+   * The explorer bounds the scenario on screen declares, or, for an edited copy of a lesson (which
+   * as a definition carries none), the lesson's; undefined when neither declares any.
+   */
+  declaredExplore(): ExploreSpec | undefined;
+}
 
 /** The user's scenarios as the io feature stores and opens an imported file. */
 export interface MyScenarioShelf {

@@ -124,7 +124,13 @@ export function wirePorts(rt: Runtime, feed: RunFeed<SimState>): FeaturePorts {
       setPersistRun: shell.setPersistRun,
     },
     myScenarios: { ...run, lua: shell.lua },
-    propertyCheck: run,
+    propertyCheck: {
+      ...run,
+      declaredExplore: () => {
+        const onScreen = rt.runState.scenario;
+        return onScreen.explore ?? (onScreen.id.endsWith('-edited') ? rt.library.ready(onScreen.id.slice(0, -'-edited'.length))?.explore : undefined);
+      },
+    },
     workbench: {
       ...run,
       lua: shell.lua,

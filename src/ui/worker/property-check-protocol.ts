@@ -2,18 +2,20 @@
  * What the page asks the engine worker to judge a definition's own properties with, and what it
  * answers (docs/EXPLORER.md, "Your own properties"). The workbench's Properties tab sends the
  * definition on screen (edited or not); each property is searched on its own, within the
- * definition's declared bounds, as `explore` judges them.
+ * lesson's declared bounds (or the explorer's defaults), as `explore` judges them.
  */
 import type { ScenarioDefinition } from '../../definition';
-import type { ExploreBounds, PropertyVerdict } from '../../engine/explore';
+import type { BoundsOverrides, ExploreBounds, PropertyVerdict } from '../../engine/explore';
 
-export type { ExploreBounds, PropertyVerdict };
+export type { BoundsOverrides, ExploreBounds, PropertyVerdict };
 
 export interface PropertyCheckRequest {
   readonly id: number;
   readonly definition: ScenarioDefinition;
   readonly variantId: string;
   readonly seed: number;
+  /** Bounds over the definition's (which declares none): the lesson's declared ones, as the page's explorer uses; the defaults when absent. */
+  readonly bounds?: BoundsOverrides;
 }
 
 /** How far the check has got: the property being searched (0-based of `count`) and its states so far. */
@@ -28,7 +30,7 @@ export interface PropertyCheckDone {
   readonly id: number;
   /** One per property, in the definition's order. */
   readonly verdicts: readonly PropertyVerdict[];
-  /** The bounds every property was searched within (the definition's declared ones over the defaults). */
+  /** The bounds every property was searched within (the request's over the defaults). */
   readonly bounds: ExploreBounds;
   readonly elapsedMs: number;
 }

@@ -33,13 +33,13 @@ export function runPropertyCheck(request: PropertyCheckRequest, handlers: Proper
   let cancelled = false;
   let bounds: ReturnType<typeof resolveBounds>;
   try {
-    bounds = resolveBounds(scenario);
+    bounds = resolveBounds(scenario, request.bounds);
   } catch (error) {
     handlers.onError(error instanceof Error ? error.message : String(error));
     return { id: request.id, cancel() {} };
   }
   const searchOf = (index: number): Exploration =>
-    createExploration({ scenario: propertyScenario(scenario, properties[index]), variantId: request.variantId, seed: request.seed, invariants: [PROPERTY_VIOLATION_KIND], stopAt: 'first' });
+    createExploration({ scenario: propertyScenario(scenario, properties[index]), variantId: request.variantId, seed: request.seed, bounds: request.bounds, invariants: [PROPERTY_VIOLATION_KIND], stopAt: 'first' });
   const slice = () => {
     try {
       const sliceStartMs = performance.now();

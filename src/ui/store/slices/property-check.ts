@@ -1,10 +1,11 @@
 /**
  * The property-check slice: the workbench's Properties tab judges the scenario's own properties
  * (docs/EXPLORER.md, "Your own properties") in the engine worker, one breadth-first search per
- * property within the scenario's declared bounds, and loads a property's shortest schedule (a
+ * property within the lesson's declared bounds (the explorer's defaults where it declares none), and loads a property's shortest schedule (a
  * violation, or a goal reached) into the run at step 0, as "Find a race" loads its finding. Its
  * verdicts speak of one scenario, variant and seed: any other run (an edit too) clears them.
  */
+import { BoundsError, resolveBounds, type BoundsOverrides } from '../../../engine/explore/bounds';
 import { ExpressionError, parseExpression } from '../../../engine/properties';
 import type { ExploreBounds, PropertyCheckService, PropertyVerdict } from '../../worker/property-check-protocol';
 import type { PropertyCheckPort, RunIdentity, SliceStore } from '../ports';
@@ -69,11 +70,18 @@ export function createPropertyCheckSlice(port: PropertyCheckPort, init: Property
         const definition = port.definitionOnScreen();
         if (definition === null) return patch({ ...idle, status: 'error', error: 'this scenario cannot be a definition (a client runs code outside the engine)' });
         const { variantId, seed } = port.run();
+        let bounds: BoundsOverrides;
+        try {
+          bounds = resolveBounds({ explore: port.declaredExplore() });
+        } catch (error) {
+          if (!(error instanceof BoundsError)) throw error;
+          return patch({ ...idle, status: 'error', error: error.message });
+        }
         const id = ++requestId;
         patch({ ...idle, status: 'running' });
         void theService().then((checker) =>
           checker.start(
-            { id, definition, variantId, seed },
+            { id, definition, variantId, seed, bounds },
             {
               onProgress: (p) => {
                 if (isCurrent(id)) patch({ progress: { index: p.index, count: p.count, statesExplored: p.statesExplored } });
