@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { propertiesTabText, propertyVerdictView, type PropertiesTabKey, type PropertyVerdictInput } from '../../src/i18n/properties-tab';
 
 const KEYS: readonly PropertiesTabKey[] = [
-  'tab', 'intro', 'empty', 'exampleAlways', 'emptyMore', 'list', 'kindAlways', 'kindReachable', 'edit', 'remove', 'formAdd', 'formEdit', 'name', 'nameHelp', 'kind',
+  'tab', 'intro', 'empty', 'exampleAlways', 'emptyMore', 'list', 'kindAlways', 'kindReachable', 'edit', 'remove', 'editNamed', 'removeNamed', 'formAdd', 'formEdit', 'name', 'nameHelp', 'kind',
   'kindAlwaysLong', 'kindReachableLong', 'expression', 'parses', 'problemAt', 'add', 'save', 'cancelEdit', 'check', 'stop', 'checking', 'checkError', 'stale', 'verdicts',
   'statusViolated', 'statusHeld', 'statusReached', 'statusNotReached', 'load', 'loadTitle', 'within', 'exhaustive', 'cutBy', 'notExhaustive',
 ];
@@ -24,7 +24,7 @@ describe('the Properties tab texts', () => {
       expect(zh.length, key).toBeGreaterThan(0);
       expect(params(zh), key).toEqual(params(en));
     }
-    expect(propertiesTabText('en', 'remove', { name: 'one-inside' })).toBe('Remove one-inside');
+    expect(propertiesTabText('en', 'removeNamed', { name: 'one-inside' })).toBe('Remove one-inside');
   });
 });
 

@@ -52,11 +52,11 @@ export function PropertiesPanel() {
                   {text(p.kind === 'always' ? 'kindAlways' : 'kindReachable')}
                 </span>
                 <span className="workbench-step__actions">
-                  <button type="button" className="button button--small" data-testid={`properties.edit.${p.name}`} onClick={() => (setDraft(p), setEditing(i))}>
-                    {text('edit', { name: p.name })}
+                  <button type="button" className="button button--small" aria-label={text('editNamed', { name: p.name })} data-testid={`properties.edit.${p.name}`} onClick={() => (setDraft(p), setEditing(i))}>
+                    {text('edit')}
                   </button>
-                  <button type="button" className="button button--small" data-testid={`properties.remove.${p.name}`} disabled={editStatus === 'checking'} onClick={() => void store.getState().applyPropertyEdit({ kind: 'remove', at: i })}>
-                    {text('remove', { name: p.name })}
+                  <button type="button" className="button button--small" data-testid={`properties.remove.${p.name}`} disabled={editStatus === 'checking'} aria-label={text('removeNamed', { name: p.name })} onClick={() => void store.getState().applyPropertyEdit({ kind: 'remove', at: i })}>
+                    {text('remove')}
                   </button>
                 </span>
               </div>
