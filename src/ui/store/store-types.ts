@@ -41,9 +41,7 @@ export type { CompareState } from './slices/compare';
 export type { OutcomeDivergence } from '../worker/protocol';
 export type { MyScenarioSummary } from './slices/my-scenarios';
 export type { ConsoleNote, ConsoleOutcome } from './slices/console';
-export type { ProgramEdit, PropertyDraft, PropertyEdit, StepOption, WorkbenchTab } from './slices/workbench';
-export type { PropertyCheckState, PropertyCheckStatus } from './slices/property-check';
-export type { ExploreBounds, PropertyVerdict } from '../worker/property-check-protocol';
+export type { ProgramEdit, PropertyDraft, StepOption, WorkbenchTab } from './slices/workbench';
 export type { IoDownload } from './slices/io';
 export type { HistoryLaneEvent, HistoryReport, IoHistoryState } from './io-history';
 

@@ -7,7 +7,7 @@
 import type { ScenarioDefinition } from '../../definition';
 import type { BoundsOverrides, ExploreBounds, PropertyVerdict } from '../../engine/explore';
 
-export type { BoundsOverrides, ExploreBounds, PropertyVerdict };
+export type { ExploreBounds, PropertyVerdict };
 
 export interface PropertyCheckRequest {
   readonly id: number;

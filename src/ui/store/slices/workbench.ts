@@ -17,7 +17,7 @@ import { editProperties, propertiesOf, type PropertyDraft, type PropertyEdit } f
 
 export type { ProgramEdit } from '../workbench-edits';
 export type { StepOption } from '../workbench-client-edits';
-export type { PropertyDraft, PropertyEdit } from '../workbench-property-edits';
+export type { PropertyDraft } from '../workbench-property-edits';
 
 export type WorkbenchTab = 'program' | 'scripts' | 'schedule' | 'properties' | 'console' | 'mine' | 'io';
 
