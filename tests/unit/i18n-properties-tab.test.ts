@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { propertiesTabText, propertyVerdictView, type PropertiesTabKey, type PropertyVerdictInput } from '../../src/i18n/properties-tab';
 
 const KEYS: readonly PropertiesTabKey[] = [
-  'tab', 'intro', 'empty', 'exampleAlways', 'emptyMore', 'list', 'kindAlways', 'kindReachable', 'edit', 'remove', 'editNamed', 'removeNamed', 'formAdd', 'formEdit', 'name', 'nameHelp', 'kind',
+  'tab', 'intro', 'empty', 'exampleAlways', 'useExample', 'emptyMore', 'list', 'kindAlways', 'kindReachable', 'edit', 'remove', 'editNamed', 'removeNamed', 'formAdd', 'formEdit', 'name', 'nameHelp', 'kind',
   'kindAlwaysLong', 'kindReachableLong', 'expression', 'parses', 'problemAt', 'add', 'save', 'cancelEdit', 'check', 'stop', 'checking', 'checkError', 'stale', 'verdicts',
   'statusViolated', 'statusHeld', 'statusReached', 'statusNotReached', 'load', 'loadTitle', 'within', 'exhaustive', 'cutBy', 'notExhaustive',
 ];

@@ -5,6 +5,7 @@
 // release holds; a later edit clears the verdicts, and loading a found run keeps them.
 import { describe, expect, it } from 'vitest';
 import { definitionOfScenario } from '../../src/definition';
+import { propertiesTabText } from '../../src/i18n/properties-tab';
 import { findScenario } from '../../src/scenarios';
 import { createSimStore } from '../../src/ui/store/create-sim-store';
 import { editProperties, propertiesOf } from '../../src/ui/store/workbench-property-edits';
@@ -74,6 +75,8 @@ describe('the Properties tab in the store', () => {
   it('says where an expression does not parse as it is typed, running nothing', () => {
     const s = store();
     expect(s.getState().propertyExpressionProblem(onlyHolderDeletes.expression)).toBeNull();
+    // The empty state's example is true of the parser.
+    expect(s.getState().propertyExpressionProblem(propertiesTabText('en', 'exampleAlways'))).toBeNull();
     expect(s.getState().propertyExpressionProblem('not (clients.A.inside and')).toEqual({ message: 'unexpected end', column: 26 });
   });
 

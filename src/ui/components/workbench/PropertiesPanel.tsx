@@ -40,6 +40,9 @@ export function PropertiesPanel() {
         <div className="workbench-properties__empty" data-testid="properties.empty">
           <p>{text('empty')}</p>
           <pre className="workbench__line">{`{ "name": "one-inside", "always": "${text('exampleAlways').replaceAll('"', '\\"')}" }`}</pre>
+          <button type="button" className="button button--small" data-testid="properties.use-example" onClick={() => (setDraft({ name: 'one-inside', kind: 'always', expression: text('exampleAlways') }), setEditing(null))}>
+            {text('useExample')}
+          </button>
           <p className="workbench__hint">{text('emptyMore')}</p>
         </div>
       ) : (
@@ -90,7 +93,7 @@ export function PropertiesPanel() {
         </div>
         <label className="field field--column">
           <span className="field__label">{text('expression')}</span>
-          <textarea className="input workbench-properties__text" rows={2} spellCheck={false} value={draft.expression} placeholder={text('exampleAlways')} data-testid="properties.expression" onChange={(e) => setDraft({ ...draft, expression: e.target.value })} />
+          <textarea className="input workbench-properties__text" rows={2} spellCheck={false} value={draft.expression} data-testid="properties.expression" onChange={(e) => setDraft({ ...draft, expression: e.target.value })} />
         </label>
         {draft.expression !== '' && (
           <p className={`workbench__line${problem ? ' workbench__error' : ''}`} data-testid="properties.expression-problem" data-ok={problem === null} data-column={problem?.column ?? ''}>
