@@ -17,6 +17,7 @@ import { installTestApi } from './ui/test-api';
 import { deferredOutcomeService, startOnFirstRequest } from './ui/worker/deferred';
 import { deferredExploreService } from './ui/worker/explore-deferred';
 import type { DraftCheckService } from './ui/worker/draft-check-protocol';
+import type { PropertyCheckService } from './ui/worker/property-check-protocol';
 import { explorerShortestWay } from './ui/store/shortest-way';
 import { createWorkerSessionHost, type SessionWorker } from './ui/store/worker-session-host';
 import { startEngineWorker } from './ui/worker/engine-worker';
@@ -61,6 +62,14 @@ const draftChecker: DraftCheckService = {
   },
   dispose: () => void draftCheckService?.then((service) => service.dispose()),
 };
+// The Properties tab's check (and its worker) loads with the first check.
+let propertyCheckService: Promise<PropertyCheckService> | null = null;
+const loadPropertyChecker = () => (propertyCheckService ??= import('./ui/worker/property-check-client').then((m) => m.createWorkerPropertyCheckService()));
+const propertyChecker: PropertyCheckService = {
+  start: (request, handlers) => void loadPropertyChecker().then((service) => service.start(request, handlers), (error: unknown) => handlers.onError(error instanceof Error ? error.message : String(error))),
+  cancel: (id) => void loadPropertyChecker().then((service) => service.cancel(id)),
+  dispose: () => void propertyCheckService?.then((service) => service.dispose()),
+};
 const savedRun = embed ? ({ kind: 'none' } as const) : loadSavedRun(storage);
 const progress = embed ? null : loadProgress(storage);
 const prefersDark = typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches;
@@ -81,6 +90,7 @@ const store = createStoreWith(library, {
   explorer,
   comparer,
   draftChecker: typeof Worker === 'function' ? draftChecker : null,
+  propertyChecker: typeof Worker === 'function' ? propertyChecker : null,
   myScenarioStorage: embed ? null : localMyScenarioStorage(window),
   shortestWay,
   embedVariants: embedShowsVariants(window.location.search, window.location.hash),

@@ -43,6 +43,8 @@ export const definitionBounds = {
   propertyCountMax: 32,
   /** Any duration in a program or a checker bound: work, sleep, retry waits and deadlines (one day, as a schedule's advance). */
   durationMsMax: advanceMsMax,
+  /** Acquisitions by others a waiting client may see before it starves (acquisitionsWhileWaitingMax). */
+  acquisitionsWhileWaitingMax: 10_000,
   /** Retry attempts of one retry step. */
   attemptCountMax: 10_000,
   /** Latency samples of one work step. */

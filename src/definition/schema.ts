@@ -296,6 +296,8 @@ export const definitionSchema = v.strictObject({
   holderCountMax: v.optional(v.pipe(count(B.clientCountMax, 'clients'), v.minValue(1, 'at least 1 client'))),
   /** Longest a client should wait to get in for the first time (ms): waiting longer is starvation. */
   waitMsMax: v.optional(durationMs),
+  /** Most times others may get in while a client still waits to get in for the first time: one more is starvation. */
+  acquisitionsWhileWaitingMax: v.optional(count(B.acquisitionsWhileWaitingMax, 'acquisitions')),
   /** Keys where several clients hold the lock at once by their tokens (a string's value, a sorted set's members, a hash's fields). */
   holderKeys: v.optional(v.pipe(v.array(value), v.minLength(1, 'at least 1 key'), v.maxLength(8, 'at most 8 keys'))),
   /** How fast Lua runs on the virtual clock, and when others get BUSY. */

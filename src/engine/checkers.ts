@@ -219,13 +219,15 @@ export const overLimit: Checker = (event, world, ctx) => {
  * A live client has waited longer than the scenario's waitMsMax to get into the critical section
  * for the first time: a fair lock's queue stuck behind a dead head, a writer that overlapping
  * readers keep out. The wait starts at the client's arrival (only clients whose program enters);
- * reported once per client, at the first event past the limit.
+ * reported once per client, at the first event past the limit. With acquisitionsWhileWaitingMax,
+ * also (starvationByCount) a client that others overtake more than that many times.
  */
 export const starvation: Checker = (event, world, ctx) => {
+  const byCount = starvationByCount(event, world, ctx);
   const limitMs = ctx.scenario.waitMsMax;
-  if (limitMs === undefined) return [];
+  if (limitMs === undefined) return byCount;
   const own = event.clientId === null ? undefined : world.clients.find((c) => c.id === event.clientId);
-  if (own !== undefined && event.kind === 'start' && (ctx.programs[own.id] ?? []).some((s) => s.op === 'enter')) own.waitingSinceMs = event.atMs;
+  if (own !== undefined && event.kind === 'start' && entersSomewhere(own.id, ctx)) own.waitingSinceMs = event.atMs;
   if (own !== undefined && event.kind === 'enter') delete own.waitingSinceMs;
   const findings: Finding[] = [];
   for (const c of world.clients) {
@@ -235,8 +237,38 @@ export const starvation: Checker = (event, world, ctx) => {
     delete c.waitingSinceMs;
     findings.push({ kind: 'starvation', message: traceText('vStarvation', { a: c.id, waitedMs, limitMs }), clients: [c.id] });
   }
-  return findings;
+  return [...byCount, ...findings];
 };
+
+function entersSomewhere(clientId: string, ctx: RunContext): boolean {
+  return (ctx.programs[clientId] ?? []).some((s) => s.op === 'enter');
+}
+
+/**
+ * Starvation by count, not by time: a live client still waiting to get in for the first time (from
+ * its arrival, as above) while other clients have got in more than the scenario's
+ * acquisitionsWhileWaitingMax times. Each other client's `enter` overtakes every waiter; reported
+ * once per client, at the enter that passes the limit. It needs no clock, so a search finds it
+ * however the schedule spends time: an unfair lock that lets one client in again and again.
+ */
+function starvationByCount(event: TraceEvent, world: WorldState, ctx: RunContext): Finding[] {
+  const limit = ctx.scenario.acquisitionsWhileWaitingMax;
+  if (limit === undefined || event.clientId === null) return [];
+  const own = world.clients.find((c) => c.id === event.clientId);
+  if (own !== undefined && event.kind === 'start' && entersSomewhere(own.id, ctx)) own.overtakenCount = 0;
+  if (event.kind !== 'enter') return [];
+  if (own !== undefined) delete own.overtakenCount;
+  const findings: Finding[] = [];
+  for (const c of world.clients) {
+    if (c.overtakenCount === undefined || c.id === event.clientId || c.status === 'crashed' || c.status === 'done') continue;
+    c.overtakenCount += 1;
+    if (c.overtakenCount <= limit) continue;
+    const count = c.overtakenCount;
+    delete c.overtakenCount;
+    findings.push({ kind: 'starvation', message: traceText('vStarvationOvertaken', { a: c.id, count, limit }), clients: [c.id, event.clientId] });
+  }
+  return findings;
+}
 
 /** Each kind's checker (each checker reports one kind), in the order every run applies them. */
 const CHECKER_OF_KIND: Readonly<Record<CheckerKind, Checker>> = {

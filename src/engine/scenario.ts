@@ -222,6 +222,12 @@ export interface Scenario {
    */
   readonly waitMsMax?: number;
   /**
+   * Most times other clients may get into the critical section while a client still waits to get
+   * in for the first time (from its arrival). When set, one more is starvation: the count version
+   * of waitMsMax, independent of how long the others take (an unfair lock, a barging client).
+   */
+  readonly acquisitionsWhileWaitingMax?: number;
+  /**
    * Keys where several clients may hold the lock at once, each named by its token: a string's
    * value, a sorted set's members, a hash's fields (a semaphore's entries, a read-write lock's
    * writer and readers). When set, the lock as the trace shows it also lists `holders`, the

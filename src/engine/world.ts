@@ -101,6 +101,12 @@ export interface ClientState {
    * in or its starvation is reported; absent otherwise, so other worlds keep their shape.
    */
   waitingSinceMs?: number;
+  /**
+   * Scenarios with an acquisitionsWhileWaitingMax only (starvation by count): how many times other
+   * clients have got in since this client arrived, while it has not yet. Removed when it gets in or
+   * its starvation is reported; absent otherwise, so other worlds keep their shape.
+   */
+  overtakenCount?: number;
 }
 
 /** A process hosting one or more clients (an application instance, a JVM). */

@@ -447,6 +447,7 @@ export const en = {
   vOverLimit: '{a} got in as holder number {count}, over the limit of {limit}',
   vPropertyBroken: 'property {name} does not hold at this {kind} event',
   vStarvation: '{a} has waited {waitedMs} ms and is still not in, longer than the {limitMs} ms any wait here should take',
+  vStarvationOvertaken: '{a} is still waiting to get in while others have got in {count} times, more than the {limit} any wait here should allow',
 
   // The explorer's verdicts (src/i18n/explore.ts): never more than was checked
   exploreFound: { one: 'Found {kind} in {n} choice: {schedule}', other: 'Found {kind} in {n} choices: {schedule}' },

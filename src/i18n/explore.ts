@@ -144,12 +144,17 @@ export function boundsText(bounds: BoundsInput, lang: Lang): string {
 
 /** What stopped a search short of every state, in words (empty when nothing did). */
 export function cutsText(result: VerdictInput, lang: Lang): string {
+  return searchCutText(result.cut, result.bounds.stateCountMax, lang);
+}
+
+/** A search's cut (engine/explore/result.ts, SearchCut) in words; `stateCountMax` is its state budget. */
+export function searchCutText(cut: VerdictInput['cut'], stateCountMax: number, lang: Lang): string {
   const t = translator(lang);
   const cuts: string[] = [];
-  if (result.cut.cancelled) cuts.push(t('exploreCutCancelled'));
-  if (result.cut.stateBudget) cuts.push(t('exploreCutStates', { n: result.bounds.stateCountMax }));
-  if (result.cut.depthCutStates > 0) cuts.push(t('exploreCutDepth', { n: result.cut.depthCutStates }));
-  if (result.cut.horizonCutMoves > 0) cuts.push(t('exploreCutHorizon', { n: result.cut.horizonCutMoves }));
+  if (cut.cancelled) cuts.push(t('exploreCutCancelled'));
+  if (cut.stateBudget) cuts.push(t('exploreCutStates', { n: stateCountMax }));
+  if (cut.depthCutStates > 0) cuts.push(t('exploreCutDepth', { n: cut.depthCutStates }));
+  if (cut.horizonCutMoves > 0) cuts.push(t('exploreCutHorizon', { n: cut.horizonCutMoves }));
   return formatList(cuts, lang);
 }
 

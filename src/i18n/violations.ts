@@ -19,7 +19,7 @@ export const VIOLATIONS = {
   'lock-held-too-long': { label: 'kindLockHeldTooLong', sentences: ['vLockHeldTooLong'] },
   'load-spike': { label: 'kindLoadSpike', sentences: ['vLoadSpike'] },
   'over-limit': { label: 'kindOverLimit', sentences: ['vOverLimit'] },
-  starvation: { label: 'kindStarvation', sentences: ['vStarvation'] },
+  starvation: { label: 'kindStarvation', sentences: ['vStarvation', 'vStarvationOvertaken'] },
   property: { label: 'kindProperty', sentences: ['vPropertyBroken'] },
 } as const satisfies Record<string, { readonly label: MessageKey; readonly sentences: readonly MessageKey[] }>;
 

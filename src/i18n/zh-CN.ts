@@ -437,6 +437,7 @@ export const zhCN: Catalog = {
   vOverLimit: '{a} 作为第 {count} 个持有者进入，超过了上限 {limit}',
   vPropertyBroken: '性质 {name} 在这个 {kind} 事件处不成立',
   vStarvation: '{a} 已等待 {waitedMs} 毫秒仍未进入，超过了这里任何等待应有的 {limitMs} 毫秒',
+  vStarvationOvertaken: '{a} 仍在等待进入，其他客户端却已进入 {count} 次，超过了这里任何等待应允许的 {limit} 次',
 
   // 探索器的结论：只说检查过的
   exploreFound: '找到{kind}，共 {n} 步选择：{schedule}',

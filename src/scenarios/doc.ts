@@ -48,7 +48,7 @@ function renderScenario(s: Scenario): string[] {
   out.push('');
   const params = Object.entries(s.params).map(([k, v]) => `\`${k}=${v}\``);
   // The limits some checkers read (lock-held-too-long, over-limit, starvation), where a lesson sets them.
-  const limits = (['lockHoldMsMax', 'holderCountMax', 'waitMsMax'] as const).filter((name) => s[name] !== undefined).map((name) => `; ${name}=${s[name]}`);
+  const limits = (['lockHoldMsMax', 'holderCountMax', 'waitMsMax', 'acquisitionsWhileWaitingMax'] as const).filter((name) => s[name] !== undefined).map((name) => `; ${name}=${s[name]}`);
   out.push(`Parameters / 参数: ${params.join(', ')}${limits.join('')}`);
   if (s.setup && s.setup.length > 0) out.push('', `Setup / 初始化: ${s.setup.map((argv) => `\`${argv.join(' ')}\``).join(', ')}`);
   out.push('');

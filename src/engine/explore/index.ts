@@ -17,7 +17,7 @@ import { scenarioHash, shardFile, type ShardFile, type ShardIdentity } from './s
 import { RandomWalk } from './walk';
 
 export { BoundsError, formatFaultBudget, hasNodeFaults, noFaults, parseFaultBudget, resolveBounds, type BoundsOverrides, type ExploreBounds } from './bounds';
-export type { PropertyVerdict } from './properties';
+export { propertyScenario, propertyVerdict, type PropertyVerdict } from './properties';
 export { EXPLORE_MODES, type ExploreMode, type ExploreProgress, type ExploreResult, type FoundViolation, type PctGuarantee, type SearchCut, type WalkCoverage, type WalkMode } from './result';
 export { bugDepthMax, defaultBugDepth } from './pct';
 export { seedOfWalk } from './walk';

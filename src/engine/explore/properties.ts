@@ -39,12 +39,14 @@ export function propertyScenario(scenario: Scenario, property: ScenarioProperty)
   return { ...scenario, checkers: [], properties: [{ name: property.name, kind: 'always', expression }] };
 }
 
+/** A property's verdict from its own search's outcome (the search of `propertyScenario(scenario, property)`). */
+export function propertyVerdict(property: ScenarioProperty, outcome: SearchOutcome): PropertyVerdict {
+  const found = outcome.violations.find((v) => v.kind === PROPERTY_VIOLATION_KIND) ?? null;
+  const status = property.kind === 'always' ? (found ? 'violated' : 'held') : found ? 'reached' : 'not-reached';
+  return { name: property.name, kind: property.kind, status, found, exhaustive: outcome.exhaustive, statesExplored: outcome.statesExplored, cut: outcome.cut };
+}
+
 /** Each of the scenario's properties, judged by `search` (one search per property, stopping at its first finding). */
 export function judgeProperties(scenario: Scenario, search: (scenario: Scenario) => SearchOutcome): PropertyVerdict[] {
-  return (scenario.properties ?? []).map((property) => {
-    const outcome = search(propertyScenario(scenario, property));
-    const found = outcome.violations.find((v) => v.kind === PROPERTY_VIOLATION_KIND) ?? null;
-    const status = property.kind === 'always' ? (found ? 'violated' : 'held') : found ? 'reached' : 'not-reached';
-    return { name: property.name, kind: property.kind, status, found, exhaustive: outcome.exhaustive, statesExplored: outcome.statesExplored, cut: outcome.cut };
-  });
+  return (scenario.properties ?? []).map((property) => propertyVerdict(property, search(propertyScenario(scenario, property))));
 }

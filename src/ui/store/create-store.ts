@@ -17,6 +17,7 @@ import { createPlaybackSlice } from './slices/playback';
 import { createSimulationSlice } from './slices/simulation';
 import { createUiSlice } from './slices/ui';
 import { createWorkbenchSlice } from './slices/workbench';
+import { createPropertyCheckSlice } from './slices/property-check';
 import { createMyScenariosSlice } from './slices/my-scenarios';
 import { createDraftsSlice } from './slices/drafts';
 import { createLearnSlice } from './slices/learn';
@@ -85,6 +86,7 @@ function composeSlices(rt: Runtime, options: SimStoreInit): StateCreator<SimStat
       ...createExploreSlice(ports.explore, options)(own),
       ...createCompareSlice(ports.compare, options)(own),
       ...createWorkbenchSlice(ports.workbench, options)(own),
+      ...createPropertyCheckSlice(ports.propertyCheck, options)(own),
       ...createMyScenariosSlice(ports.myScenarios, options)(own),
       ...createLearnSlice(rt.library.catalog, ports.learn, options)(own),
       ...createDraftsSlice()(own),
@@ -146,6 +148,7 @@ export function createStoreWith(library: ScenarioLibrary, options: SimStoreInit 
       options.explorer?.dispose();
       options.comparer?.dispose();
       options.draftChecker?.dispose();
+      options.propertyChecker?.dispose();
       options.shortestWay?.dispose?.();
     },
   });

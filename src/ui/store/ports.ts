@@ -9,7 +9,7 @@
  */
 import type { MessageRef } from '../../i18n';
 import type { ScenarioDefinition } from '../../definition';
-import type { Scenario } from '../../engine/scenario';
+import type { ExploreSpec, Scenario } from '../../engine/scenario';
 import type { Choice, NodeChoice } from '../../engine/schedule';
 import type { TraceEvent, ViolationEvent } from '../../engine/trace';
 import type { LoadResult, LinkError, Notice, PlaybackTimers, RunInfo, RunSpec } from './types';
@@ -106,6 +106,15 @@ export interface WorkbenchPort extends Pick<RunPort, 'run' | 'scenario' | 'defin
   events(): { readonly events: readonly TraceEvent[]; readonly eventCountToCursor: number };
   /** A built-in scenario of the library (the one an edited copy came from). */
   isBuiltIn(scenarioId: string): boolean;
+}
+
+/** The Properties tab's check: the definition on screen judged in the worker; a found schedule loaded as the run. */
+export interface PropertyCheckPort extends Pick<RunPort, 'run' | 'scenario' | 'definitionOnScreen' | 'loadRun' | 'onRunChanged'> {
+  /**
+   * The explorer bounds the scenario on screen declares, or, for an edited copy of a lesson (which
+   * as a definition carries none), the lesson's; undefined when neither declares any.
+   */
+  declaredExplore(): ExploreSpec | undefined;
 }
 
 /** The user's scenarios as the io feature stores and opens an imported file. */

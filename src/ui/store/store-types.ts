@@ -14,6 +14,7 @@ import type { SessionHost } from './session-host';
 import type { OutcomeReport, OutcomeService } from '../worker/protocol';
 import type { ExploreInit, ExploreSlice } from './slices/explore';
 import type { WorkbenchInit, WorkbenchSlice } from './slices/workbench';
+import type { PropertyCheckInit, PropertyCheckSlice } from './slices/property-check';
 import type { MyScenariosInit, MyScenariosSlice } from './slices/my-scenarios';
 import type { DraftsSlice } from './slices/drafts';
 import type { LearnInit, LearnSlice } from './slices/learn';
@@ -40,7 +41,7 @@ export type { CompareState } from './slices/compare';
 export type { OutcomeDivergence } from '../worker/protocol';
 export type { MyScenarioSummary } from './slices/my-scenarios';
 export type { ConsoleNote, ConsoleOutcome } from './slices/console';
-export type { ProgramEdit, StepOption, WorkbenchTab } from './slices/workbench';
+export type { ProgramEdit, PropertyDraft, StepOption, WorkbenchTab } from './slices/workbench';
 export type { IoDownload } from './slices/io';
 export type { HistoryLaneEvent, HistoryReport, IoHistoryState } from './io-history';
 
@@ -97,8 +98,8 @@ export interface SimulationSlice extends SessionFrame {
   dismissNotice(): void;
 }
 
-type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, CompareSlice, WorkbenchSlice, MyScenariosSlice, LearnSlice, DraftsSlice, IoSlice, ConsoleSlice, NodeFaultsSlice];
-export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & CompareSlice & WorkbenchSlice & MyScenariosSlice & LearnSlice & DraftsSlice & IoSlice & ConsoleSlice & NodeFaultsSlice;
+type Slices = [SimulationSlice, PlaybackSlice, UiSlice, LinkSlice, ExploreSlice, CompareSlice, WorkbenchSlice, PropertyCheckSlice, MyScenariosSlice, LearnSlice, DraftsSlice, IoSlice, ConsoleSlice, NodeFaultsSlice];
+export type SimState = SimulationSlice & PlaybackSlice & UiSlice & LinkSlice & ExploreSlice & CompareSlice & WorkbenchSlice & PropertyCheckSlice & MyScenariosSlice & LearnSlice & DraftsSlice & IoSlice & ConsoleSlice & NodeFaultsSlice;
 
 /**
  * No two slices may name the same field or action. Each slice now types only its own state and
@@ -126,7 +127,7 @@ export type SimStore = StoreApi<SimState> & {
 };
 
 /** What a store is made from: its first run (a link, a saved run or a spec) and the services each feature uses. */
-export interface SimStoreInit extends LearnInit, ExploreInit, CompareInit, WorkbenchInit, MyScenariosInit, IoInit, PlaybackInit, UiInit {
+export interface SimStoreInit extends LearnInit, ExploreInit, CompareInit, WorkbenchInit, PropertyCheckInit, MyScenariosInit, IoInit, PlaybackInit, UiInit {
   /** The page's link (location hash): its run, or a refusal shown over the default run. */
   readonly link?: string;
   /** The last run this browser saved, loaded when `link` is empty; refused in words if it cannot be. */

@@ -18,6 +18,7 @@ import type {
   MyScenariosPort,
   NodeFaultsPort,
   PlaybackPort,
+  PropertyCheckPort,
   RunIdentity,
   RunPort,
   WorkbenchPort,
@@ -35,6 +36,7 @@ export interface FeaturePorts {
   readonly learn: LearnPort;
   readonly myScenarios: MyScenariosPort;
   readonly workbench: WorkbenchPort;
+  readonly propertyCheck: PropertyCheckPort;
   readonly io: IoPort;
   readonly console: ConsolePort;
   readonly nodeFaults: NodeFaultsPort;
@@ -127,6 +129,13 @@ export function wirePorts(rt: Runtime, feed: RunFeed<SimState>): FeaturePorts {
       setPersistRun: shell.setPersistRun,
     },
     myScenarios: { ...run, lua: shell.lua },
+    propertyCheck: {
+      ...run,
+      declaredExplore: () => {
+        const onScreen = rt.runState.scenario;
+        return onScreen.explore ?? (onScreen.id.endsWith('-edited') ? rt.library.ready(onScreen.id.slice(0, -'-edited'.length))?.explore : undefined);
+      },
+    },
     workbench: {
       ...run,
       lua: shell.lua,

@@ -7,6 +7,7 @@
 import type { DraftCheckRequest } from './draft-check-protocol';
 import type { ExploreCommandMessage } from './explore-protocol';
 import type { HistoryCheckRequest } from './history-check-protocol';
+import type { PropertyCheckCommand } from './property-check-protocol';
 import type { OutcomeRequest } from './protocol';
 import type { SessionRequest } from '../../session/wire';
 
@@ -15,6 +16,7 @@ export type EngineJob =
   | { readonly job: 'explore'; readonly body: ExploreCommandMessage }
   | { readonly job: 'draft-check'; readonly body: DraftCheckRequest }
   | { readonly job: 'history'; readonly body: HistoryCheckRequest }
-  | { readonly job: 'session'; readonly body: SessionRequest };
+  | { readonly job: 'session'; readonly body: SessionRequest }
+  | { readonly job: 'properties'; readonly body: PropertyCheckCommand };
 
 export type EngineJobName = EngineJob['job'];

@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 /**
  * Every job that runs the engine off the page's thread, in one worker script (engine-worker.ts):
- * the run session, the variants' outcomes, the explorer, the draft check and the history check. The simulated Redis
+ * the run session, the variants' outcomes, the explorer, the draft check, the history check and the
+ * property check. The simulated Redis
  * and its Lua engine (fengari) load here once; nothing in them needs a browser global.
  */
 // This realm evaluates scripts: it installs the Lua engine itself (the page's build and dev server
@@ -13,6 +14,7 @@ import { onExploreCommand } from './explore-job';
 import { onHistoryCheck } from './history-check-job';
 import { onOutcomeRequest } from './outcomes-job';
 import { createSessionJob } from './session-job';
+import { onPropertyCheckCommand } from './property-check-job';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -32,5 +34,7 @@ self.onmessage = (message: MessageEvent<EngineJob>) => {
       return void onHistoryCheck(data.body, post);
     case 'session':
       return onSessionRequest(data.body, post);
+    case 'properties':
+      return onPropertyCheckCommand(data.body, post);
   }
 };

@@ -1,7 +1,7 @@
 /**
  * The workbench: a drawer beside the run (non-modal, so the timeline, the verdict and the step
  * buttons stay usable while editing) with tabs: the scenario's Lua scripts, its programs and
- * parameters, the run's schedule as text, the Redis console, and the user's own scenarios. Loaded on demand (App.tsx) with CodeMirror.
+ * parameters, the run's schedule as text, the scenario's own properties and their check, the Redis console, and the user's own scenarios. Loaded on demand (App.tsx) with CodeMirror.
  */
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -9,15 +9,17 @@ import { useSimStore, useSimStoreApi, useT } from '../../store/context';
 import type { SimState, WorkbenchTab } from '../../store/store-types';
 import { IoPanel } from './IoPanel';
 import { workbenchExtraText } from '../../../i18n/workbench-extra';
+import { propertiesTabText } from '../../../i18n/properties-tab';
 import { ConsolePanel } from './ConsolePanel';
 import { MinePanel } from './MinePanel';
 import { ProgramPanel } from './ProgramPanel';
+import { PropertiesPanel } from './PropertiesPanel';
 import { SchedulePanel } from './SchedulePanel';
 import { ScriptsPanel } from './ScriptsPanel';
 import { WorkbenchStatus } from './WorkbenchStatus';
 import './workbench.css';
 
-const TABS: readonly WorkbenchTab[] = ['scripts', 'program', 'schedule', 'console', 'mine', 'io'];
+const TABS: readonly WorkbenchTab[] = ['scripts', 'program', 'schedule', 'properties', 'console', 'mine', 'io'];
 const TAB_LABEL = { scripts: 'workbenchTabScripts', program: 'workbenchTabProgram', schedule: 'workbenchTabSchedule', mine: 'myScenarios', io: 'workbenchTabIo' } as const;
 
 const selectShell = (s: SimState) => ({ open: s.workbench.open, tab: s.workbench.tab, scenarioId: s.scenarioId, variantId: s.variantId, lang: s.lang });
@@ -26,7 +28,7 @@ export function Workbench() {
   const t = useT();
   const store = useSimStoreApi();
   const { open, tab, scenarioId, variantId, lang } = useSimStore(useShallow(selectShell));
-  const label = (id: WorkbenchTab) => (id === 'console' ? workbenchExtraText(lang, 'tab') : t(TAB_LABEL[id]));
+  const label = (id: WorkbenchTab) => (id === 'console' ? workbenchExtraText(lang, 'tab') : id === 'properties' ? propertiesTabText(lang, 'tab') : t(TAB_LABEL[id]));
   const ref = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -81,6 +83,7 @@ export function Workbench() {
         {tab === 'scripts' && <ScriptsPanel />}
         {tab === 'program' && <ProgramPanel />}
         {tab === 'schedule' && <SchedulePanel />}
+        {tab === 'properties' && <PropertiesPanel />}
         {tab === 'console' && <ConsolePanel />}
         {tab === 'mine' && <MinePanel />}
         {tab === 'io' && <IoPanel />}

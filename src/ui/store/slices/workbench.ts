@@ -13,11 +13,13 @@ import type { DraftBudgetStop, DraftCheckService } from '../../worker/draft-chec
 import type { SliceStore, WorkbenchPort } from '../ports';
 import { editedId, editProgram, paramsOf, scriptsOf, setParam, setScriptSource, type ProgramEdit, type ScriptEntry } from '../workbench-edits';
 import type { StepOption } from '../workbench-client-edits';
+import { editProperties, propertiesOf, type PropertyDraft, type PropertyEdit } from '../workbench-property-edits';
 
 export type { ProgramEdit } from '../workbench-edits';
 export type { StepOption } from '../workbench-client-edits';
+export type { PropertyDraft } from '../workbench-property-edits';
 
-export type WorkbenchTab = 'program' | 'scripts' | 'schedule' | 'console' | 'mine' | 'io';
+export type WorkbenchTab = 'program' | 'scripts' | 'schedule' | 'properties' | 'console' | 'mine' | 'io';
 
 /** A problem at a place in a text: a script's line, or a schedule's character offset. */
 interface TextProblem {
@@ -52,6 +54,8 @@ interface WorkbenchState {
   /** The scripts and parameters of the scenario on screen, as the current variant reads them. */
   readonly scripts: readonly ScriptEntry[];
   readonly params: readonly { readonly name: string; readonly value: string }[];
+  /** The scenario's own properties (the Properties tab), in its order. */
+  readonly properties: readonly PropertyDraft[];
   /** Clients whose program a new client may run (started by the schedule, starting no helper). */
   readonly clientSources: readonly string[];
   /** Steps the program editor can insert (work and sleep with 1000 ms; the panel sets the duration). */
@@ -78,6 +82,8 @@ export interface WorkbenchSlice {
   applyScript(name: string, source: string): Promise<void>;
   applyParam(name: string, value: string): Promise<void>;
   applyProgramEdit(edit: ProgramEdit, sameForAll: boolean): Promise<void>;
+  /** Adds, replaces or removes one of the scenario's own properties (the Properties tab). */
+  applyPropertyEdit(edit: PropertyEdit): Promise<void>;
   /** Adds a client (the next free letter) running `fromId`'s program; the schedule stays (the new client starts when it is first stepped). */
   applyClientAdd(fromId: string): Promise<void>;
   /** Removes a client and its choices from the schedule (the cursor keeps its place among the rest). */
@@ -118,10 +124,10 @@ function describer({ port, patch }: WorkbenchContext): () => Partial<WorkbenchSt
   };
   return () => {
     const definition = port.definitionOnScreen();
-    if (definition === null) return { status: 'uneditable', scripts: [], params: [], clientSources: [], stepOptions: [] };
+    if (definition === null) return { status: 'uneditable', scripts: [], params: [], properties: [], clientSources: [], stepOptions: [] };
     void describeClients(definition);
     const { variantId } = port.run();
-    return { scripts: scriptsOf(definition, variantId), params: paramsOf(definition, variantId) };
+    return { scripts: scriptsOf(definition, variantId), params: paramsOf(definition, variantId), properties: propertiesOf(definition) };
   };
 }
 
@@ -216,7 +222,7 @@ function scheduleTextAction({ port, get, patch }: WorkbenchContext): WorkbenchSl
 }
 
 /** The edits of the scenario on screen: each a new definition through `apply`; and back to the built-in. */
-function editActions(ctx: WorkbenchContext, describe: () => Partial<WorkbenchState>): Pick<WorkbenchSlice, 'applyScript' | 'applyParam' | 'applyProgramEdit' | 'applyClientAdd' | 'applyClientRemove' | 'discardEdits'> {
+function editActions(ctx: WorkbenchContext, describe: () => Partial<WorkbenchState>): Pick<WorkbenchSlice, 'applyScript' | 'applyParam' | 'applyProgramEdit' | 'applyPropertyEdit' | 'applyClientAdd' | 'applyClientRemove' | 'discardEdits'> {
   const { port, get, patch, checks } = ctx;
   const apply = draftApplier(ctx, describe);
   const edit = (change: (definition: ScenarioDefinition, variantId: string) => ScenarioDefinition): Promise<void> => {
@@ -228,6 +234,7 @@ function editActions(ctx: WorkbenchContext, describe: () => Partial<WorkbenchSta
     applyScript: (name, source) => edit((definition, variantId) => setScriptSource(definition, variantId, name, source)),
     applyParam: (name, value) => edit((definition, variantId) => setParam(definition, variantId, name, value)),
     applyProgramEdit: (programEdit, sameForAll) => edit((definition, variantId) => editProgram(definition, variantId, programEdit, sameForAll)),
+    applyPropertyEdit: (propertyEdit) => edit((definition) => editProperties(definition, propertyEdit)),
     async applyClientAdd(fromId) {
       const definition = port.definitionOnScreen();
       if (definition === null) return;
@@ -260,7 +267,7 @@ export function createWorkbenchSlice(port: WorkbenchPort, init: WorkbenchInit): 
     const ctx: WorkbenchContext = { port, init, get, patch, checks };
     const describe = describer(ctx);
     return {
-      workbench: { open: false, tab: 'scripts', ...idle, scripts: [], params: [], clientSources: [], stepOptions: [], scheduleProblem: null, revision: 0 },
+      workbench: { open: false, tab: 'scripts', ...idle, scripts: [], params: [], properties: [], clientSources: [], stepOptions: [], scheduleProblem: null, revision: 0 },
       openWorkbench(tab) {
         // The workbench compiles scripts and runs edited copies in the page: it opens once the
         // page's Lua engine is there (loaded in the background after the first paint; at once after).
