@@ -4,6 +4,7 @@ import { findScenario } from '../../src/scenarios';
 import { createSimStore } from '../../src/ui/store/create-sim-store';
 import type { SimStore } from '../../src/ui/store/store-types';
 import { createInlineExploreService } from '../../src/ui/worker/explore-client';
+import { definitionOfScenario } from '../../src/definition';
 
 // Goal: "Find a race" through the store gives the engine's own answer. The form starts from the
 // scenario's declared bounds; a search (here on the page's thread, in slices, as the worker runs
@@ -42,6 +43,22 @@ describe('explore slice', () => {
     expect({ schedule: state.schedule, cursor: state.cursor }).toEqual({ schedule: expected.violations[0].schedule, cursor: 0 });
     s.getState().loadExploreViolation(1);
     expect(s.getState().schedule).toBe('A A B A~5000 A');
+    s.dispose();
+  });
+
+  it('an edited copy (a definition, not built in) is searched by its definition, and what it finds loads as that definition', async () => {
+    const s = store();
+    const definition = { ...definitionOfScenario(findScenario('get-then-del')), id: 'my-get-then-del' };
+    const custom = { scenario: { ...findScenario('get-then-del'), id: 'my-get-then-del' }, definition };
+    expect(s.getState().loadRun({ scenarioId: 'my-get-then-del', cursor: 0, custom })).toEqual({ ok: true });
+    s.getState().openExplore();
+    s.getState().startExplore();
+    await finished(s);
+    const state = s.getState();
+    const expected = explore({ scenario: findScenario('get-then-del'), variantId: 'get-then-del' });
+    expect(state.explore.status).toBe('done');
+    expect(state.explore.result?.violations.map((v) => v.schedule)).toEqual(expected.violations.map((v) => v.schedule));
+    expect({ scenarioId: state.scenarioId, schedule: state.schedule, cursor: state.cursor }).toEqual({ scenarioId: 'my-get-then-del', schedule: expected.violations[0].schedule, cursor: 0 });
     s.dispose();
   });
 

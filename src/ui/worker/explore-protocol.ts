@@ -2,6 +2,7 @@
  * What the page asks the explorer worker and what it answers (docs/EXPLORER.md). The worker owns
  * this protocol; the store uses it. Results are the engine's plain ExploreResult.
  */
+import type { ScenarioDefinition } from '../../definition';
 import type { BoundsOverrides, ExploreProgress, ExploreResult, ShardFile, ShardSpec } from '../../engine/explore';
 import type { ViolationKind } from '../../engine/trace';
 
@@ -10,6 +11,8 @@ export type { BoundsOverrides, ExploreProgress, ExploreResult };
 export interface ExploreRequest {
   readonly id: number;
   readonly scenarioId: string;
+  /** The definition of a scenario that is not built in (an edited copy, the user's own): searched in its place. */
+  readonly definition?: ScenarioDefinition;
   readonly variantId: string;
   readonly seed: number;
   readonly bounds: BoundsOverrides;

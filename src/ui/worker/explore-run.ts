@@ -4,6 +4,8 @@
  * the figure shown), never in the engine.
  */
 import { createExploration, createShardExploration, type Exploration, type ExploreProgress, type ShardFile, type ShardTally } from '../../engine/explore';
+import { formatProblems, parseDefinition } from '../../definition';
+import type { Scenario } from '../../engine/scenario';
 import { findScenario } from '../../scenarios';
 import type { ExploreHandlers, ExploreRequest } from './explore-protocol';
 
@@ -17,6 +19,14 @@ export interface RunningExploration {
   cancel(): void;
 }
 
+/** The request's scenario: its definition when it has one (checked again: a worker trusts no message), else the built-in. */
+function scenarioOf(request: ExploreRequest): Scenario {
+  if (request.definition === undefined) return findScenario(request.scenarioId);
+  const parsed = parseDefinition(request.definition);
+  if (!parsed.ok) throw new Error(`the definition is not valid: ${formatProblems(parsed.problems)}`);
+  return parsed.scenario;
+}
+
 /** Starts `request`; `yieldThen` schedules the next slice (a macrotask, so messages get in). */
 export function runExploration(request: ExploreRequest, handlers: ExploreHandlers, yieldThen: (next: () => void) => void): RunningExploration {
   const startedMs = performance.now();
@@ -25,7 +35,7 @@ export function runExploration(request: ExploreRequest, handlers: ExploreHandler
   let shard: { readonly file: () => ShardFile; readonly share: () => ExploreProgress } | null = null;
   try {
     const options = {
-      scenario: findScenario(request.scenarioId),
+      scenario: scenarioOf(request),
       variantId: request.variantId,
       seed: request.seed,
       bounds: request.bounds,

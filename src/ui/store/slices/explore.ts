@@ -119,7 +119,9 @@ export function createExploreSlice(port: ExplorePort, init: ExploreInit): (store
       if (s.explore.status === 'running') service.cancel(requestId);
       const id = ++requestId;
       patch({ status: 'running', progress: null, elapsedMs: 0, result: null, error: null });
-      service.start({ id, scenarioId: run.scenarioId, variantId: run.variantId, seed: run.seed, bounds }, searchReports(() => id === requestId, patch, () => get().loadExploreViolation(0)));
+      // A scenario that is not built in (an edited copy, the user's own) is searched by its definition.
+      const definition = run.definition === null ? {} : { definition: run.definition };
+      service.start({ id, scenarioId: run.scenarioId, ...definition, variantId: run.variantId, seed: run.seed, bounds }, searchReports(() => id === requestId, patch, () => get().loadExploreViolation(0)));
     };
     return {
       explore: { dialogOpen: false, form: { depthMax: 24, stallCountMax: 0, stallLengthsText: '', crashCountMax: 0 }, ...idle },
@@ -144,7 +146,11 @@ export function createExploreSlice(port: ExplorePort, init: ExploreInit): (store
         const result = get().explore.result;
         const violation = result?.violations[index];
         if (!result || !violation) return;
-        const loaded = port.loadRun({ scenarioId: result.scenarioId, variantId: result.variantId, seed: result.seed, schedule: violation.schedule, cursor: 0 });
+        const { definition } = port.run();
+        const scenario = port.scenario();
+        // The run searched was a definition's (the same id on screen): load it as one again.
+        const custom = definition !== null && scenario.id === result.scenarioId ? { custom: { scenario, definition } } : {};
+        const loaded = port.loadRun({ scenarioId: result.scenarioId, variantId: result.variantId, seed: result.seed, schedule: violation.schedule, cursor: 0, ...custom });
         // The found schedule against every variant: which it breaks, and where their runs part.
         if (loaded.ok) port.compareVariants();
       },
