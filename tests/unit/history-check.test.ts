@@ -159,21 +159,48 @@ const LESSONS: readonly [string, string][] = [
   ['release-result', 'fenced'],
 ];
 const lessonArb = fc.constantFrom(...LESSONS);
+type Found = HistoryVerdict['violations'][number];
+const certainOf = (v: HistoryVerdict): Found[] => v.violations.filter((x) => x.certainty === 'certain');
+const describeViolation = (v: Found): string => `${v.kind} ${v.clients.join(',')}: ${v.message}`;
+/** `found` (from a widened history) is `truth`'s: the same kind, the same actor, and its clients include the true ones. */
+const explains = (found: Found, truth: Found): boolean => found.kind === truth.kind && found.clients[0] === truth.clients[0] && truth.clients.every((c) => found.clients.includes(c));
 const setOf = (v: HistoryVerdict, certainOnly: boolean): Set<string> =>
   new Set(v.violations.filter((x) => !certainOnly || x.certainty === 'certain').map((x) => `${x.kind}:${[...x.clients].sort().join(',')}`));
 
 describe('history checker: properties over simulated runs', () => {
-  it('a history widened around its true order: every certain violation is in the true order, and every true one is at least possible', () => {
+  // A widened history may name more candidates for a violation than the true order does ("A
+  // deleted C or B's lock" where it was C's): a violation matches another of the same kind by the
+  // same actor (its first client) whose clients include the true one's. Seed pinned: fast-check's
+  // seed 1139623615 found that an exact match of the client sets was too strict.
+  it('a history widened around its true order: every certain violation is in the true order, and every true one is at least possible (seed 20261204)', () => {
     fc.assert(
       fc.property(lessonArb, fc.nat(1000), fc.array(faultyIntentArb, { maxLength: 24 }), fc.array(fc.tuple(fc.nat(300), fc.nat(300)), { minLength: 1, maxLength: 8 }), ([id, variant], seed, intents, widths) => {
         const { scenario, trace } = simulated(id, variant, seed, intents);
         const exact = checkHistoryText(historyOfTrace(trace).join('\n'), { lockKey: scenario.lockKey });
         const wide = checkHistoryText(historyOfTrace(trace, { widenMs: (i) => widths[i % widths.length] }).join('\n'), { lockKey: scenario.lockKey });
-        for (const found of setOf(wide, true)) expect(setOf(exact, false)).toContain(found);
-        for (const found of setOf(exact, true)) expect(setOf(wide, false)).toContain(found);
+        for (const found of certainOf(wide)) expect(exact.violations.some((truth) => explains(found, truth)), describeViolation(found)).toBe(true);
+        for (const truth of certainOf(exact)) expect(wide.violations.some((found) => explains(found, truth)), describeViolation(truth)).toBe(true);
       }),
-      { numRuns: runs(60) },
+      { seed: 20261204, numRuns: runs(60) },
     );
+  });
+
+  it('the widened history that names more candidates: "A deleted C or B\'s lock" where the true order says C\'s', () => {
+    const { scenario, trace } = simulated('plain-del', 'plain-del', 0, [
+      { kind: 'stall', client: 5, ms: 5001 },
+      { kind: 'step', client: 0 },
+      { kind: 'step', client: 2 },
+      { kind: 'advance', ms: 1999 },
+      { kind: 'step', client: 0 },
+    ]);
+    const widths: [number, number][] = [[0, 0], [0, 0], [1, 0], [0, 0]];
+    const exact = checkHistoryText(historyOfTrace(trace).join('\n'), { lockKey: scenario.lockKey });
+    const wide = checkHistoryText(historyOfTrace(trace, { widenMs: (i) => widths[i % widths.length] }).join('\n'), { lockKey: scenario.lockKey });
+    const truth = exact.violations.find((v) => v.kind === 'foreign-release');
+    const found = wide.violations.find((v) => v.kind === 'foreign-release');
+    expect(truth?.clients).toEqual(['A', 'C']);
+    expect(found).toMatchObject({ certainty: 'certain', clients: ['A', 'C', 'B'] });
+    expect(explains(found!, truth!)).toBe(true);
   });
 
   it('shuffling the file within the reorder buffer changes nothing: the checker reads in start order', () => {
