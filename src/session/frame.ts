@@ -79,7 +79,8 @@ export function nextExpiryOf(entries: readonly KeyEntry[], nowMs: number): numbe
   return next;
 }
 
-function keep<T>(previous: readonly T[] | undefined, next: readonly T[]): readonly T[] {
+/** `previous` when it holds the same items as `next` (readers selecting the list do not re-render), else `next`. */
+export function keep<T>(previous: readonly T[] | undefined, next: readonly T[]): readonly T[] {
   return previous !== undefined && sameList(previous, next) ? previous : next;
 }
 

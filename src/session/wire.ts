@@ -9,10 +9,10 @@
 import { RunProjection } from '../engine/projection';
 import type { Scenario } from '../engine/scenario';
 import type { Choice } from '../engine/schedule';
-import type { TraceEvent, ViolationEvent } from '../engine/trace';
+import type { TraceEvent } from '../engine/trace';
 import type { CommandResult, LoadOutcome, SessionCommand, SessionSpec } from './commands';
 import type { FeedMark } from './feed';
-import type { SessionFrame } from './frame';
+import { keep, type SessionFrame } from './frame';
 import type { RunSession } from './run-session';
 
 /** The frame as it crosses: the log's parts are rebuilt by the mirror. */
@@ -88,13 +88,11 @@ export class SessionMirror {
     if (change.reset || change.generation !== this.projection.generation) this.projection = new RunProjection(change.generation);
     this.projection.append(change.events, change.choices);
     const log = this.projection;
-    const violations = log.violations.slice(0, log.violationCountBefore(update.frame.cursor));
-    const previous = this.lastFrame?.violations;
     this.lastFrame = {
       ...update.frame,
       events: log.events,
       schedule: log.schedule,
-      violations: previous !== undefined && sameViolations(previous, violations) ? previous : violations,
+      violations: keep(this.lastFrame?.violations, log.violations.slice(0, log.violationCountBefore(update.frame.cursor))),
     };
     return this.lastFrame;
   }
@@ -105,8 +103,4 @@ export class SessionMirror {
   get frame(): SessionFrame | null {
     return this.lastFrame;
   }
-}
-
-function sameViolations(a: readonly ViolationEvent[], b: readonly ViolationEvent[]): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
 }

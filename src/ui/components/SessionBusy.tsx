@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { SimState } from '../store/store-types';
+import { sessionBusyAfterMs } from '../store/worker-session-host';
 
 const selectSessionBusy = (s: SimState) => s.sessionBusy;
 
@@ -28,7 +29,7 @@ export function SessionBusy() {
   }, [busy]);
   if (!busy || since === null) return null;
   // The host marks itself busy after sessionBusyAfterMs without an answer: count from the request.
-  const seconds = ((now - since) / 1000 + 0.25).toFixed(1);
+  const seconds = ((now - since + sessionBusyAfterMs) / 1000).toFixed(1);
   return (
     <div className="session-busy" role="status" aria-live="polite" data-testid="session-busy">
       <span className="session-busy__spinner" aria-hidden="true" />

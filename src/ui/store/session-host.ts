@@ -56,7 +56,7 @@ export function localSessionHost(session: RunSession): SessionHost {
   const view = (): HostView => ({ frame: session.frame(), log: session.log });
   return {
     load(request, done) {
-      done(session.load({ ...request, runnable: request.runnable }), view());
+      done(session.load(request), view());
     },
     command(command, done) {
       done(session.apply(command), view());
