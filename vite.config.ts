@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -73,6 +74,47 @@ function pageLoadsLuaOnDemand(): Plugin {
       return resolved.id.replace(/lua-default\.ts$/, 'lua-default.page.ts');
     },
   };
+}
+
+/**
+ * The engine ships once. Vite builds `new Worker(new URL(...))` as a bundle of its own, so the
+ * worker carried a second copy of the engine, the scenarios and fengari beside the page's. In the
+ * build, the engine worker is instead one more entry of the page's own build (an emitted chunk):
+ * Rolldown puts the modules both need in shared chunks, and a worker fetches the very files the
+ * page fetched (from the HTTP cache, or the service worker's). `startEngineWorker` keeps the
+ * pattern the dev server and Vitest understand; the build swaps its URL for the emitted chunk's.
+ * Fails loudly if the pattern moves, so a refactor cannot bring the second copy back silently.
+ */
+function engineWorkerSharesChunks(): Plugin {
+  const starter = /[\\/]src[\\/]ui[\\/]worker[\\/]engine-worker\.ts$/;
+  const pattern = "new URL('./engine.worker.ts', import.meta.url)";
+  const entry = fileURLToPath(new URL('./src/ui/worker/engine.worker.ts', import.meta.url));
+  let referenceId: string | null = null;
+  return {
+    name: 'lockstep:engine-worker-shares-chunks',
+    apply: 'build',
+    enforce: 'pre',
+    buildStart() {
+      referenceId = this.emitFile({ type: 'chunk', id: entry, name: 'engine.worker' });
+    },
+    transform(code, id) {
+      if (!starter.test(id)) return null;
+      if (!code.includes(pattern) || referenceId === null) throw new Error(`engine worker: ${pattern} not found in engine-worker.ts; re-check vite.config.ts`);
+      return { code: code.replace(pattern, `new URL(import.meta.ROLLUP_FILE_URL_${referenceId})`), map: null };
+    },
+  };
+}
+
+/**
+ * Rolldown names a chunk of modules the page and the engine worker share after one of them (a
+ * lesson, valibot's `dist`); the chunks that carry the engine are named for it instead, so the
+ * network log says what each file is.
+ */
+function sharedChunkFileName(chunk: { name: string; moduleIds: readonly string[] }): string {
+  const has = (pattern: RegExp) => chunk.moduleIds.some((id) => pattern.test(id.replaceAll('\\', '/')));
+  if (has(/\/src\/engine\/simulation\.ts$/)) return 'assets/engine-[hash].js';
+  if (has(/\/src\/engine\/redis\/[^/]+\.ts$/)) return 'assets/engine-redis-[hash].js';
+  return 'assets/[name]-[hash].js';
 }
 
 /**
@@ -159,10 +201,16 @@ function contentSecurityPolicy(): Plugin {
 
 export default defineConfig({
   base: './',
-  plugins: [react(), pageLoadsLuaOnDemand(), fengariBrowserTrim(), contentSecurityPolicy(), offline],
-  worker: { format: 'es', plugins: () => [fengariBrowserTrim()] },
+  plugins: [react(), pageLoadsLuaOnDemand(), fengariBrowserTrim(), engineWorkerSharesChunks(), contentSecurityPolicy(), offline],
   optimizeDeps: { rolldownOptions: { plugins: [fengariDevPatch()] } },
-  build: { chunkSizeWarningLimit: 3000, sourcemap: true },
+  build: {
+    chunkSizeWarningLimit: 3000,
+    sourcemap: true,
+    // Vite preloads a dynamic import's dependencies with <link> tags; the engine worker has no
+    // document, and its job's chunk statically imports what it needs anyway.
+    modulePreload: { resolveDependencies: (_file, deps, { hostId }) => (/(^|\/)engine\.worker-/.test(hostId) ? [] : deps) },
+    rolldownOptions: { output: { chunkFileNames: sharedChunkFileName } },
+  },
   server: { port: 5173, strictPort: false },
   preview: { headers: { 'Content-Security-Policy': cspHeader } },
 });

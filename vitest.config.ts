@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -10,5 +11,9 @@ export default defineConfig({
     testTimeout: 30_000,
     // Tests never time themselves; benchmarks live in bench/.
     allowOnly: false,
+    // Vitest's default (one worker fewer than cores) runs one file at a time on a 2-core machine;
+    // two files side by side took the suite from 512 s to 421 s there (docs/TESTING.md). The
+    // slowest test stays at half its 30 s bound with both cores busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

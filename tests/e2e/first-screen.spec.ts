@@ -32,6 +32,30 @@ test('the first screen\'s JavaScript is under budget and carries no Lua VM', asy
   for (const s of scripts) expect(s.text.includes(luaVmMarker), `${s.path} carries the Lua VM`).toBe(false);
 });
 
+/** Text only the engine's core carries (Simulation's setup error). */
+const engineMarker = ': setup ';
+
+test('the engine ships once: the engine worker runs on the very files the page loaded', async ({ page }) => {
+  // Every script fetched, by the page and by its workers, until the session runs in the worker.
+  const scripts = new Map<string, Promise<string>>();
+  page.on('response', (response) => {
+    const path = new URL(response.url()).pathname;
+    if (/\.js$/.test(path) && !scripts.has(path)) scripts.set(path, response.text());
+  });
+  const workerUrls: string[] = [];
+  page.on('worker', (worker) => workerUrls.push(new URL(worker.url()).pathname));
+  await page.goto('/#/v1/get-then-del/lua?seed=1&s=A.A.A~5000.%2B4000.B&at=4');
+  await page.waitForFunction(() => window.lockstep?.isReady === true);
+  // A step now runs in the worker, with scripts (the Lua variant): the worker has its engine and its Lua.
+  await page.getByRole('button', { name: 'Step B', exact: true }).click();
+  await expect.poll(async () => (await page.evaluate(() => window.lockstep!.state())).cursor).toBe(5);
+  expect(workerUrls.some((url) => /\/assets\/engine\.worker-[^/]+\.js$/.test(url)), `workers: ${workerUrls.join(', ')}`).toBe(true);
+  const texts = await Promise.all([...scripts].map(async ([path, text]) => ({ path, text: await text })));
+  const carrying = (marker: string) => texts.filter((s) => s.text.includes(marker)).map((s) => s.path);
+  expect(carrying(engineMarker), 'files carrying the engine').toHaveLength(1);
+  expect(carrying(luaVmMarker), 'files carrying the Lua VM').toHaveLength(1);
+});
+
 test('a link to a lesson not loaded yet shows a loading state, refuses keys with a reason, then opens the run', async ({ app, page, request }) => {
   const firstScreen = new Set((await firstScreenScripts(request)).map((s) => s.path));
   // Hold every other script (other lessons, the Lua engine, workers) until the test lets them through.

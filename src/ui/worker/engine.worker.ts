@@ -2,39 +2,40 @@
 /**
  * Every job that runs the engine off the page's thread, in one worker script (engine-worker.ts):
  * the run session, the variants' outcomes, the explorer, the draft check, the history check and the
- * property check. The simulated Redis
- * and its Lua engine (fengari) load here once; nothing in them needs a browser global.
+ * property check. Each instance serves one job, so a job's code loads with its first message: a
+ * session worker never fetches the explorer or the history checker. The simulated Redis and its
+ * Lua engine (fengari) load here once; nothing in them needs a browser global.
  */
 // This realm evaluates scripts: it installs the Lua engine itself (the page's build and dev server
 // leave it out of the page's own graph; vite.config.ts, pageLoadsLuaOnDemand).
 import '../../engine/redis/lua/install';
-import { onDraftCheck } from './draft-check-job';
-import type { EngineJob } from './engine-worker-protocol';
-import { onExploreCommand } from './explore-job';
-import { onHistoryCheck } from './history-check-job';
-import { onOutcomeRequest } from './outcomes-job';
-import { createSessionJob } from './session-job';
-import { onPropertyCheckCommand } from './property-check-job';
+import type { EngineJob, EngineJobName } from './engine-worker-protocol';
+import { JobQueue } from './job-queue';
 
 declare const self: DedicatedWorkerGlobalScope;
 
+type Handler = (body: never, post: (message: unknown) => void) => unknown;
+
+/** Each job's module, imported on the job's first message. */
+const loaders: Readonly<Record<EngineJobName, () => Promise<Handler>>> = {
+  session: () => import('./session-job').then((m) => m.createSessionJob()),
+  outcomes: () => import('./outcomes-job').then((m) => m.onOutcomeRequest),
+  explore: () => import('./explore-job').then((m) => m.onExploreCommand),
+  'draft-check': () => import('./draft-check-job').then((m) => m.onDraftCheck),
+  history: () => import('./history-check-job').then((m) => m.onHistoryCheck),
+  properties: () => import('./property-check-job').then((m) => m.onPropertyCheckCommand),
+};
+
 const post = (message: unknown) => self.postMessage(message);
-const onSessionRequest = createSessionJob();
+// A job whose code cannot load fails the worker as a failed static import did: the page's
+// `worker.onerror` hears of it (a rejected promise alone would not reach the page).
+const queue = new JobQueue<EngineJobName, Handler>(loaders, (error) => {
+  setTimeout(() => {
+    throw error;
+  }, 0);
+});
 
 self.onmessage = (message: MessageEvent<EngineJob>) => {
-  const data = message.data;
-  switch (data.job) {
-    case 'outcomes':
-      return onOutcomeRequest(data.body, post);
-    case 'explore':
-      return onExploreCommand(data.body, post);
-    case 'draft-check':
-      return onDraftCheck(data.body, post);
-    case 'history':
-      return void onHistoryCheck(data.body, post);
-    case 'session':
-      return onSessionRequest(data.body, post);
-    case 'properties':
-      return onPropertyCheckCommand(data.body, post);
-  }
+  const { job, body } = message.data;
+  queue.push(job, (handler) => void handler(body as never, post));
 };
