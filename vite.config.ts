@@ -138,8 +138,6 @@ const offline = VitePWA({
   },
   workbox: {
     globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
-    // The page bundle carries the Lua engine: larger than workbox's 2 MiB default.
-    maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
     navigateFallback: 'index.html',
     // Control the page on the first visit, so it works offline from then on.
     clientsClaim: true,
