@@ -30,11 +30,10 @@ const storage = browserStorage();
 const prefs = loadPrefs(storage);
 const embed = isEmbed(window.location.search, window.location.hash);
 const loadOutcomes = async () => {
-  const { createInlineOutcomeService, createWorkerOutcomeService } = await import('./ui/worker/outcomes-client');
-  if (typeof Worker === 'function') return createWorkerOutcomeService();
+  if (typeof Worker === 'function') return (await import('./ui/worker/outcomes-client')).createWorkerOutcomeService();
   // Inline, the report's runs evaluate scripts in the page: the Lua engine first.
   await library.loadLua();
-  return createInlineOutcomeService();
+  return (await import('./ui/worker/outcomes-inline')).createInlineOutcomeService();
 };
 // The variant report starts after the first paint: its worker is not first-screen code.
 const outcomes = deferredOutcomeService(loadOutcomes);

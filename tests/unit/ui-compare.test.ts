@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSimStore } from '../../src/ui/store/create-sim-store';
 import type { SimStore } from '../../src/ui/store/store-types';
 import { createInlineExploreService } from '../../src/ui/worker/explore-client';
-import { createInlineOutcomeService } from '../../src/ui/worker/outcomes-client';
+import { createInlineOutcomeService } from '../../src/ui/worker/outcomes-inline';
 
 // Goal: a counterexample "Find a race" found is replayed against every variant (by the outcome
 // worker's code, here on the page's thread) and compared with the run it was found on: get-then-del

@@ -1,7 +1,6 @@
 import { postJob, startEngineWorker } from './engine-worker';
 import type { OutcomeWorkerReply } from './outcomes-job';
 import type { OutcomeReport, OutcomeRequest, OutcomeService } from './protocol';
-import { OutcomeRuns } from './outcomes';
 
 /**
  * Runs outcome requests in one instance of the engine worker. While a request is in flight, newer requests
@@ -39,16 +38,5 @@ export function createWorkerOutcomeService(): OutcomeService {
     dispose() {
       worker.terminate();
     },
-  };
-}
-
-/** Same answers on the calling thread, for tests and environments without workers. */
-export function createInlineOutcomeService(): OutcomeService {
-  const runs = new OutcomeRuns();
-  return {
-    request(request, onReport) {
-      queueMicrotask(() => onReport(runs.report(request, 'page')));
-    },
-    dispose() {},
   };
 }
