@@ -14,23 +14,17 @@ import type { KeyEntry } from '../engine/redis/keyspace';
 import type { Scenario } from '../engine/scenario';
 import { parseSchedule, ScheduleSyntaxError, type Choice } from '../engine/schedule';
 import { Simulation } from '../engine/simulation';
-import type { CommandResult, LoadOutcome, Refusal, ScheduleCut, SessionCommand, SessionSpec } from './commands';
+import type { CommandResult, LoadOutcome, Refusal, ScheduleCut, SessionCommand } from './commands';
 import { changesOf, markOf, type FeedChange, type FeedMark } from './feed';
 import { buildFrame, nextExpiryOf, type SessionFrame } from './frame';
 import { InspectorCache } from './inspector-cache';
 import { LoadTickets } from './load-tickets';
-import { checkScenario, checkSpec, replay } from './run-spec';
+import { checkLoad, replay, type LoadRequest } from './run-spec';
 
 /** Steps "run to next command" may take before it gives up (a client that never sends one). */
 export const runToCommandStepCountMax = 100;
 
-/** A load request: the scenario as the caller's library resolved it (undefined: not known). */
-export interface LoadRequest extends SessionSpec {
-  readonly scenarioId: string;
-  readonly scenario: Scenario | undefined;
-  /** Whether the scenario can run here now (a Lua engine still loading): checked after its variant. */
-  readonly runnable?: (scenario: Scenario) => boolean;
-}
+export type { LoadRequest } from './run-spec';
 
 const ok = (timelineChanged: boolean): CommandResult => ({ ok: true, timelineChanged });
 
@@ -69,12 +63,9 @@ export class RunSession {
 
   /** Validates a run and, if it holds, installs it (replacing any load still pending). */
   load(request: LoadRequest): LoadOutcome {
-    const unknown = checkScenario(request.scenarioId, request.scenario, request.variantId);
-    if (unknown !== null || request.scenario === undefined) return { ok: false, error: unknown ?? { reason: 'unknown-scenario', detail: request.scenarioId } };
-    const scenario = request.scenario;
-    if (request.runnable && !request.runnable(scenario)) return { ok: false, error: { reason: 'not-ready', detail: request.scenarioId } };
-    const checked = checkSpec(scenario, request);
+    const checked = checkLoad(request);
     if (!checked.ok) return checked;
+    const scenario = checked.scenario;
     const { sim, error } = replay(scenario, request.variantId, checked.seed, checked.choices);
     if (error && !request.cutToFit) return { ok: false, error: { reason: 'schedule-does-not-fit', detail: error.message } };
     this.install(scenario, sim, checked.cursor === null ? null : Math.min(checked.cursor, sim.length));

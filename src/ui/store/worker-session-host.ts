@@ -7,7 +7,7 @@
  */
 import type { CommandResult, LoadOutcome, SessionCommand, SessionSpec } from '../../session/commands';
 import { LoadTickets } from '../../session/load-tickets';
-import { checkScenario, checkSpec } from '../../session/run-spec';
+import { checkLoad } from '../../session/run-spec';
 import { SessionMirror, type RunTarget, type SessionReply, type SessionRequest } from '../../session/wire';
 import type { EngineJob } from '../worker/engine-worker-protocol';
 import type { HostLoad, HostView, SessionHost } from './session-host';
@@ -60,8 +60,9 @@ class WorkerSessionHost implements SessionHost {
   readonly simulation = null;
 
   load(request: HostLoad, done: (outcome: LoadOutcome, view: HostView | null) => void): void {
-    const refused = this.precheck(request);
-    if (refused !== null) return done(refused, this.current);
+    // The checks that need no replay, here and at once (the worker repeats them): only a valid run crosses.
+    const checked = checkLoad(request);
+    if (!checked.ok) return done(checked, this.current);
     // A run replaces any scenario still loading (as the session does when it installs one).
     this.tickets.supersede();
     // Only plain data crosses: a built-in by its id, anything else by its definition (a scenario of code stays in Node).
@@ -75,15 +76,6 @@ class WorkerSessionHost implements SessionHost {
       if (reply.outcome.ok) this.loaded = { target, spec: { variantId: view.frame.variantId, seed: view.frame.seed } };
       done(reply.outcome, view);
     });
-  }
-
-  /** The checks that need no replay, here and at once (the worker repeats them): only a valid run crosses. */
-  private precheck(request: HostLoad): LoadOutcome | null {
-    const unknown = checkScenario(request.scenarioId, request.scenario, request.variantId);
-    if (unknown !== null || request.scenario === undefined) return { ok: false, error: unknown ?? { reason: 'unknown-scenario', detail: request.scenarioId } };
-    if (!request.runnable(request.scenario)) return { ok: false, error: { reason: 'not-ready', detail: request.scenarioId } };
-    const checked = checkSpec(request.scenario, request);
-    return checked.ok ? null : checked;
   }
 
   command(command: SessionCommand, done: (result: CommandResult, view: HostView | null) => void): void {
