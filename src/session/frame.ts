@@ -84,6 +84,11 @@ export function keep<T>(previous: readonly T[] | undefined, next: readonly T[]):
   return previous !== undefined && sameList(previous, next) ? previous : next;
 }
 
+/** The run's first `count` violations (`previous` when it holds the same ones): how both a frame and a mirror of it (wire.ts) list them. */
+export function violationsUpTo(log: RunProjection, count: number, previous: readonly ViolationEvent[] | undefined): readonly ViolationEvent[] {
+  return keep(previous, log.violations.slice(0, count));
+}
+
 export function buildFrame(input: FrameInput): SessionFrame {
   const { sim, projection: log, entries, previous } = input;
   const kept = input.fresh ? null : previous;
@@ -105,7 +110,7 @@ export function buildFrame(input: FrameInput): SessionFrame {
     lastStepEvents: keep(kept?.lastStepEvents, cursor > 0 ? log.eventsOfStep(cursor - 1) : []),
     keys: keyViews(entries, input.previousEntries, sim.nowMs, input.tokens),
     lock: previous !== null && sameLock(lock, previous.lock) ? previous.lock : lock,
-    violations: keep(kept?.violations, log.violations.slice(0, log.violationCountBefore(cursor))),
+    violations: violationsUpTo(log, log.violationCountBefore(cursor), kept?.violations),
     // Extended per choice by the projection, never formatted over the whole timeline per step.
     schedule: log.schedule,
     nodes: nodeStatuses(sim, input.tokenOwners, kept?.nodes ?? []),

@@ -14,22 +14,17 @@ import type { KeyEntry } from '../engine/redis/keyspace';
 import type { Scenario } from '../engine/scenario';
 import { parseSchedule, ScheduleSyntaxError, type Choice } from '../engine/schedule';
 import { Simulation } from '../engine/simulation';
-import type { CommandResult, LoadOutcome, Refusal, ScheduleCut, SessionCommand, SessionSpec } from './commands';
+import type { CommandResult, LoadOutcome, Refusal, ScheduleCut, SessionCommand } from './commands';
 import { changesOf, markOf, type FeedChange, type FeedMark } from './feed';
 import { buildFrame, nextExpiryOf, type SessionFrame } from './frame';
 import { InspectorCache } from './inspector-cache';
-import { checkScenario, checkSpec, replay } from './run-spec';
+import { LoadTickets } from './load-tickets';
+import { checkLoad, replay, type LoadRequest } from './run-spec';
 
 /** Steps "run to next command" may take before it gives up (a client that never sends one). */
 export const runToCommandStepCountMax = 100;
 
-/** A load request: the scenario as the caller's library resolved it (undefined: not known). */
-export interface LoadRequest extends SessionSpec {
-  readonly scenarioId: string;
-  readonly scenario: Scenario | undefined;
-  /** Whether the scenario can run here now (a Lua engine still loading): checked after its variant. */
-  readonly runnable?: (scenario: Scenario) => boolean;
-}
+export type { LoadRequest } from './run-spec';
 
 const ok = (timelineChanged: boolean): CommandResult => ({ ok: true, timelineChanged });
 
@@ -46,8 +41,7 @@ export class RunSession {
   private lastFrame: SessionFrame | null = null;
   private frameStale = true;
   private fresh = true;
-  private loadTicket = 0;
-  private loadingId: string | null = null;
+  private readonly tickets = new LoadTickets();
   private autoplay: { readonly play: number; readonly policy: SchedulingPolicy } | null = null;
 
   /** Starts with `scenario`'s default variant and seed at step 0 (a stand-in until a run loads). */
@@ -69,40 +63,35 @@ export class RunSession {
 
   /** Validates a run and, if it holds, installs it (replacing any load still pending). */
   load(request: LoadRequest): LoadOutcome {
-    const unknown = checkScenario(request.scenarioId, request.scenario, request.variantId);
-    if (unknown !== null || request.scenario === undefined) return { ok: false, error: unknown ?? { reason: 'unknown-scenario', detail: request.scenarioId } };
-    const scenario = request.scenario;
-    if (request.runnable && !request.runnable(scenario)) return { ok: false, error: { reason: 'not-ready', detail: request.scenarioId } };
-    const checked = checkSpec(scenario, request);
+    const checked = checkLoad(request);
     if (!checked.ok) return checked;
+    const scenario = checked.scenario;
     const { sim, error } = replay(scenario, request.variantId, checked.seed, checked.choices);
     if (error && !request.cutToFit) return { ok: false, error: { reason: 'schedule-does-not-fit', detail: error.message } };
     this.install(scenario, sim, checked.cursor === null ? null : Math.min(checked.cursor, sim.length));
     return { ok: true, cut: error ? { step: sim.length, reason: error.message } : null };
   }
 
-  /** A scenario starts loading elsewhere: commands are refused until a run is installed. Returns its ticket. */
+  /** A scenario starts loading elsewhere: commands are refused until a run is installed (load-tickets.ts). */
   beginLoading(scenarioId: string): number {
-    this.loadingId = scenarioId;
-    return ++this.loadTicket;
+    return this.tickets.begin(scenarioId);
   }
-  /** Whether the load of `ticket` is still the one wanted (no later load or run replaced it). */
   isCurrentLoad(ticket: number): boolean {
-    return ticket === this.loadTicket;
+    return this.tickets.isCurrent(ticket);
   }
-  /** The pending load of `ticket` ended without a run (refused or failed). */
   endLoading(ticket: number): void {
-    if (ticket === this.loadTicket) this.loadingId = null;
+    this.tickets.end(ticket);
   }
   get loading(): string | null {
-    return this.loadingId;
+    return this.tickets.loading;
   }
 
   // ---- commands ------------------------------------------------------------------------------
 
   /** Applies one command; a choice that does not fit is a refusal, never a throw. */
   apply(command: SessionCommand): CommandResult {
-    if (this.loadingId !== null) return { ok: false, refusal: { kind: 'loading', scenarioId: this.loadingId }, timelineChanged: false };
+    const loading = this.tickets.refusal();
+    if (loading !== null) return loading;
     switch (command.kind) {
       case 'seek':
         return this.seek(command.cursor);
@@ -248,9 +237,7 @@ export class RunSession {
 
   /** Installs a new simulation (a loaded run, another variant or seed) at `cursor` (null: its end). */
   private install(scenario: Scenario, sim: Simulation, cursor: number | null): void {
-    // This run replaces any scenario still loading: that load's run is no longer wanted.
-    this.loadTicket += 1;
-    this.loadingId = null;
+    this.tickets.supersede();
     this.sim = sim;
     this.runScenario = scenario;
     this.defaultChoices = parseSchedule(scenario.defaultSchedule, sim.ctx.clientIds, sim.ctx.nodeIds);

@@ -8,6 +8,14 @@ import { parseSchedule, type Choice } from '../engine/schedule';
 import { defaultSeed, Simulation } from '../engine/simulation';
 import type { LoadError, SessionSpec } from './commands';
 
+/** A load request: the scenario as the caller's library resolved it (undefined: not known). */
+export interface LoadRequest extends SessionSpec {
+  readonly scenarioId: string;
+  readonly scenario: Scenario | undefined;
+  /** Whether the scenario can run here now (a Lua engine still loading): checked after its variant. */
+  readonly runnable?: (scenario: Scenario) => boolean;
+}
+
 export const seedMax = 0xffff_ffff;
 
 export function isSeed(seed: number): boolean {
@@ -68,4 +76,20 @@ export function checkSpec(scenario: Scenario, spec: SessionSpec): CheckedSpec {
     return { ok: false, error: { reason: 'bad-cursor', detail: String(cursor) } };
   }
   return { ok: true, seed, choices, cursor };
+}
+
+export type CheckedLoad = { readonly ok: true; readonly scenario: Scenario; readonly seed: number; readonly choices: readonly Choice[]; readonly cursor: number | null } | { readonly ok: false; readonly error: LoadError };
+
+/**
+ * Every check of a load that needs no replay, in the contract's order: scenario and variant, runnable
+ * here, then seed, schedule and cursor. The session runs it before it replays; a worker's host runs it
+ * too, so only a valid run crosses.
+ */
+export function checkLoad(request: LoadRequest): CheckedLoad {
+  const unknown = checkScenario(request.scenarioId, request.scenario, request.variantId);
+  if (unknown !== null || request.scenario === undefined) return { ok: false, error: unknown ?? { reason: 'unknown-scenario', detail: request.scenarioId } };
+  const scenario = request.scenario;
+  if (request.runnable && !request.runnable(scenario)) return { ok: false, error: { reason: 'not-ready', detail: request.scenarioId } };
+  const checked = checkSpec(scenario, request);
+  return checked.ok ? { ...checked, scenario } : checked;
 }

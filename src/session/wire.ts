@@ -12,11 +12,14 @@ import type { Choice } from '../engine/schedule';
 import type { TraceEvent } from '../engine/trace';
 import type { CommandResult, LoadOutcome, SessionCommand, SessionSpec } from './commands';
 import type { FeedMark } from './feed';
-import { keep, type SessionFrame } from './frame';
+import { violationsUpTo, type SessionFrame } from './frame';
 import type { RunSession } from './run-session';
 
-/** The frame as it crosses: the log's parts are rebuilt by the mirror. */
-export type WireFrame = Omit<SessionFrame, 'events' | 'schedule' | 'violations'>;
+/**
+ * The frame as it crosses: the log's parts are rebuilt by the mirror. Of the violations only their
+ * count crosses: the session alone decides which happened before the cursor, the mirror takes as many.
+ */
+export type WireFrame = Omit<SessionFrame, 'events' | 'schedule' | 'violations'> & { readonly violationCount: number };
 
 /** What the log gained since the previous answer (`reset`: a new generation, everything from the start). */
 export interface WireChange {
@@ -66,7 +69,8 @@ export class SessionServer {
 
   /** The frame and the log's news since the last answer. */
   update(): WireUpdate {
-    const { events: _events, schedule: _schedule, violations: _violations, ...frame } = this.session.frame();
+    const { events: _events, schedule: _schedule, violations, ...rest } = this.session.frame();
+    const frame: WireFrame = { ...rest, violationCount: violations.length };
     const log = this.session.log;
     const sent = this.sent;
     const reset = sent === null || sent.generation !== log.generation;
@@ -88,12 +92,8 @@ export class SessionMirror {
     if (change.reset || change.generation !== this.projection.generation) this.projection = new RunProjection(change.generation);
     this.projection.append(change.events, change.choices);
     const log = this.projection;
-    this.lastFrame = {
-      ...update.frame,
-      events: log.events,
-      schedule: log.schedule,
-      violations: keep(this.lastFrame?.violations, log.violations.slice(0, log.violationCountBefore(update.frame.cursor))),
-    };
+    const { violationCount, ...frame } = update.frame;
+    this.lastFrame = { ...frame, events: log.events, schedule: log.schedule, violations: violationsUpTo(log, violationCount, this.lastFrame?.violations) };
     return this.lastFrame;
   }
 

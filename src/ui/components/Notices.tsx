@@ -81,7 +81,7 @@ export function NoticeLine() {
     return () => clearTimeout(timer);
   }, [notice, store]);
   return (
-    <div className={`notice-line${notice ? ` notice-line--${notice.tone}` : ''}`} role="status" data-testid="notice">
+    <div className={`status-slot notice-line${notice ? ` notice-line--${notice.tone}` : ''}`} role="status" data-testid="notice">
       {notice && (
         <>
           <span className="notice-line__text">{noticeText(notice, lang)}</span>

@@ -31,7 +31,7 @@ export function SessionBusy() {
   // The host marks itself busy after sessionBusyAfterMs without an answer: count from the request.
   const seconds = ((now - since + sessionBusyAfterMs) / 1000).toFixed(1);
   return (
-    <div className="session-busy" role="status" aria-live="polite" data-testid="session-busy">
+    <div className="status-slot session-busy" role="status" aria-live="polite" data-testid="session-busy">
       <span className="session-busy__spinner" aria-hidden="true" />
       <span className="session-busy__text">{t('sessionBusy', { seconds })}</span>
       <button type="button" className="button button--small" title={t('sessionStopHint')} onClick={() => store.getState().stopSession()} data-testid="session-stop">

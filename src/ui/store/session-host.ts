@@ -1,7 +1,8 @@
 /**
  * Where the store's run session lives. In Node (tests, the Node API) and on the page's first
  * screen it is in this thread (`localSessionHost`); on the page, once the engine worker is up, in
- * the worker (src/ui/worker/session-client.ts), so no step or script runs on the page's thread.
+ * that worker (`worker-session-host.ts` here, ui/worker/session-job.ts there), so no step or
+ * script runs on the page's thread.
  * Either way the store sends the same commands and gets back a result and the frame after it:
  * `done` runs at once here, or when the worker answers (in order, one request at a time).
  */

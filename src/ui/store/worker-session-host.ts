@@ -6,7 +6,8 @@
  * as it was before.
  */
 import type { CommandResult, LoadOutcome, SessionCommand, SessionSpec } from '../../session/commands';
-import { checkScenario, checkSpec } from '../../session/run-spec';
+import { LoadTickets } from '../../session/load-tickets';
+import { checkLoad } from '../../session/run-spec';
 import { SessionMirror, type RunTarget, type SessionReply, type SessionRequest } from '../../session/wire';
 import type { EngineJob } from '../worker/engine-worker-protocol';
 import type { HostLoad, HostView, SessionHost } from './session-host';
@@ -42,8 +43,8 @@ class WorkerSessionHost implements SessionHost {
   private current: HostView | null = null;
   /** What Stop reloads: the last run loaded (its target, variant and seed). */
   private loaded: { readonly target: RunTarget; readonly spec: SessionSpec } | null = null;
-  private ticket = 0;
-  private loadingId: string | null = null;
+  /** Kept here too: a command is refused on the page while a scenario's body loads, before it crosses. */
+  private readonly tickets = new LoadTickets();
   private busy = false;
   private busyTimer: unknown = null;
   private readonly busyListeners: ((busy: boolean) => void)[] = [];
@@ -59,11 +60,11 @@ class WorkerSessionHost implements SessionHost {
   readonly simulation = null;
 
   load(request: HostLoad, done: (outcome: LoadOutcome, view: HostView | null) => void): void {
-    const refused = this.precheck(request);
-    if (refused !== null) return done(refused, this.current);
+    // The checks that need no replay, here and at once (the worker repeats them): only a valid run crosses.
+    const checked = checkLoad(request);
+    if (!checked.ok) return done(checked, this.current);
     // A run replaces any scenario still loading (as the session does when it installs one).
-    this.ticket += 1;
-    this.loadingId = null;
+    this.tickets.supersede();
     // Only plain data crosses: a built-in by its id, anything else by its definition (a scenario of code stays in Node).
     const target: RunTarget = request.definition !== null ? { definition: request.definition } : { scenarioId: request.scenarioId };
     const spec: SessionSpec = { variantId: request.variantId, seed: request.seed, schedule: request.schedule, cursor: request.cursor, cutToFit: request.cutToFit };
@@ -77,17 +78,9 @@ class WorkerSessionHost implements SessionHost {
     });
   }
 
-  /** The checks that need no replay, here and at once (the worker repeats them): only a valid run crosses. */
-  private precheck(request: HostLoad): LoadOutcome | null {
-    const unknown = checkScenario(request.scenarioId, request.scenario, request.variantId);
-    if (unknown !== null || request.scenario === undefined) return { ok: false, error: unknown ?? { reason: 'unknown-scenario', detail: request.scenarioId } };
-    if (!request.runnable(request.scenario)) return { ok: false, error: { reason: 'not-ready', detail: request.scenarioId } };
-    const checked = checkSpec(request.scenario, request);
-    return checked.ok ? null : checked;
-  }
-
   command(command: SessionCommand, done: (result: CommandResult, view: HostView | null) => void): void {
-    if (this.loadingId !== null) return done({ ok: false, refusal: { kind: 'loading', scenarioId: this.loadingId }, timelineChanged: false }, null);
+    const loading = this.tickets.refusal();
+    if (loading !== null) return done(loading, null);
     this.send({ kind: 'command', command }, (reply) => {
       if (reply === null) return done(stoppedCommand, null);
       const view = this.apply(reply);
@@ -97,14 +90,13 @@ class WorkerSessionHost implements SessionHost {
   }
 
   beginLoading(scenarioId: string): number {
-    this.loadingId = scenarioId;
-    return ++this.ticket;
+    return this.tickets.begin(scenarioId);
   }
   isCurrentLoad(ticket: number): boolean {
-    return ticket === this.ticket;
+    return this.tickets.isCurrent(ticket);
   }
   endLoading(ticket: number): void {
-    if (ticket === this.ticket) this.loadingId = null;
+    this.tickets.end(ticket);
   }
 
   view(): HostView | null {
