@@ -24,6 +24,8 @@ export interface ScriptFetch {
   readonly beforeReady: boolean;
   /** Requested before the first usable "Step A" button: part of the first screen. */
   readonly firstScreen: boolean;
+  /** Requested by the service worker's precache rather than by the page or its workers. */
+  readonly precache: boolean;
 }
 
 export interface FirstScreenSample {
@@ -35,10 +37,20 @@ export interface FirstScreenSample {
   readonly jsRawBytesBeforeReady: number;
   /** Gzip bytes of all JavaScript requested by the time the network was quiet after ready. */
   readonly jsGzipBytesAll: number;
+  /** The same, each file counted once: this server sends `no-store`, so each worker fetches its files again; a host with cached hashed assets sends them once. */
+  readonly jsGzipBytesAllOnce: number;
+  /** The same without the service worker's precache (`fetch()`es): what the page and its workers loaded to run, each file once. */
+  readonly jsGzipBytesPageOnce: number;
   readonly fcpMs: number | null;
   readonly readyMs: number;
   /** A "Step A" button enabled: the first screen is usable. */
   readonly firstUsableStepMs: number;
+}
+
+/** Gzip bytes with each path counted once. */
+function onceEach(scripts: readonly ScriptFetch[]): number {
+  const bytes = new Map(scripts.map((script) => [script.path, script.gzipBytes]));
+  return [...bytes.values()].reduce((sum, size) => sum + size, 0);
 }
 
 function isScript(path: string): boolean {
@@ -85,7 +97,14 @@ export async function loadFirstScreen(browser: Browser, server: StaticServer): P
       .filter((response) => isScript(response.path))
       .map((response) => {
         if (!response.gzip) throw new Error(`${response.path} was sent without gzip`);
-        return { path: response.path, gzipBytes: response.sentBytes, rawBytes: response.rawBytes, beforeReady: response.atEpochMs <= readyEpochMs, firstScreen: response.atEpochMs <= stepEpochMs };
+        return {
+          path: response.path,
+          gzipBytes: response.sentBytes,
+          rawBytes: response.rawBytes,
+          beforeReady: response.atEpochMs <= readyEpochMs,
+          firstScreen: response.atEpochMs <= stepEpochMs,
+          precache: response.fetchDest === 'empty',
+        };
       });
     const before = scripts.filter((script) => script.beforeReady);
     return {
@@ -94,6 +113,8 @@ export async function loadFirstScreen(browser: Browser, server: StaticServer): P
       jsGzipBytesBeforeReady: before.reduce((sum, script) => sum + script.gzipBytes, 0),
       jsRawBytesBeforeReady: before.reduce((sum, script) => sum + script.rawBytes, 0),
       jsGzipBytesAll: scripts.reduce((sum, script) => sum + script.gzipBytes, 0),
+      jsGzipBytesAllOnce: onceEach(scripts),
+      jsGzipBytesPageOnce: onceEach(scripts.filter((script) => !script.precache)),
       fcpMs,
       readyMs: state.readyAtMs,
       firstUsableStepMs: state.stepUsableAtMs,

@@ -18,6 +18,8 @@ export interface ServedResponse {
   readonly gzip: boolean;
   /** When the request arrived, ms since the Unix epoch (comparable with the page's performance.timeOrigin + now()). */
   readonly atEpochMs: number;
+  /** The request's `Sec-Fetch-Dest`: `script` or `worker` for the page's and its workers' own loads, `empty` for a `fetch()` (the service worker's precache). */
+  readonly fetchDest: string;
 }
 
 export interface StaticServer {
@@ -91,7 +93,7 @@ export async function startStaticServer(root: string, pages: Readonly<Record<str
       ...(gzip ? { 'content-encoding': 'gzip' } : {}),
     });
     response.end(request.method === 'HEAD' ? undefined : sent);
-    served.push({ path: urlPath, contentType, rawBytes: body.length, sentBytes: sent.length, gzip, atEpochMs });
+    served.push({ path: urlPath, contentType, rawBytes: body.length, sentBytes: sent.length, gzip, atEpochMs, fetchDest: String(request.headers['sec-fetch-dest'] ?? '') });
   }
 
   const server = createServer((request, response) => {
