@@ -120,11 +120,12 @@ function sharedChunkFileName(chunk: { name: string; moduleIds: readonly string[]
 /**
  * Offline after the first visit: a service worker precaches the whole build (page, worker, styles)
  * and serves it when the network is gone. `base: './'` keeps every URL relative, so the same build
- * works at any path of any static host (docs/DEPLOY.md).
+ * works at any path of any static host (docs/DEPLOY.md). The page registers it itself once it is
+ * ready (src/main.tsx), so the precache never competes with the first screen or the engine worker.
  */
 const offline = VitePWA({
   registerType: 'autoUpdate',
-  injectRegister: 'script',
+  injectRegister: null,
   manifest: {
     name: 'Lockstep: Redis lock race simulator',
     short_name: 'Lockstep',

@@ -130,6 +130,16 @@ function moveSessionToWorker(): Promise<unknown> {
   });
 }
 
+/**
+ * The service worker (offline after the first visit; the build's only, so none in the dev server)
+ * is registered once the page is ready: its precache of the whole build then never competes with
+ * the first screen, the engine worker or the lessons.
+ */
+function registerServiceWorker(): void {
+  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.register('./sw.js', { scope: './' }).catch((error: unknown) => console.error('Lockstep: the service worker did not register (no offline use)', error));
+}
+
 /** Starts what comes after the first screen, once. */
 let afterFirstScreenStarted = false;
 function afterFirstScreen() {
@@ -143,7 +153,8 @@ function afterFirstScreen() {
     .then(() => library.prepareAll())
     .then(runShown)
     .then(() => store.getState().sessionIdle())
-    .then(markReady, (error: unknown) => console.error('Lockstep: loading the scenarios failed', error));
+    .then(markReady, (error: unknown) => console.error('Lockstep: loading the scenarios failed', error))
+    .then(registerServiceWorker);
 }
 
 /** A tab opened in the background paints no frame: the rest loads after this long anyway. */
