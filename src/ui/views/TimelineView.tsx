@@ -59,6 +59,13 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
   const [offsetX, setOffsetX] = useState(0);
   const [window, setWindow] = useState<Window>(() => windowAt(0, 1100));
   const windowRef = useRef<Window>(window);
+  /**
+   * The scroll box's width and scroll position as last measured (resize observer, scroll events):
+   * following the cursor reads these, not the DOM, so a commit (a step, a new run) does not force
+   * the page's layout inside React's task; the browser lays out once, in the frame.
+   */
+  const clientWidthRef = useRef(0);
+  const scrollLeftRef = useRef(0);
   const [zoomChoice, setZoomChoice] = useState<ZoomChoice>('auto');
   /** Where the cursor should sit in the view after a zoom (fraction of its width), until applied. */
   const anchorRef = useRef<number | null>(null);
@@ -78,7 +85,8 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
-    const left = el.scrollLeft / scale;
+    scrollLeftRef.current = el.scrollLeft;
+    const left = scrollLeftRef.current / scale;
     contentRef.current?.setAttribute('transform', `translate(${G.gutterPx - left} 0)`);
     const next = windowAt(left, el.clientWidth / scale || 1100);
     const current = windowRef.current;
@@ -92,8 +100,9 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
     const el = scrollRef.current;
     if (!el) return;
     const measure = () => {
+      clientWidthRef.current = el.clientWidth;
       // Rounded so sub-pixel resizes do not re-layout the run.
-      const width = Math.round(el.clientWidth / 8) * 8;
+      const width = Math.round(clientWidthRef.current / 8) * 8;
       if (width > 0) setViewportPx(width);
       // The height the page gives the view (its parent's), which picks the density.
       const parent = rootRef.current?.parentElement;
@@ -113,9 +122,9 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
-    const viewW = el.clientWidth / scale - G.gutterPx;
+    const viewW = clientWidthRef.current / scale - G.gutterPx;
     const x = layout.cursorX(cursorStep);
-    const left = el.scrollLeft / scale;
+    const left = scrollLeftRef.current / scale;
     const anchor = anchorRef.current;
     anchorRef.current = null;
     let target: number | null = null;
