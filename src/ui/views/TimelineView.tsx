@@ -66,6 +66,8 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
    */
   const clientWidthRef = useRef(0);
   const scrollLeftRef = useRef(0);
+  /** A scroll position to apply once the window it shows is drawn. */
+  const pendingScrollRef = useRef<number | null>(null);
   const [zoomChoice, setZoomChoice] = useState<ZoomChoice>('auto');
   /** Where the cursor should sit in the view after a zoom (fraction of its width), until applied. */
   const anchorRef = useRef<number | null>(null);
@@ -131,9 +133,31 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
     if (anchor !== null) target = x - anchor * viewW;
     else if (x < left + FOLLOW_MARGIN_PX || x > left + viewW - FOLLOW_MARGIN_PX) target = x - FOLLOW_AT * viewW;
     if (target === null) return;
-    el.scrollLeft = Math.max(0, target) * scale;
-    onScroll();
+    const leftPx = Math.max(0, target);
+    const next = windowAt(leftPx, clientWidthRef.current / scale || 1100);
+    const current = windowRef.current;
+    if (current[0] === next[0] && current[1] === next[1]) {
+      el.scrollLeft = leftPx * scale;
+      onScroll();
+      return;
+    }
+    // Draw the window the view scrolls to first, then scroll (the effect below): a write of
+    // scrollLeft lays the page out at once, so written now the page would be laid out twice,
+    // once with the old window and again in the frame with the new one.
+    pendingScrollRef.current = leftPx * scale;
+    windowRef.current = next;
+    setWindow(next);
+    setOffsetX(leftPx);
   }, [cursorStep, layout, scale, G, onScroll]);
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    const pending = pendingScrollRef.current;
+    pendingScrollRef.current = null;
+    if (!el || pending === null) return;
+    el.scrollLeft = pending;
+    onScroll();
+  }, [window, onScroll]);
 
   const setZoom = (next: ZoomChoice) => {
     const el = scrollRef.current;
