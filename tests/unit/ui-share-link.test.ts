@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatSchedule, type Choice } from '../../src/engine/schedule';
 import { SCENARIOS, findScenario } from '../../src/scenarios';
-import { formatRunLink, isEmbed, linkLengthMax, parseRunLink, type LinkParse } from '../../src/ui/store/run-link';
+import { formatRunHash, formatRunLink, isEmbed, linkLengthMax, parseRunLink, type LinkParse } from '../../src/ui/store/run-link';
 import { runs } from '../support/size';
 
 // Goal: a share link carries a whole run (scenario, variant, seed, schedule, position) and comes
@@ -168,5 +168,29 @@ describe('saved preferences and runs', () => {
     expect(() => keepUnrestoredRun(hostile, 'x')).not.toThrow();
     expect(() => savePrefs(hostile, { lang: 'en' })).not.toThrow();
     expect(() => saveSessionHash(hostile, '#/v1/x/y')).not.toThrow();
+  });
+});
+
+// A step re-encodes only the schedule's new tokens (the link is asked for after every step): the
+// link of a schedule that grew equals the link written from scratch, whatever came before it.
+describe('formatRunHash while a schedule grows', () => {
+  it(`equals the link written from scratch (fast-check seed ${PROPERTY_SEED})`, () => {
+    const token = fc.constantFrom('A', 'B', '+1000', '$SET|k|1.5', 'A!', '$GET|k%20x', 'crash:A');
+    fc.assert(
+      fc.property(fc.array(fc.array(token, { maxLength: 6 }), { maxLength: 8 }), fc.boolean(), (parts, restart) => {
+        const fromScratch = (text: string) => {
+          const tokens = text === '' ? [] : text.split(' ');
+          return tokens.map((t) => encodeURIComponent(t).replace(/\./g, '%2E')).join('.');
+        };
+        let text = restart ? 'B' : '';
+        formatRunHash('get-then-del', 'lua', 1, text, null);
+        for (const part of parts) {
+          text = [text, ...part].filter((t) => t !== '').join(' ');
+          const count = text === '' ? 0 : text.split(' ').length;
+          expect(formatRunHash('get-then-del', 'lua', 1, text, 1)).toBe(`#/v1/get-then-del/lua?seed=1&s=${fromScratch(text)}${count === 1 ? '' : '&at=1'}`);
+        }
+      }),
+      { seed: PROPERTY_SEED, numRuns: runs(100) },
+    );
   });
 });

@@ -1,9 +1,9 @@
 // Goal: stepping does not rewrite the share link and the saved run on every step: they are
-// written once after a burst of changes (holding the run as it is then), in idle time (never in
-// a step's frame), and at once when the page is left.
+// written once after a burst of changes (holding the run as it is then: once the run is still, or
+// at the burst's deadline), in idle time (never in a step's frame), and at once when the page is left.
 import { describe, expect, it, vi } from 'vitest';
 import { deferredLibrary } from './support/deferred-library';
-import { connectBrowser, runWriteIdleWaitMsMax, runWriteIntervalMs } from '../../src/ui/share/sync';
+import { connectBrowser, runWriteIdleWaitMsMax, runWriteQuietMs, runWriteWaitMsMax } from '../../src/ui/share/sync';
 import { createSimStore } from '../../src/ui/store/create-sim-store';
 import { selectRunHash } from '../../src/ui/store/selectors';
 
@@ -11,6 +11,7 @@ import { selectRunHash } from '../../src/ui/store/selectors';
 function fakeWindow({ idle = true } = {}) {
   const listeners = new Map<string, (() => void)[]>();
   const timers = new Map<number, () => void>();
+  const timerMs = new Map<number, number>();
   const idles = new Map<number, () => void>();
   let nextTimer = 1;
   const urls: string[] = [];
@@ -25,8 +26,9 @@ function fakeWindow({ idle = true } = {}) {
       },
     },
     setTimeout(callback: () => void, ms: number) {
-      expect([runWriteIntervalMs, ...(idle ? [] : [0])]).toContain(ms);
+      expect([runWriteQuietMs, runWriteWaitMsMax, ...(idle ? [] : [0])]).toContain(ms);
       timers.set(nextTimer, callback);
+      timerMs.set(nextTimer, ms);
       return nextTimer++;
     },
     clearTimeout(id: number) {
@@ -61,6 +63,13 @@ function fakeWindow({ idle = true } = {}) {
       timers.clear();
       for (const callback of pending) callback();
     },
+    /** Fires the timers of `ms` only (one kind of wait). */
+    fireTimersOf(ms: number) {
+      const pending = [...timers].filter(([id]) => timerMs.get(id) === ms);
+      for (const [id] of pending) timers.delete(id);
+      for (const [, callback] of pending) callback();
+    },
+    pendingTimers: () => timers.size,
     fireIdle() {
       const pending = [...idles.values()];
       idles.clear();
@@ -97,6 +106,26 @@ describe('browser sync', () => {
     page.fireTimers();
     page.fireIdle();
     expect(page.urls).toHaveLength(2);
+  });
+
+  it('waits while the run keeps changing, until it is still or at the deadline of the burst', () => {
+    const store = createSimStore({ run: { scenarioId: 'get-then-del', variantId: 'get-then-del', schedule: '' } });
+    const page = fakeWindow();
+    connectBrowser(store, page.win, page.storage);
+    store.getState().stepClient('A');
+    store.getState().stepClient('B');
+    // One quiet wait (the latest change's) and one deadline.
+    expect(page.pendingTimers()).toBe(2);
+    page.fireTimersOf(runWriteWaitMsMax);
+    expect(page.pendingIdle()).toBe(1);
+    // The quiet wait of the same burst no longer asks again.
+    page.fireTimersOf(runWriteQuietMs);
+    expect(page.pendingIdle()).toBe(1);
+    page.fireIdle();
+    expect(page.urls.at(-1)).toBe(`/${selectRunHash(store.getState())}`);
+    store.getState().stepClient('A');
+    page.fireTimersOf(runWriteQuietMs);
+    expect(page.pendingIdle()).toBe(1);
   });
 
   it('without idle callbacks, writes in a task after the interval', () => {

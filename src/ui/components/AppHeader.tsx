@@ -132,12 +132,13 @@ function embedSnippet(href: string, title: string): string {
 /** "Copy embed code": an iframe of this run in embed mode, for a course page or a slide. */
 function CopyEmbedButton() {
   const t = useT();
+  const store = useSimStoreApi();
   const { lang } = useSimStore(useShallow(selectAppearance));
-  const hash = useSimStore(selectRunHash);
   const { title } = useSimStore(selectRunInfo);
   const { state, copy } = useCopyText();
   const loading = useSimStore(selectLoading);
-  const href = () => `${window.location.origin}${window.location.pathname}?embed=1${hash}`;
+  // Read when pressed, not selected: the link changes with every step and costs the run's length to write.
+  const href = () => `${window.location.origin}${window.location.pathname}?embed=1${selectRunHash(store.getState())}`;
   return (
     <span className="copy-link">
       <button

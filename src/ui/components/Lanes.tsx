@@ -85,7 +85,9 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
 
   // Keep the next line in view without scrolling the page (scrollIntoView would). Presentation
   // mode's window is a few lines tall, so there the next line is always centred; the list's own
-  // resizes (mode switch, window size) re-run it.
+  // resizes (mode switch, window size) re-run it. It reads the layout in the next frame, before
+  // its paint, not in React's commit: read there, it would force the whole page's layout (a new
+  // run's, hundreds of ms on a busy machine) inside the commit's task.
   const pc = client?.pc;
   useLayoutEffect(() => {
     const list = listRef.current;
@@ -100,11 +102,13 @@ const Lane = memo(function Lane({ clientId }: { clientId: string }) {
         list.scrollTop = Math.max(0, top - list.clientHeight / 3);
       }
     };
-    reveal();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(reveal);
-    observer.observe(list);
-    return () => observer.disconnect();
+    const frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(reveal) : (reveal(), null);
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(reveal);
+    observer?.observe(list);
+    return () => {
+      if (frame !== null) cancelAnimationFrame(frame);
+      observer?.disconnect();
+    };
   }, [pc, presentation]);
 
   if (!client) return null;

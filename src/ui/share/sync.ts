@@ -3,18 +3,22 @@
  * (replaceState, so stepping does not fill the history), preferences are remembered, and a hash
  * typed or pasted into the address bar loads like a fresh link.
  *
- * A long run's link is tens of kB: writing it (URL and storage) costs tens of ms at 10,000 steps,
- * and on every step it would cost each step more the longer the run. So changes are coalesced:
- * `runWriteIntervalMs` after the first change of a burst the write waits for idle time
- * (`requestIdleCallback`, at most `runWriteIdleWaitMsMax`), so it never lands in a step's frame,
- * and it writes the run as it is then. At once when the page is hidden or left (pagehide).
+ * A long run's link is tens of kB: writing it (URL and storage) costs tens of ms at 10,000 steps
+ * (replaceState of a 40 kB URL alone about 30 ms), and on every step it would cost each step more
+ * the longer the run. So changes are coalesced: once the run has been still for `runWriteQuietMs`
+ * (or `runWriteWaitMsMax` after the first change of a burst, for a run that never stops, such as
+ * autoplay) the write waits for idle time (`requestIdleCallback`, at most `runWriteIdleWaitMsMax`),
+ * so it lands neither in a step's frame nor between two presses of someone stepping through the
+ * run, and it writes the run as it is then. At once when the page is hidden or left (pagehide).
  */
 import type { SimState, SimStore } from '../store/store-types';
 import { selectRunHash } from '../store/selectors';
 import { saveProgress, saveSessionHash, savePrefs, type KeyValueStorage } from './persist';
 
-/** How long after a change the write starts waiting for idle time (wall time, UI only). */
-export const runWriteIntervalMs = 200;
+/** How long the run must stay still before the write starts waiting for idle time (wall time, UI only). */
+export const runWriteQuietMs = 300;
+/** ...but no longer than this after the first change of a burst. */
+export const runWriteWaitMsMax = 2_000;
 /** The longest the write then waits for idle time (a page that is never idle, e.g. autoplay at full speed). */
 export const runWriteIdleWaitMsMax = 1_000;
 
@@ -27,8 +31,8 @@ interface IdleWindow {
 export function connectBrowser(store: SimStore, win: Window, storage: KeyValueStorage | null): () => void {
   const embed = store.getState().embed;
   let lastHash = '';
-  /** The write waiting: first a timer, then an idle callback (or, without those, a second timer). */
-  let pending: { readonly kind: 'timer' | 'idle'; readonly handle: number } | null = null;
+  /** The write waiting: first for the run to be still (or the burst's deadline), then for an idle callback (or, without those, a task). */
+  let pending: { readonly kind: 'still'; readonly quiet: number; readonly deadline: number } | { readonly kind: 'timer' | 'idle'; readonly handle: number } | null = null;
   const idle = win as unknown as IdleWindow;
   const writeRun = (state: SimState) => {
     // While a link's scenario loads, the run in the store stands in unseen: the address bar keeps
@@ -53,20 +57,33 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
   };
 
   /** Writes the run as it is now (not as it was when the write was scheduled). */
-  const flush = () => {
-    if (pending?.kind === 'timer') win.clearTimeout(pending.handle);
+  const cancel = () => {
+    if (pending?.kind === 'still') {
+      win.clearTimeout(pending.quiet);
+      win.clearTimeout(pending.deadline);
+    } else if (pending?.kind === 'timer') win.clearTimeout(pending.handle);
     else if (pending?.kind === 'idle') idle.cancelIdleCallback?.(pending.handle);
     pending = null;
+  };
+  const flush = () => {
+    cancel();
     writeRun(store.getState());
   };
   const whenIdle = () => {
+    if (pending?.kind !== 'still') return;
+    cancel();
     pending =
       typeof idle.requestIdleCallback === 'function'
         ? { kind: 'idle', handle: idle.requestIdleCallback(flush, { timeout: runWriteIdleWaitMsMax }) }
         : { kind: 'timer', handle: win.setTimeout(flush, 0) };
   };
   const syncRun = () => {
-    if (pending === null) pending = { kind: 'timer', handle: win.setTimeout(whenIdle, runWriteIntervalMs) };
+    if (pending === null) pending = { kind: 'still', quiet: win.setTimeout(whenIdle, runWriteQuietMs), deadline: win.setTimeout(whenIdle, runWriteWaitMsMax) };
+    else if (pending.kind === 'still') {
+      // Another change: the run is not still yet (the deadline stays).
+      win.clearTimeout(pending.quiet);
+      pending = { ...pending, quiet: win.setTimeout(whenIdle, runWriteQuietMs) };
+    }
   };
 
   writeRun(store.getState());

@@ -189,12 +189,34 @@ export interface LinkExtras {
   readonly definitionPayload?: string | null;
 }
 
+/** Schedule text as a link writes it: each token escaped, '.' between them (a token's own dots, as in a console word 1.5, escaped). */
+function encodeTokens(text: string): { readonly schedule: string; readonly tokenCount: number } {
+  const tokens = text === '' ? [] : text.split(' ');
+  return { schedule: tokens.map((token) => encodeURIComponent(token).replace(/\./g, '%2E')).join('.'), tokenCount: tokens.length };
+}
+
+/**
+ * The last schedule written, so a step re-encodes only what it appended: the selectors and the
+ * address bar ask for the link after every step, and a 10,000-step schedule is tens of kB.
+ */
+let lastSchedule: { readonly text: string; readonly schedule: string; readonly tokenCount: number } = { text: '', schedule: '', tokenCount: 0 };
+
+function linkSchedule(text: string): { readonly schedule: string; readonly tokenCount: number } {
+  const last = lastSchedule;
+  if (text === last.text) return last;
+  let next: { readonly schedule: string; readonly tokenCount: number };
+  if (last.tokenCount > 0 && text.length > last.text.length + 1 && text.charCodeAt(last.text.length) === 32 && text.startsWith(last.text)) {
+    const tail = encodeTokens(text.slice(last.text.length + 1));
+    next = { schedule: `${last.schedule}.${tail.schedule}`, tokenCount: last.tokenCount + tail.tokenCount };
+  } else next = encodeTokens(text);
+  lastSchedule = { text, ...next };
+  return next;
+}
+
 /** The same from canonical schedule text (tokens separated by single spaces). */
 export function formatRunHash(scenarioId: string, variantId: string, seed: number, scheduleText: string, cursor: number | null, extras: LinkExtras = {}): string {
-  const tokens = scheduleText === '' ? [] : scheduleText.split(' ');
-  // '.' joins the tokens, so a token's own dots (a console word such as 1.5) are escaped.
-  const schedule = tokens.map((token) => encodeURIComponent(token).replace(/\./g, '%2E')).join('.');
-  const at = cursor === null || cursor === tokens.length ? '' : `&at=${cursor}`;
+  const { schedule, tokenCount } = linkSchedule(scheduleText);
+  const at = cursor === null || cursor === tokenCount ? '' : `&at=${cursor}`;
   const ch = extras.challengeId ? `&ch=${encodeURIComponent(extras.challengeId)}` : '';
   const predict = extras.predict ? '&predict=1' : '';
   const def = extras.definitionPayload ? `&${DEFINITION_PARAM}=${extras.definitionPayload}` : '';

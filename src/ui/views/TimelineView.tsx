@@ -59,6 +59,15 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
   const [offsetX, setOffsetX] = useState(0);
   const [window, setWindow] = useState<Window>(() => windowAt(0, 1100));
   const windowRef = useRef<Window>(window);
+  /**
+   * The scroll box's width and scroll position as last measured (resize observer, scroll events):
+   * following the cursor reads these, not the DOM, so a commit (a step, a new run) does not force
+   * the page's layout inside React's task; the browser lays out once, in the frame.
+   */
+  const clientWidthRef = useRef(0);
+  const scrollLeftRef = useRef(0);
+  /** A scroll position to apply once the window it shows is drawn. */
+  const pendingScrollRef = useRef<number | null>(null);
   const [zoomChoice, setZoomChoice] = useState<ZoomChoice>('auto');
   /** Where the cursor should sit in the view after a zoom (fraction of its width), until applied. */
   const anchorRef = useRef<number | null>(null);
@@ -78,7 +87,8 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
-    const left = el.scrollLeft / scale;
+    scrollLeftRef.current = el.scrollLeft;
+    const left = scrollLeftRef.current / scale;
     contentRef.current?.setAttribute('transform', `translate(${G.gutterPx - left} 0)`);
     const next = windowAt(left, el.clientWidth / scale || 1100);
     const current = windowRef.current;
@@ -92,8 +102,9 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
     const el = scrollRef.current;
     if (!el) return;
     const measure = () => {
+      clientWidthRef.current = el.clientWidth;
       // Rounded so sub-pixel resizes do not re-layout the run.
-      const width = Math.round(el.clientWidth / 8) * 8;
+      const width = Math.round(clientWidthRef.current / 8) * 8;
       if (width > 0) setViewportPx(width);
       // The height the page gives the view (its parent's), which picks the density.
       const parent = rootRef.current?.parentElement;
@@ -113,18 +124,40 @@ export const TimelineView = memo(function TimelineView(props: TimelineViewProps)
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
-    const viewW = el.clientWidth / scale - G.gutterPx;
+    const viewW = clientWidthRef.current / scale - G.gutterPx;
     const x = layout.cursorX(cursorStep);
-    const left = el.scrollLeft / scale;
+    const left = scrollLeftRef.current / scale;
     const anchor = anchorRef.current;
     anchorRef.current = null;
     let target: number | null = null;
     if (anchor !== null) target = x - anchor * viewW;
     else if (x < left + FOLLOW_MARGIN_PX || x > left + viewW - FOLLOW_MARGIN_PX) target = x - FOLLOW_AT * viewW;
     if (target === null) return;
-    el.scrollLeft = Math.max(0, target) * scale;
-    onScroll();
+    const leftPx = Math.max(0, target);
+    const next = windowAt(leftPx, clientWidthRef.current / scale || 1100);
+    const current = windowRef.current;
+    if (current[0] === next[0] && current[1] === next[1]) {
+      el.scrollLeft = leftPx * scale;
+      onScroll();
+      return;
+    }
+    // Draw the window the view scrolls to first, then scroll (the effect below): a write of
+    // scrollLeft lays the page out at once, so written now the page would be laid out twice,
+    // once with the old window and again in the frame with the new one.
+    pendingScrollRef.current = leftPx * scale;
+    windowRef.current = next;
+    setWindow(next);
+    setOffsetX(leftPx);
   }, [cursorStep, layout, scale, G, onScroll]);
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    const pending = pendingScrollRef.current;
+    pendingScrollRef.current = null;
+    if (!el || pending === null) return;
+    el.scrollLeft = pending;
+    onScroll();
+  }, [window, onScroll]);
 
   const setZoom = (next: ZoomChoice) => {
     const el = scrollRef.current;
