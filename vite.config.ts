@@ -60,7 +60,8 @@ function fengariBrowserTrim(): Plugin {
  * it wherever the engine is imported (Node, the CLI, the tests); the page gets
  * `lua-default.page.ts` instead, which installs nothing, and its store imports
  * `lua/install.ts` before it creates a run that needs scripts (src/ui/store/page-library.ts).
- * Workers are built without this swap and install it themselves (they always evaluate scripts).
+ * The engine worker, a chunk of this same build, gets the swap too and imports `lua/install.ts`
+ * itself (it always evaluates scripts; src/ui/worker/engine.worker.ts).
  */
 function pageLoadsLuaOnDemand(): Plugin {
   const target = /[\\/]src[\\/]engine[\\/]redis[\\/]lua-default\.ts$/;

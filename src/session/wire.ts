@@ -72,8 +72,7 @@ export class SessionServer {
 
   /** The frame and the log's news since the last answer. */
   update(): WireUpdate {
-    const { events: _events, schedule: _schedule, violations, lastStepEvents: _lastStepEvents, ...rest } = this.session.frame();
-    const frame: WireFrame = { ...rest, violationCount: violations.length };
+    const frame = wirePart(this.session.frame());
     const log = this.session.log;
     const sent = this.sent;
     const reset = sent === null || sent.generation !== log.generation;
