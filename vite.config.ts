@@ -140,6 +140,36 @@ const offline = VitePWA({
   },
   workbox: {
     globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+    // The precache holds what a first visit loads (the page, its workers, every lesson, Lua), so a
+    // classroom's lessons work offline after one visit. The parts a person opens on demand are left
+    // out, so a first visit downloads no code it did not ask for (issue 26: under 450 kB of gzip):
+    // each is cached when it first loads (below, and src/ui/offline-cache.ts for what loaded before
+    // the service worker took control). Offline before its first use, a part says it cannot load
+    // (src/ui/components/OnDemand.tsx). Names are the chunks' own, from their modules.
+    globIgnores: [
+      'assets/Workbench-*', // the workbench: CodeMirror and the program, schedule and script editors
+      'assets/workbench-*',
+      'assets/draft-check*',
+      'assets/explore*', // "Find a race": the explorer
+      'assets/history*', // importing a real history
+      'assets/property-check*',
+      'assets/export-*', // SVG and PNG export
+      'assets/sequence-svg-*',
+      'assets/io-actions-*', // files and links of one's own scenarios
+      'assets/definition-link-*',
+      'assets/*Dialog-*', // the dialogs: shortcuts, nodes, the Redlock debate, replay on a real Redis
+      'assets/outcomes-inline-*', // only where a browser has no workers
+    ],
+    runtimeCaching: [
+      {
+        // Same-origin built files only; hashed names never change, so the cache answers first. A
+        // module's request carries an Origin header a page's fetch() lacks: `Vary: Origin` (vite
+        // preview, many hosts) must not make the copy kept by offline-cache.ts miss.
+        urlPattern: /\/assets\/[^/]+\.(?:js|css)$/,
+        handler: 'CacheFirst',
+        options: { cacheName: 'lockstep-on-demand', expiration: { maxEntries: 200 }, matchOptions: { ignoreVary: true } },
+      },
+    ],
     navigateFallback: 'index.html',
     // Control the page on the first visit, so it works offline from then on.
     clientsClaim: true,

@@ -12,6 +12,7 @@ import { localMyScenarioStorage } from './ui/share/my-scenarios-storage';
 import { createStoreWith } from './ui/store/create-store';
 import { pageLibrary } from './ui/store/page-library';
 import { SimStoreProvider } from './ui/store/context';
+import { keepWhatLoaded } from './ui/offline-cache';
 import { embedShowsVariants, isEmbed } from './ui/store/run-link';
 import { installTestApi } from './ui/test-api';
 import { deferredOutcomeService, startOnFirstRequest } from './ui/worker/deferred';
@@ -132,12 +133,15 @@ function moveSessionToWorker(): Promise<unknown> {
 
 /**
  * The service worker (offline after the first visit; the build's only, so none in the dev server)
- * is registered once the page is ready: its precache of the whole build then never competes with
- * the first screen, the engine worker or the lessons.
+ * is registered once the page is ready: its precache then never competes with the first screen, the
+ * engine worker or the lessons. Then what this visit loaded on demand is kept for offline use too.
  */
 function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  navigator.serviceWorker.register('./sw.js', { scope: './' }).catch((error: unknown) => console.error('Lockstep: the service worker did not register (no offline use)', error));
+  navigator.serviceWorker
+    .register('./sw.js', { scope: './' })
+    .then(keepWhatLoaded)
+    .catch((error: unknown) => console.error('Lockstep: the service worker did not register, or did not keep what this visit loaded (offline use is partial)', error));
 }
 
 /** Starts what comes after the first screen, once. */

@@ -324,6 +324,9 @@ export const en = {
   exportSvg: 'Export {what} as SVG',
   exportPng: 'Export {what} as PNG',
   exportFailed: 'Export failed: {reason}',
+  partUnavailable: 'This part could not be loaded. Offline, a part works once it has been opened with a network.',
+  partRetry: 'Try again',
+  partDismiss: 'Close',
 
   // Several Redis nodes: nodes-catalog.ts.
   ...nodesEn,

@@ -318,6 +318,9 @@ export const zhCN: Catalog = {
   exportSvg: '将{what}导出为 SVG',
   exportPng: '将{what}导出为 PNG',
   exportFailed: '导出失败：{reason}',
+  partUnavailable: '这部分未能加载。离线时，只有联网时打开过的部分才能使用。',
+  partRetry: '重试',
+  partDismiss: '关闭',
 
   ...nodesZh,
 

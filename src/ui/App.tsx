@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { onDemand, ShowOnDemand } from './components/OnDemand';
 import { useShallow } from 'zustand/react/shallow';
 import { LOCALES, localized, translator } from '../i18n';
 import { AppHeader } from './components/AppHeader';
@@ -20,15 +21,15 @@ import { selectAppearance, selectReplayOpen, selectRunLoading, selectShortcutsOp
 import type { SimState } from './store/store-types';
 
 /** The challenge panel's code loads with the first challenge or predict mode (not first-screen work). */
-const LearnPanel = lazy(() => import('./components/LearnPanel').then((module) => ({ default: module.LearnPanel })));
+const LearnPanel = onDemand(() => import('./components/LearnPanel').then((module) => module.LearnPanel));
 
 /** The `?` dialog's code loads the first time it opens (not first-screen work). */
-const ShortcutsDialog = lazy(() => import('./components/ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
+const ShortcutsDialog = onDemand(() => import('./components/ShortcutsDialog').then((module) => module.ShortcutsDialog));
 /** "Replay on a real Redis" (the header's button): its code loads the first time it opens. */
-const ReplayDialog = lazy(() => import('./components/ReplayDialog').then((module) => ({ default: module.ReplayDialog })));
+const ReplayDialog = onDemand(() => import('./components/ReplayDialog').then((module) => module.ReplayDialog));
 
 /** The workbench (CodeMirror, the program and schedule editors) loads the first time it opens. */
-const Workbench = lazy(() => import('./components/workbench/Workbench').then((module) => ({ default: module.Workbench })));
+const Workbench = onDemand(() => import('./components/workbench/Workbench').then((module) => module.Workbench));
 const selectWorkbenchOpened = (s: SimState) => s.workbench.open;
 
 const selectLearnPanelShown = (s: SimState) => s.learnPanelOpen && (s.challengeId !== null || s.predict);
@@ -56,6 +57,11 @@ export function App() {
   // Once loaded, the drawer stays mounted (closed), so its drafts survive closing it.
   const [workbenchLoaded, setWorkbenchLoaded] = useState(false);
   if (workbenchOpen && !workbenchLoaded) setWorkbenchLoaded(true);
+  // Its code could not load (offline before its first use): unmounted, so opening it again tries again.
+  const dismissWorkbench = () => {
+    setWorkbenchLoaded(false);
+    store.getState().closeWorkbench();
+  };
   const learnPanel = useSimStore(selectLearnPanelShown);
   // A link's scenario still loading: its run is not there yet, so none of it is drawn.
   const loading = useSimStore(selectRunLoading) !== null;
@@ -87,9 +93,7 @@ export function App() {
             <ViolationBannerSlot />
             <Inspector />
             {!embed && learnPanel && (
-              <Suspense fallback={null}>
-                <LearnPanel />
-              </Suspense>
+              <ShowOnDemand part={LearnPanel} props={{}} />
             )}
           </aside>
         </div>
@@ -99,22 +103,10 @@ export function App() {
       )}
       <NoticeLine />
       <SessionBusy />
-      {shortcutsOpen && (
-        <Suspense fallback={null}>
-          <ShortcutsDialog />
-        </Suspense>
-      )}
-      {!embed && replayOpen && (
-        <Suspense fallback={null}>
-          <ReplayDialog />
-        </Suspense>
-      )}
+      {shortcutsOpen && <ShowOnDemand part={ShortcutsDialog} props={{}} onDismiss={() => store.getState().setShortcutsOpen(false)} />}
+      {!embed && replayOpen && <ShowOnDemand part={ReplayDialog} props={{}} onDismiss={() => store.getState().setReplayOpen(false)} />}
       {!embed && <ExploreDialog />}
-      {!embed && workbenchLoaded && (
-        <Suspense fallback={null}>
-          <Workbench />
-        </Suspense>
-      )}
+      {!embed && workbenchLoaded && <ShowOnDemand part={Workbench} props={{}} onDismiss={dismissWorkbench} />}
     </div>
   );
 }

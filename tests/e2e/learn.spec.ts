@@ -1,11 +1,11 @@
 import { seriousViolations } from './axe';
-import { expect, test, type LockstepPage } from './fixtures';
+import { allowPageLoad, expect, test, type LockstepPage } from './fixtures';
 import { applyLook, LARGE, SMALL } from './looks';
 
 // Goal: learning by doing, as a newcomer and a teacher meet it: the landing points at the headline
 // lesson, its first challenge is met through the controls (and says with how many choices), the
 // fix then holds; predict mode from a share link asks before a step and reveals after it; the
-// embed's variant toggle; the page reloads offline; keyboard shortcuts; no control's name is a
+// embed's variant toggle; the page reloads offline, and a part opened on demand works offline once opened online; keyboard shortcuts; no control's name is a
 // prefix of another's, in either language. "Show me the shortest way" loads the explorer's way and
 // it meets the challenge. The landing and the challenge panel (with predict mode) are axe clean in
 // both themes and languages, presentation mode included, and add no row: the page does not scroll
@@ -152,6 +152,54 @@ test('the built page works offline after the first visit', async ({ app, page, c
   // The worker's script came from the cache too: every variant's outcome arrives.
   await expect(page.getByTestId('variant.lua.outcome')).toContainText('no violations');
   await context.setOffline(false);
+});
+
+test('a part opened on demand: offline before its first use it says so; once opened online it works offline', async ({ page, context }) => {
+  const dialog = page.getByTestId('shortcuts-dialog');
+  const unavailable = page.getByTestId('part-unavailable');
+
+  await test.step('opened before the service worker controls the page, the shortcuts dialog is kept for offline use', async () => {
+    allowPageLoad();
+    await page.goto('/#/v1/get-then-del/get-then-del?seed=1');
+    // The first screen, before ready: the service worker registers only once the page is ready.
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/GET then DEL/);
+    await page.keyboard.press('?');
+    await expect(dialog).toBeVisible();
+    expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await page.waitForFunction(() => navigator.serviceWorker?.controller != null);
+    // The precache leaves dialogs out; the page hands what it loaded early to the service worker.
+    await expect
+      .poll(() => page.evaluate(async () => (await caches.open('lockstep-on-demand').then((cache) => cache.keys())).some((request) => request.url.includes('/assets/ShortcutsDialog-'))))
+      .toBe(true);
+  });
+
+  await test.step('offline, after a reload, it opens from the cache', async () => {
+    await context.setOffline(true);
+    await page.reload();
+    await page.waitForFunction(() => window.lockstep?.isReady === true);
+    await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+  });
+
+  await test.step('offline, the workbench (never opened) says it cannot load; its notice closes it', async () => {
+    await page.getByTestId('workbench-open').click();
+    await expect(unavailable).toContainText('This part could not be loaded');
+    await unavailable.getByRole('button', { name: 'Try again' }).click();
+    await expect(unavailable).toContainText('This part could not be loaded');
+    await unavailable.getByRole('button', { name: 'Close' }).click();
+    await expect(unavailable).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/GET then DEL/);
+  });
+
+  await test.step('online again, it opens', async () => {
+    await context.setOffline(false);
+    await page.getByTestId('workbench-open').click();
+    await expect(page.getByTestId('workbench')).toBeVisible();
+    await expect(unavailable).toBeHidden();
+  });
 });
 
 test('keyboard: Advance, Next expiry, pause and crash the focused client, variants', async ({ app, page }) => {

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { onDemand, ShowOnDemand } from './OnDemand';
 import { exploreVerdictLines, formatNumber, localized, violationKindLabel, type Lang, type Translate } from '../../i18n';
 import { useModalDialog } from './useModalDialog';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
@@ -6,7 +6,7 @@ import type { ExploreResult, ExploreState, SimState } from '../store/store-types
 import { selectLang, selectRunInfo } from '../store/selectors';
 
 /** The variant comparison's code loads with the first counterexample (not first-screen work). */
-const ComparePanel = lazy(() => import('./ComparePanel').then((module) => ({ default: module.ComparePanel })));
+const ComparePanel = onDemand(() => import('./ComparePanel').then((module) => module.ComparePanel));
 
 const selectExplore = (s: SimState) => s.explore;
 /** A comparison of the result's own schedule is under way or done (same scenario, variant and seed). */
@@ -149,9 +149,7 @@ export function ExploreDialog() {
               )}
               {runInfo.scenarioId === result.scenarioId && <ScenarioNote />}
               {comparing && (
-                <Suspense fallback={null}>
-                  <ComparePanel />
-                </Suspense>
+                <ShowOnDemand part={ComparePanel} props={{}} />
               )}
             </>
           )}

@@ -1,4 +1,5 @@
-import { lazy, memo, Suspense } from 'react';
+import { memo } from 'react';
+import { onDemand, ShowOnDemand } from './OnDemand';
 import { useShallow } from 'zustand/react/shallow';
 import { formatList, type Translate } from '../../i18n';
 import { useSimStore, useT } from '../store/context';
@@ -11,7 +12,7 @@ import { ClientBadge } from './ClientBadge';
 import { believersWithoutMajority, selectIsRedlock, selectNodeHoldings } from '../store/node-selectors';
 
 /** Runs with several Redis nodes show one column per node; that code loads only for them. */
-const NodeInspector = lazy(() => import('./NodeInspector').then((module) => ({ default: module.NodeInspector })));
+const NodeInspector = onDemand(() => import('./NodeInspector').then((module) => module.NodeInspector));
 const selectNodeRun = (s: SimState) => s.nodes.length > 0;
 
 /**
@@ -36,9 +37,7 @@ export function Inspector() {
         <MismatchNote />
       </header>
       {nodeRun ? (
-        <Suspense fallback={null}>
-          <NodeInspector keys={<KeyList />} truth={<LockTruth />} />
-        </Suspense>
+        <ShowOnDemand part={NodeInspector} props={{ keys: <KeyList />, truth: <LockTruth /> }} />
       ) : (
         <>
           <KeyList />

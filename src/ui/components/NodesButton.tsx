@@ -1,10 +1,10 @@
-import { lazy, Suspense } from 'react';
+import { onDemand, ShowOnDemand } from './OnDemand';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { SimState } from '../store/store-types';
 
 /** The dialog's code loads the first time it opens (not first-screen work). */
-const NodesDialog = lazy(() => import('./NodesDialog').then((module) => ({ default: module.NodesDialog })));
+const NodesDialog = onDemand(() => import('./NodesDialog').then((module) => module.NodesDialog));
 
 const selectNodesButton = (s: SimState) => ({ nodeCount: s.runInfo.nodeIds.length, open: s.nodesOpen, down: s.nodes.filter((n) => !n.up).length });
 
@@ -21,9 +21,7 @@ export function NodesButton() {
         {down > 0 ? ` · ${t('nodeDown')} ${down}` : ''}
       </button>
       {open && (
-        <Suspense fallback={null}>
-          <NodesDialog />
-        </Suspense>
+        <ShowOnDemand part={NodesDialog} props={{}} onDismiss={() => store.getState().setNodesOpen(false)} />
       )}
     </>
   );

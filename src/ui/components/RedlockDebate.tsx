@@ -1,10 +1,10 @@
-import { lazy, Suspense } from 'react';
+import { onDemand, ShowOnDemand } from './OnDemand';
 import { useShallow } from 'zustand/react/shallow';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { SimState } from '../store/store-types';
 
 /** The dialog's code and its long texts load the first time it opens (not first-screen work). */
-const RedlockDebateDialog = lazy(() => import('./RedlockDebateDialog').then((module) => ({ default: module.RedlockDebateDialog })));
+const RedlockDebateDialog = onDemand(() => import('./RedlockDebateDialog').then((module) => module.RedlockDebateDialog));
 
 const selectDebate = (s: SimState) => ({ nodeRun: s.runInfo.nodeIds.length > 0, open: s.debateOpen });
 
@@ -25,9 +25,7 @@ export function RedlockDebateButton() {
         </button>
       )}
       {open && (
-        <Suspense fallback={null}>
-          <RedlockDebateDialog />
-        </Suspense>
+        <ShowOnDemand part={RedlockDebateDialog} props={{}} onDismiss={() => store.getState().setDebateOpen(false)} />
       )}
     </>
   );

@@ -1,12 +1,13 @@
-import { lazy, Suspense, useId, useRef, type KeyboardEvent } from 'react';
+import { useId, useRef, type KeyboardEvent } from 'react';
+import { onDemand, ShowOnDemand } from './OnDemand';
 import { useSimStore, useSimStoreApi, useT } from '../store/context';
 import type { ViewTab } from '../store/store-types';
 import { selectView } from '../store/selectors';
 import { TimelinePanel, ViewExport } from './ViewPanels';
 
 /** The sequence diagram and the event log are not on the first screen: their code loads when their tab opens. */
-const SequencePanel = lazy(() => import('./SequencePanel').then((module) => ({ default: module.SequencePanel })));
-const EventLog = lazy(() => import('./EventLog').then((module) => ({ default: module.EventLog })));
+const SequencePanel = onDemand(() => import('./SequencePanel').then((module) => module.SequencePanel));
+const EventLog = onDemand(() => import('./EventLog').then((module) => module.EventLog));
 
 const TABS: readonly { id: ViewTab; label: 'timelineTab' | 'sequenceTab' | 'eventsTab' }[] = [
   { id: 'timeline', label: 'timelineTab' },
@@ -61,9 +62,7 @@ export function RunViews() {
       <div className="run-views__panel" role="tabpanel" id={`${baseId}-panel-${view}`} aria-labelledby={`${baseId}-tab-${view}`}>
         {view === 'timeline' && <TimelinePanel />}
         {view !== 'timeline' && (
-          <Suspense fallback={<div className="view-region" aria-busy="true" />}>
-            {view === 'sequence' ? <SequencePanel /> : <EventLog />}
-          </Suspense>
+          <ShowOnDemand key={view} part={view === 'sequence' ? SequencePanel : EventLog} props={{}} fallback={<div className="view-region" aria-busy="true" />} />
         )}
       </div>
     </section>

@@ -14,10 +14,11 @@ import { JobQueue } from './job-queue';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-type Handler = (body: never, post: (message: unknown) => void) => unknown;
+type JobBodies = { readonly [J in EngineJob as J['job']]: J['body'] };
+type Handler<N extends EngineJobName> = (body: JobBodies[N], post: (message: unknown) => void) => unknown;
 
-/** Each job's module, imported on the job's first message. */
-const loaders: Readonly<Record<EngineJobName, () => Promise<Handler>>> = {
+/** Each job's module, imported on the job's first message; a handler that takes another job's body fails typecheck. */
+const loaders: { readonly [N in EngineJobName]: () => Promise<Handler<N>> } = {
   session: () => import('./session-job').then((m) => m.createSessionJob()),
   outcomes: () => import('./outcomes-job').then((m) => m.onOutcomeRequest),
   explore: () => import('./explore-job').then((m) => m.onExploreCommand),
@@ -29,7 +30,8 @@ const loaders: Readonly<Record<EngineJobName, () => Promise<Handler>>> = {
 const post = (message: unknown) => self.postMessage(message);
 // A job whose code cannot load fails the worker as a failed static import did: the page's
 // `worker.onerror` hears of it (a rejected promise alone would not reach the page).
-const queue = new JobQueue<EngineJobName, Handler>(loaders, (error) => {
+// The queue holds handlers of any job: `Handler<never>` is what they all are.
+const queue = new JobQueue<EngineJobName, Handler<never>>(loaders, (error) => {
   setTimeout(() => {
     throw error;
   }, 0);
@@ -37,5 +39,6 @@ const queue = new JobQueue<EngineJobName, Handler>(loaders, (error) => {
 
 self.onmessage = (message: MessageEvent<EngineJob>) => {
   const { job, body } = message.data;
-  queue.push(job, (handler) => void handler(body as never, post));
+  // The queue hands back the handler loaded for this message's own job.
+  queue.push(job, (handler) => void (handler as Handler<typeof job>)(body, post));
 };
