@@ -24,7 +24,7 @@ export interface ScriptFetch {
   readonly beforeReady: boolean;
   /** Requested before the first usable "Step A" button: part of the first screen. */
   readonly firstScreen: boolean;
-  /** Requested by the service worker's precache rather than by the page or its workers. */
+  /** Requested by a `fetch()` (the service worker's precache, or the page handing what it loaded early to it) rather than by the page or its workers as code. */
   readonly precache: boolean;
 }
 

@@ -11,7 +11,7 @@ import { ACTIONS, type Action } from './step-series';
 /** The page bench's figures (for the JSON file) and tables (for the terminal), from its raw samples. */
 
 /** Issue 10's goals. */
-export const GOALS = { jsGzipKB: 250, stepP95Ms: 16, longVsFresh: 1.2, heapMB: 100 } as const;
+export const GOALS = { jsGzipKB: 250, firstVisitJsGzipKB: 450, stepP95Ms: 16, longVsFresh: 1.2, heapMB: 100 } as const;
 
 export interface PageMeasurements {
   readonly loads: readonly FirstScreenSample[];
@@ -98,7 +98,7 @@ export function summarize(m: PageMeasurements): { figures: Figure[]; tables: Tex
     { id: 'page.firstScreen.jsGzipKB.firstScreen', value: kB(jsFirstScreen), unit: 'kB', better: 'lower', note: 'JS requested before the first usable "Step A"', ...goal(kB(jsFirstScreen), 'below', GOALS.jsGzipKB) },
     { id: 'page.firstScreen.jsGzipKB.beforeReady', value: kB(jsBefore), unit: 'kB', better: 'lower', note: 'JS requested before lockstep.isReady (the rest of the scenarios and the Lua engine load after the first paint)' },
     { id: 'page.firstScreen.jsGzipKB.all', value: kB(jsAll), unit: 'kB', better: 'lower', note: 'all JS by 1 s of network quiet after ready (a file each time it was sent: the server sends no-store)' },
-    { id: 'page.firstScreen.jsGzipKB.allOnce', value: kB(jsAllOnce), unit: 'kB', better: 'lower', note: 'the first visit, each file once, the service worker precaching the whole build for offline included' },
+    { id: 'page.firstScreen.jsGzipKB.allOnce', value: kB(jsAllOnce), unit: 'kB', better: 'lower', note: 'the whole first visit, each file once, the service worker\'s offline precache included', ...goal(kB(jsAllOnce), 'below', GOALS.firstVisitJsGzipKB) },
     { id: 'page.firstScreen.jsGzipKB.pageOnce', value: kB(jsPageOnce), unit: 'kB', better: 'lower', note: 'the first visit without the precache: what the page and its workers loaded, each file once' },
     { id: 'page.firstScreen.fcpMs', value: fcps.length > 0 ? median(fcps) : null, unit: 'ms', better: 'lower' },
     { id: 'page.firstScreen.readyMs', value: median(readyMs), unit: 'ms', better: 'lower' },
