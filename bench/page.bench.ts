@@ -23,6 +23,8 @@ import type { BenchOptions, BenchPart } from './types';
 
 const LONG_EVENT_COUNT_MIN = 10_000;
 const HEAP_STEP_COUNT = 10_000;
+/** The short run of the long run's kind (as the session bench's fresh run): its steps, without the lead-in. */
+const SHORT_STEP_COUNT = 256;
 
 function specOf(run: LongRun): RunSpec {
   return { scenario: run.scenarioId, variant: run.variantId, seed: 1, schedule: run.schedule };
@@ -33,6 +35,7 @@ export async function run(options: BenchOptions): Promise<BenchPart> {
   const engine = await loadEngine(options.srcRoot);
   const longEvents = buildLongRun(engine, { eventCountMin: LONG_EVENT_COUNT_MIN });
   const longSteps = buildLongRun(engine, { stepCount: HEAP_STEP_COUNT });
+  const shortRun = buildLongRun(engine, { stepCount: SHORT_STEP_COUNT, leadInAdvanceCount: 0 });
   const dist = options.dist ?? buildApp(options.srcRoot, path.join(os.tmpdir(), 'lockstep-bench-dist'));
   const limits = { pressCount: options.pressCount, budgetMs: options.seriesBudgetMs };
 
@@ -56,7 +59,7 @@ export async function run(options: BenchOptions): Promise<BenchPart> {
     for (let i = 0; i < options.loadCount; i++) loads.push(await timed('firstScreen', () => loadFirstScreen(browser, server)));
     for (let r = 0; r < options.roundCount; r++) {
       progress(`page: step round ${r + 1} of ${options.roundCount}`);
-      rounds.push(await timed('steps', () => measureRound(browser, engine, server.url, specOf(longEvents), LONG_EVENT_COUNT_MIN, limits, r % 2 === 1)));
+      rounds.push(await timed('steps', () => measureRound(browser, engine, server.url, specOf(longEvents), specOf(shortRun), LONG_EVENT_COUNT_MIN, limits, r % 2 === 1)));
     }
     progress(`page: heap with a ${longSteps.stepCount}-step run`);
     heap = await timed('heap', () => measureHeapPhase(browser, server.url, specOf(longSteps)));

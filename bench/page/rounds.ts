@@ -6,7 +6,7 @@ import { LONG_RUN_APPEND_CLIENT } from '../engine/long-run';
 import type { EngineSource } from '../engine/source';
 import { progress } from '../progress';
 import { AppendPlan } from './append-plan';
-import { measureSeries, type Series, type SeriesLimits } from './step-series';
+import { measureAppends, measureSeries, type Series, type SeriesLimits } from './step-series';
 
 /**
  * One round of the step series, in a fresh context: the noise floor, then the fresh run and the
@@ -27,9 +27,24 @@ export interface RoundResult {
   readonly longLoadMs: number;
   /** Events of the long run, as the page's own trace counts them. */
   readonly longEventCount: number;
+  /**
+   * Appends to a short run of the long run's kind (its scenario and variant without the lead-in
+   * of clock advances), pressing the long run's control: the same press with and without the
+   * history, where the fresh run's append may have to press another control (Advance).
+   */
+  readonly short: { readonly spec: RunSpec; readonly length: number; readonly append: StepSample[] };
 }
 
-export async function measureRound(browser: Browser, engine: EngineSource, url: string, longSpec: RunSpec, longEventCountMin: number, limits: SeriesLimits, longFirst: boolean): Promise<RoundResult> {
+export async function measureRound(
+  browser: Browser,
+  engine: EngineSource,
+  url: string,
+  longSpec: RunSpec,
+  shortSpec: RunSpec,
+  longEventCountMin: number,
+  limits: SeriesLimits,
+  longFirst: boolean,
+): Promise<RoundResult> {
   const { context, page } = await newInstrumentedPage(browser);
   try {
     const floor = await measureFloor(context, url, limits.pressCount);
@@ -54,7 +69,11 @@ export async function measureRound(browser: Browser, engine: EngineSource, url: 
       progress(`page:   ${kind} run, ${position.length} steps: back, forward, append (${plan.control})`);
       series[kind] = await measureSeries(driver, spec, plan, limits);
     }
-    return { freshSpec, freshLength, floor, series: series as Record<RunKind, Series>, longLoadMs, longEventCount };
+    const { position } = await driver.load(shortSpec);
+    const shortPlan = new AppendPlan(engine, shortSpec, LONG_RUN_APPEND_CLIENT);
+    progress(`page:   short run of the long run's kind, ${position.length} steps: append (${shortPlan.control})`);
+    const short = { spec: shortSpec, length: position.length, append: await measureAppends(driver, shortSpec, shortPlan, limits) };
+    return { freshSpec, freshLength, floor, series: series as Record<RunKind, Series>, longLoadMs, longEventCount, short };
   } finally {
     await context.close();
   }

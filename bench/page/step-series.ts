@@ -108,6 +108,13 @@ async function appends(driver: PageDriver, spec: RunSpec, plan: AppendPlan, limi
   return append.samples;
 }
 
+/** Runs the append series alone on the run `spec`, which must be on screen at its end. */
+export async function measureAppends(driver: PageDriver, spec: RunSpec, plan: AppendPlan, limits: SeriesLimits): Promise<StepSample[]> {
+  const append = await appends(driver, spec, plan, limits);
+  await driver.attachNextPaints(append);
+  return append;
+}
+
 /** Runs the three series on the run `spec`, which must be on screen at its end. */
 export async function measureSeries(driver: PageDriver, spec: RunSpec, plan: AppendPlan, limits: SeriesLimits): Promise<Series> {
   const { back, forward } = await sweeps(driver, spec, limits);

@@ -111,6 +111,14 @@ export function summarize(m: PageMeasurements): { figures: Figure[]; tables: Tex
       figures.push({ id: `page.step.${kind}.${action}.p95Ms`, value: stat.p95, unit: 'ms', better: 'lower', ...(kind === 'long' ? goal(stat.p95, 'below', GOALS.stepP95Ms) : {}) });
     }
   }
+  // The same press (the long run's control) on a short run of the long run's kind: history alone.
+  const shortAppend = overRounds(rounds.map((round) => round.short.append.map((sample) => sample.latencyMs)));
+  figures.push(
+    { id: 'page.step.short.append.medianMs', value: shortAppend.median, unit: 'ms', better: 'lower' },
+    { id: 'page.step.short.append.p95Ms', value: shortAppend.p95, unit: 'ms', better: 'lower' },
+    { id: 'page.step.longVsShort.append.p95', value: ratio(latency.long.append.p95, shortAppend.p95), unit: 'x', better: 'lower', note: 'the same control at 10k and on a short run of the same scenario and variant' },
+    { id: 'page.step.longVsShort.append.median', value: ratio(latency.long.append.median, shortAppend.median), unit: 'x', better: 'lower' },
+  );
   for (const action of ACTIONS) {
     const p95Ratio = ratio(latency.long[action].p95, latency.fresh[action].p95);
     figures.push({ id: `page.step.longVsFresh.${action}.p95`, value: p95Ratio, unit: 'x', better: 'lower', ...goal(p95Ratio, 'atMost', GOALS.longVsFresh) });
@@ -171,12 +179,26 @@ export function summarize(m: PageMeasurements): { figures: Figure[]; tables: Tex
           `${latency.fresh[action].count}/${latency.long[action].count}`,
         ],
       })),
+      {
+        name: "append, the 10k run's control on a short run of its kind (in the fresh columns)",
+        cells: [
+          fmt(shortAppend.median),
+          fmt(shortAppend.p95),
+          fmt(latency.long.append.median),
+          fmt(latency.long.append.p95),
+          fmtRatio(ratio(latency.long.append.p95, shortAppend.p95)),
+          fmtRatio(ratio(latency.long.append.median, shortAppend.median)),
+          `${shortAppend.count}/${latency.long.append.count}`,
+        ],
+      },
       { name: 'noise floor: the same press on a blank page', cells: [fmt(floor.median), fmt(floor.p95), '', '', '', '', `${floor.count}`] },
     ],
     notes: [
       `fresh: the default scenario's default run (${fresh.scenario}/${fresh.variant}, ${rounds[0].freshLength} steps); ` +
         `10k: ${m.longRun.scenarioId}/${m.longRun.variantId}, ${m.longRun.stepCount} steps, ${longEventCount} events (loaded in ${fmt(longLoadMs, 0)} ms).`,
-      `append pressed: fresh ${appendControls('fresh')}; 10k ${appendControls('long')}.`,
+      `append pressed: fresh ${appendControls('fresh')}; 10k ${appendControls('long')}; ` +
+        `short run of the 10k run's kind (${rounds[0].short.spec.scenario}/${rounds[0].short.spec.variant}, ${rounds[0].short.length} steps): ` +
+        `${[...new Set(rounds.flatMap((round) => round.short.append.map((sample) => sample.control ?? '?')))].join(', ')}.`,
       `Goals: 10k p95 < ${GOALS.stepP95Ms} ms and <= ${GOALS.longVsFresh}x the fresh run's.`,
     ],
   };

@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatSchedule, type Choice } from '../../src/engine/schedule';
+import { formatSchedule, parseSchedule, type Choice } from '../../src/engine/schedule';
 import { SCENARIOS, findScenario } from '../../src/scenarios';
-import { formatRunHash, formatRunLink, isEmbed, linkLengthMax, parseRunLink, type LinkParse } from '../../src/ui/store/run-link';
+import { formatRunHash, formatRunHashWith, formatRunLink, isEmbed, linkLengthMax, NO_RUN_LINK_SCHEDULE, parseRunLink, runLinkScheduleOf, type LinkParse } from '../../src/ui/store/run-link';
 import { runs } from '../support/size';
+import { createSimStore } from '../../src/ui/store/create-sim-store';
+import { selectRunHash } from '../../src/ui/store/selectors';
+import type { SimState } from '../../src/ui/store/store-types';
 
 // Goal: a share link carries a whole run (scenario, variant, seed, schedule, position) and comes
 // back unchanged; anything else, broken or hostile, is refused with a reason and never half-loaded.
@@ -171,26 +174,80 @@ describe('saved preferences and runs', () => {
   });
 });
 
-// A step re-encodes only the schedule's new tokens (the link is asked for after every step): the
-// link of a schedule that grew equals the link written from scratch, whatever came before it.
-describe('formatRunHash while a schedule grows', () => {
+// The store keeps its run's link schedule beside the log and extends it per choice (a step
+// encodes only the new choices; the link is asked for after every step): whatever the log did
+// before (grew, stayed, started a new generation, possibly shorter), the kept link schedule and
+// the hash made from it equal the ones written from scratch.
+describe('the store\'s link schedule while the log grows', () => {
+  const fromScratch = (text: string) => {
+    const tokens = text === '' ? [] : text.split(' ');
+    return tokens.map((t) => encodeURIComponent(t).replace(/\./g, '%2E')).join('.');
+  };
+  const choicesOf = (tokens: readonly string[]): Choice[] => (tokens.length === 0 ? [] : parseSchedule(tokens.join(' '), ['A', 'B']));
+
   it(`equals the link written from scratch (fast-check seed ${PROPERTY_SEED})`, () => {
-    const token = fc.constantFrom('A', 'B', '+1000', '$SET|k|1.5', 'A!', '$GET|k%20x', 'crash:A');
+    const token = fc.constantFrom('A', 'B', '+1000', 'A~5000', '$SET|k|1.5', '$GET|k%20x', '!A');
+    const move = fc.oneof(
+      fc.record({ kind: fc.constant('append' as const), tokens: fc.array(token, { maxLength: 5 }) }),
+      fc.record({ kind: fc.constant('reset' as const), tokens: fc.array(token, { maxLength: 8 }) }),
+    );
     fc.assert(
-      fc.property(fc.array(fc.array(token, { maxLength: 6 }), { maxLength: 8 }), fc.boolean(), (parts, restart) => {
-        const fromScratch = (text: string) => {
-          const tokens = text === '' ? [] : text.split(' ');
-          return tokens.map((t) => encodeURIComponent(t).replace(/\./g, '%2E')).join('.');
-        };
-        let text = restart ? 'B' : '';
-        formatRunHash('get-then-del', 'lua', 1, text, null);
-        for (const part of parts) {
-          text = [text, ...part].filter((t) => t !== '').join(' ');
-          const count = text === '' ? 0 : text.split(' ').length;
-          expect(formatRunHash('get-then-del', 'lua', 1, text, 1)).toBe(`#/v1/get-then-del/lua?seed=1&s=${fromScratch(text)}${count === 1 ? '' : '&at=1'}`);
+      fc.property(fc.array(move, { maxLength: 10 }), (moves) => {
+        let generation = 0;
+        let choices: Choice[] = [];
+        let link = NO_RUN_LINK_SCHEDULE;
+        for (const m of moves) {
+          if (m.kind === 'reset') {
+            generation += 1;
+            choices = choicesOf(m.tokens);
+          } else choices = [...choices, ...choicesOf(m.tokens)];
+          const text = formatSchedule(choices);
+          link = runLinkScheduleOf({ generation, stepCount: choices.length, choices, schedule: text }, link);
+          expect(link.schedule).toBe(fromScratch(text));
+          expect(link.tokenCount).toBe(choices.length);
+          expect(formatRunHashWith('get-then-del', 'lua', 1, text, link, 1)).toBe(formatRunHash('get-then-del', 'lua', 1, text, 1));
+          expect(formatRunHash('get-then-del', 'lua', 1, text, 1)).toBe(`#/v1/get-then-del/lua?seed=1&s=${fromScratch(text)}${choices.length === 1 ? '' : '&at=1'}`);
         }
       }),
       { seed: PROPERTY_SEED, numRuns: runs(100) },
     );
+  });
+
+  it('encodes only the new choices while the log grows, and ignores a link made for other text', () => {
+    const choices = choicesOf(['A', 'A', '+1000']);
+    const first = runLinkScheduleOf({ generation: 3, stepCount: 2, choices, schedule: 'A A' }, NO_RUN_LINK_SCHEDULE);
+    // The same log again: the same object (readers comparing it do not re-render).
+    expect(runLinkScheduleOf({ generation: 3, stepCount: 2, choices, schedule: first.text }, first)).toBe(first);
+    // Grown within the generation: the earlier tokens are not read again (a stale prefix stays, proving it).
+    const stale = { ...first, schedule: 'X.X' };
+    expect(runLinkScheduleOf({ generation: 3, stepCount: 3, choices, schedule: 'A A +1000' }, stale).schedule).toBe('X.X.%2B1000');
+    // Another generation: encoded from its text.
+    expect(runLinkScheduleOf({ generation: 4, stepCount: 3, choices, schedule: 'A A +1000' }, stale).schedule).toBe('A.A.%2B1000');
+    // A hash asked for other schedule text (a lesson's start) does not use the run's link schedule.
+    expect(formatRunHashWith('get-then-del', 'lua', 1, '', first, 0)).toBe('#/v1/get-then-del/lua?seed=1&s=');
+  });
+});
+
+// The store extends its link schedule as its run grows and starts again when the run is another.
+describe('the run link a store keeps', () => {
+  it('is the link written from scratch after steps, a fork and another run', () => {
+    const store = createSimStore({ run: { scenarioId: 'get-then-del', variantId: 'get-then-del', schedule: '' } });
+    const fromScratch = (s: SimState) => formatRunHash(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor);
+    const check = () => {
+      const s = store.getState();
+      // Made for the schedule on screen, so the selector takes it rather than encoding again.
+      expect(s.runLink.text).toBe(s.schedule);
+      expect(selectRunHash(s)).toBe(fromScratch(s));
+    };
+    for (const client of ['A', 'B', 'A']) {
+      store.getState().stepClient(client);
+      check();
+    }
+    store.getState().seek(1);
+    store.getState().stepClient('B');
+    check();
+    expect(store.getState().schedule).toBe('A B');
+    store.getState().setSeed(7);
+    check();
   });
 });

@@ -102,6 +102,11 @@ describe('browser sync', () => {
     page.fireIdle();
     expect(page.urls).toHaveLength(2);
     expect(page.urls[1]).toBe(`/${selectRunHash(store.getState())}`);
+    // The saved run in an idle callback of its own (each write of a long link is tens of ms).
+    const storedBefore = page.stored.length;
+    expect(page.pendingIdle()).toBe(1);
+    page.fireIdle();
+    expect(page.stored).toHaveLength(storedBefore + 1);
     expect(page.stored.at(-1)).toBe(selectRunHash(store.getState()));
     page.fireTimers();
     page.fireIdle();
@@ -123,6 +128,7 @@ describe('browser sync', () => {
     expect(page.pendingIdle()).toBe(1);
     page.fireIdle();
     expect(page.urls.at(-1)).toBe(`/${selectRunHash(store.getState())}`);
+    page.fireIdle(); // the saved run
     store.getState().stepClient('A');
     page.fireTimersOf(runWriteQuietMs);
     expect(page.pendingIdle()).toBe(1);
@@ -150,8 +156,22 @@ describe('browser sync', () => {
     await vi.waitFor(() => expect(store.getState().runLoading).toBeNull());
     page.fireTimers();
     page.fireIdle();
+    page.fireIdle();
     expect(store.getState().scenarioId).toBe('get-then-del');
     expect(page.stored.at(-1)).toBe(selectRunHash(store.getState()));
+  });
+
+  it('writes a saved run still waiting for its idle callback at once when the page is left', () => {
+    const store = createSimStore({ run: { scenarioId: 'get-then-del', variantId: 'get-then-del', schedule: '' } });
+    const page = fakeWindow();
+    connectBrowser(store, page.win, page.storage);
+    store.getState().stepClient('A');
+    page.fireTimers();
+    page.fireIdle();
+    expect(page.stored.at(-1)).not.toBe(selectRunHash(store.getState()));
+    page.fire('pagehide');
+    expect(page.stored.at(-1)).toBe(selectRunHash(store.getState()));
+    expect(page.pendingIdle()).toBe(0);
   });
 
   it('writes at once when the page is left', () => {
@@ -161,6 +181,7 @@ describe('browser sync', () => {
     store.getState().stepClient('A');
     page.fire('pagehide');
     expect(page.urls.at(-1)).toBe(`/${selectRunHash(store.getState())}`);
+    expect(page.stored.at(-1)).toBe(selectRunHash(store.getState()));
     page.fireTimers(); // nothing left to write
     expect(page.urls).toHaveLength(2);
   });

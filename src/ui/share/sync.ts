@@ -9,7 +9,9 @@
  * (or `runWriteWaitMsMax` after the first change of a burst, for a run that never stops, such as
  * autoplay) the write waits for idle time (`requestIdleCallback`, at most `runWriteIdleWaitMsMax`),
  * so it lands neither in a step's frame nor between two presses of someone stepping through the
- * run, and it writes the run as it is then. At once when the page is hidden or left (pagehide).
+ * run, and it writes the run as it is then. The saved run (sessionStorage, also tens of ms for a
+ * long link) waits for an idle callback of its own, so a press that comes meanwhile waits for one
+ * of the two writes at most. Both at once when the page is hidden or left (pagehide).
  */
 import type { SimState, SimStore } from '../store/store-types';
 import { selectRunHash } from '../store/selectors';
@@ -34,7 +36,20 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
   /** The write waiting: first for the run to be still (or the burst's deadline), then for an idle callback (or, without those, a task). */
   let pending: { readonly kind: 'still'; readonly quiet: number; readonly deadline: number } | { readonly kind: 'timer' | 'idle'; readonly handle: number } | null = null;
   const idle = win as unknown as IdleWindow;
-  const writeRun = (state: SimState) => {
+  /** The saved run waiting for its own idle callback (written after the address bar, in a task of its own). */
+  let pendingSave: { readonly hash: string; readonly handle: number; readonly kind: 'timer' | 'idle' } | null = null;
+  const cancelSave = () => {
+    if (pendingSave?.kind === 'timer') win.clearTimeout(pendingSave.handle);
+    else if (pendingSave?.kind === 'idle') idle.cancelIdleCallback?.(pendingSave.handle);
+    pendingSave = null;
+  };
+  const saveNow = () => {
+    const save = pendingSave;
+    cancelSave();
+    if (save) saveSessionHash(storage, save.hash);
+  };
+  /** `later`: the saved run is written in an idle callback of its own (each of the two writes of a long link is tens of ms). */
+  const writeRun = (state: SimState, later: boolean) => {
     // While a link's scenario loads, the run in the store stands in unseen: the address bar keeps
     // the link, and the saved run is not replaced by the stand-in.
     if (state.runLoading !== null) return;
@@ -47,7 +62,17 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
     if (hash === lastHash) return;
     lastHash = hash;
     // Embeds never write: an iframe must not replace the reader's own saved run.
-    if (state.persistRun && !embed) saveSessionHash(storage, hash);
+    if (!state.persistRun || embed) return;
+    cancelSave();
+    if (!later) return saveSessionHash(storage, hash);
+    const save = () => {
+      pendingSave = null;
+      saveSessionHash(storage, hash);
+    };
+    pendingSave =
+      typeof idle.requestIdleCallback === 'function'
+        ? { hash, kind: 'idle', handle: idle.requestIdleCallback(save, { timeout: runWriteIdleWaitMsMax }) }
+        : { hash, kind: 'timer', handle: win.setTimeout(save, 0) };
   };
   const syncPrefs = (state: SimState, previous: SimState | null) => {
     if (embed) return;
@@ -56,7 +81,6 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
     savePrefs(storage, { lang: state.lang, theme: state.theme, presentation: state.presentation });
   };
 
-  /** Writes the run as it is now (not as it was when the write was scheduled). */
   const cancel = () => {
     if (pending?.kind === 'still') {
       win.clearTimeout(pending.quiet);
@@ -65,17 +89,20 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
     else if (pending?.kind === 'idle') idle.cancelIdleCallback?.(pending.handle);
     pending = null;
   };
-  const flush = () => {
+  /** Writes the run as it is now (not as it was when the write was scheduled); `later` leaves the saved run to an idle callback. */
+  const write = (later: boolean) => {
     cancel();
-    writeRun(store.getState());
+    writeRun(store.getState(), later);
+    if (!later) saveNow();
   };
+  const flush = () => write(false);
   const whenIdle = () => {
     if (pending?.kind !== 'still') return;
     cancel();
     pending =
       typeof idle.requestIdleCallback === 'function'
-        ? { kind: 'idle', handle: idle.requestIdleCallback(flush, { timeout: runWriteIdleWaitMsMax }) }
-        : { kind: 'timer', handle: win.setTimeout(flush, 0) };
+        ? { kind: 'idle', handle: idle.requestIdleCallback(() => write(true), { timeout: runWriteIdleWaitMsMax }) }
+        : { kind: 'timer', handle: win.setTimeout(() => write(true), 0) };
   };
   const syncRun = () => {
     if (pending === null) pending = { kind: 'still', quiet: win.setTimeout(whenIdle, runWriteQuietMs), deadline: win.setTimeout(whenIdle, runWriteWaitMsMax) };
@@ -86,7 +113,7 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
     }
   };
 
-  writeRun(store.getState());
+  writeRun(store.getState(), false);
   const unsubscribe = store.subscribe((state, previous) => {
     if (
       state.scenarioId !== previous.scenarioId ||

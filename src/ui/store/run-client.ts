@@ -14,6 +14,7 @@ import type { ScenarioDefinition } from '../../definition';
 import type { Scenario } from '../../engine/scenario';
 import type { HostView, SessionHost } from './session-host';
 import type { Notice, RunLog } from './types';
+import { runLinkScheduleOf } from './run-link';
 
 interface StoreAccess {
   get(): SimState;
@@ -94,7 +95,8 @@ class SessionClient {
 
   /** Publishes the session's frame; a changed timeline asks the worker for the variants' outcomes again. */
   private publish(view: HostView, timelineChanged: boolean, extra: Partial<SimState>): void {
-    this.store.set({ ...view.frame, runLog: runLogOf(view.log, this.store.get().runLog), ...extra });
+    const now = this.store.get();
+    this.store.set({ ...view.frame, runLog: runLogOf(view.log, now.runLog), runLink: runLinkScheduleOf(view.log, now.runLink), ...extra });
     if (timelineChanged) this.requestOutcomes();
   }
   private requestOutcomes(): void {

@@ -13,7 +13,7 @@
  * variant, an integer seed, and the schedule through `parseSchedule`. Whether the schedule fits
  * (replays without a ChoiceError) is checked by the store when it loads the link.
  */
-import { formatSchedule, parseSchedule, ScheduleSyntaxError, type Choice } from '../../engine/schedule';
+import { formatChoice, formatSchedule, parseSchedule, ScheduleSyntaxError, type Choice } from '../../engine/schedule';
 import { nodeIdsOf, type Scenario } from '../../engine/scenario';
 import { challengesOf } from '../../scenarios/learning';
 import { defaultSeed } from '../../engine/simulation';
@@ -189,33 +189,86 @@ export interface LinkExtras {
   readonly definitionPayload?: string | null;
 }
 
-/** Schedule text as a link writes it: each token escaped, '.' between them (a token's own dots, as in a console word 1.5, escaped). */
-function encodeTokens(text: string): { readonly schedule: string; readonly tokenCount: number } {
+/** A schedule as a link writes it: each token escaped, '.' between them (a token's own dots, as in a console word 1.5, escaped). */
+interface EncodedTokens {
+  readonly schedule: string;
+  readonly tokenCount: number;
+}
+
+function encodeTokens(text: string): EncodedTokens {
   const tokens = text === '' ? [] : text.split(' ');
   return { schedule: tokens.map((token) => encodeURIComponent(token).replace(/\./g, '%2E')).join('.'), tokenCount: tokens.length };
 }
 
 /**
- * The last schedule written, so a step re-encodes only what it appended: the selectors and the
- * address bar ask for the link after every step, and a 10,000-step schedule is tens of kB.
+ * A run's schedule as its link writes it, kept on the store beside the run's log (`SimState.runLink`)
+ * and extended per choice like the log: the address bar and the selectors ask for the link after
+ * every step, and a 10,000-step schedule is tens of kB. `text` is the schedule text it encodes.
  */
-let lastSchedule: { readonly text: string; readonly schedule: string; readonly tokenCount: number } = { text: '', schedule: '', tokenCount: 0 };
-
-function linkSchedule(text: string): { readonly schedule: string; readonly tokenCount: number } {
-  const last = lastSchedule;
-  if (text === last.text) return last;
-  let next: { readonly schedule: string; readonly tokenCount: number };
-  if (last.tokenCount > 0 && text.length > last.text.length + 1 && text.charCodeAt(last.text.length) === 32 && text.startsWith(last.text)) {
-    const tail = encodeTokens(text.slice(last.text.length + 1));
-    next = { schedule: `${last.schedule}.${tail.schedule}`, tokenCount: last.tokenCount + tail.tokenCount };
-  } else next = encodeTokens(text);
-  lastSchedule = { text, ...next };
-  return next;
+export interface RunLinkSchedule extends EncodedTokens {
+  readonly text: string;
+  /** The log generation and choice count it was made from (-1: none, encoded from text alone). */
+  readonly generation: number;
+  readonly stepCount: number;
 }
 
-/** The same from canonical schedule text (tokens separated by single spaces). */
+export const NO_RUN_LINK_SCHEDULE: RunLinkSchedule = { text: '', schedule: '', tokenCount: 0, generation: -1, stepCount: 0 };
+
+/** What runLinkScheduleOf reads of the run's log (the store's RunProjectionView). */
+export interface RunLinkLog {
+  readonly generation: number;
+  readonly stepCount: number;
+  readonly choices: readonly Choice[];
+  readonly schedule: string;
+}
+
+/**
+ * The link schedule of `log`: `previous` extended by the choices appended since it was made (the
+ * log only grows within a generation, so nothing before them is compared or encoded again), or
+ * encoded whole for another generation or a log that is not the one it followed.
+ */
+export function runLinkScheduleOf(log: RunLinkLog, previous: RunLinkSchedule): RunLinkSchedule {
+  const stepCount = log.stepCount;
+  if (previous.generation === log.generation && previous.stepCount === stepCount && previous.text === log.schedule) return previous;
+  if (previous.generation !== log.generation || previous.generation < 0 || previous.stepCount > stepCount) {
+    return { ...encodeTokens(log.schedule), text: log.schedule, generation: log.generation, stepCount };
+  }
+  let schedule = previous.schedule;
+  let tokenCount = previous.tokenCount;
+  for (let step = previous.stepCount; step < stepCount; step++) {
+    const tail = encodeTokens(formatChoice(log.choices[step]));
+    if (tail.tokenCount === 0) continue;
+    schedule = tokenCount === 0 ? tail.schedule : `${schedule}.${tail.schedule}`;
+    tokenCount += tail.tokenCount;
+  }
+  return { text: log.schedule, schedule, tokenCount, generation: log.generation, stepCount };
+}
+
+/** The same from canonical schedule text (tokens separated by single spaces): the whole schedule encoded. */
 export function formatRunHash(scenarioId: string, variantId: string, seed: number, scheduleText: string, cursor: number | null, extras: LinkExtras = {}): string {
-  const { schedule, tokenCount } = linkSchedule(scheduleText);
+  return formatEncodedRunHash(scenarioId, variantId, seed, encodeTokens(scheduleText), cursor, extras);
+}
+
+/**
+ * The hash of the run whose schedule text is `scheduleText`, from its link schedule when that is
+ * the one encoded for this very text (the store's `runLink`: only the new choices were encoded),
+ * else from the text.
+ */
+export function formatRunHashWith(
+  scenarioId: string,
+  variantId: string,
+  seed: number,
+  scheduleText: string,
+  link: RunLinkSchedule,
+  cursor: number | null,
+  extras: LinkExtras = {},
+): string {
+  const encoded = link.text === scheduleText ? link : encodeTokens(scheduleText);
+  return formatEncodedRunHash(scenarioId, variantId, seed, encoded, cursor, extras);
+}
+
+function formatEncodedRunHash(scenarioId: string, variantId: string, seed: number, encoded: EncodedTokens, cursor: number | null, extras: LinkExtras): string {
+  const { schedule, tokenCount } = encoded;
   const at = cursor === null || cursor === tokenCount ? '' : `&at=${cursor}`;
   const ch = extras.challengeId ? `&ch=${encodeURIComponent(extras.challengeId)}` : '';
   const predict = extras.predict ? '&predict=1' : '';

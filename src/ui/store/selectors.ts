@@ -8,7 +8,7 @@ import { eventDescriber } from '../../engine/describe';
 import { lockState, type LockState } from '../../engine/lock-state';
 import type { TraceEvent } from '../../engine/trace';
 import type { SimState } from './store-types';
-import { formatRunHash, lessonRunHash } from './run-link';
+import { formatRunHashWith, lessonRunHash } from './run-link';
 import { replayCommandText } from './replay-command';
 
 export const selectLang = (s: SimState) => s.lang;
@@ -34,7 +34,7 @@ export const selectOutcomes = (s: SimState) => ({ outcomes: s.outcomes, pending:
 export const selectReplayCommand = (s: SimState) => replayCommandText(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor, s.nodes.length > 0 ? 'nodes' : s.runInfo.redisCluster ? 'cluster' : 'one');
 /** The run's link; a scenario only this page knows (edited, the user's) carries its definition once encoded. */
 export const selectRunHash = (s: SimState) =>
-  formatRunHash(s.scenarioId, s.variantId, s.seed, s.schedule, s.cursor, {
+  formatRunHashWith(s.scenarioId, s.variantId, s.seed, s.schedule, s.runLink, s.cursor, {
     challengeId: s.challengeId,
     predict: s.predict,
     definitionPayload: s.ioLink.scenarioId === s.scenarioId ? s.ioLink.payload : null,

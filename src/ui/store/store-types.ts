@@ -11,6 +11,7 @@ import type { Scenario } from '../../engine/scenario';
 import type { Simulation } from '../../engine/simulation';
 import type { ScenarioLibrary } from './library';
 import type { SessionHost } from './session-host';
+import type { RunLinkSchedule } from './run-link';
 import type { OutcomeReport, OutcomeService } from '../worker/protocol';
 import type { ExploreInit, ExploreSlice } from './slices/explore';
 import type { WorkbenchInit, WorkbenchSlice } from './slices/workbench';
@@ -61,6 +62,8 @@ export interface SimulationSlice extends SessionFrame {
    * A new object whenever the timeline changed; the same `generation` means only appended.
    */
   readonly runLog: RunLog;
+  /** The run's schedule as its link writes it, extended with the log (run-link.ts `runLinkScheduleOf`). */
+  readonly runLink: RunLinkSchedule;
   readonly notice: Notice | null;
   readonly outcomes: OutcomeReport | null;
   readonly outcomesPending: boolean;

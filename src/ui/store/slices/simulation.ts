@@ -9,6 +9,7 @@ import { isSeed } from '../../../session/run-spec';
 import type { SimState, SimStoreInit, SimulationSlice } from '../store-types';
 import { runInfo } from '../run-info';
 import { runLogOf } from '../run-client';
+import { NO_RUN_LINK_SCHEDULE, runLinkScheduleOf } from '../run-link';
 import { RunProjection } from '../../../engine/projection';
 import type { Runtime } from '../runtime';
 
@@ -33,6 +34,7 @@ function initialRunState(rt: Runtime, init: SimStoreInit): RunState {
     nowMs: 0,
     clients: [],
     runLog: runLogOf(view === null ? new RunProjection(-1) : view.log, null),
+    runLink: view === null ? NO_RUN_LINK_SCHEDULE : runLinkScheduleOf(view.log, NO_RUN_LINK_SCHEDULE),
     events: [],
     eventCountToCursor: 0,
     lastStepEvents: [],
