@@ -116,12 +116,15 @@ export function summarize(m: PageMeasurements): { figures: Figure[]; tables: Tex
   figures.push(
     { id: 'page.step.short.append.medianMs', value: shortAppend.median, unit: 'ms', better: 'lower' },
     { id: 'page.step.short.append.p95Ms', value: shortAppend.p95, unit: 'ms', better: 'lower' },
-    { id: 'page.step.longVsShort.append.p95', value: ratio(latency.long.append.p95, shortAppend.p95), unit: 'x', better: 'lower', note: 'the same control at 10k and on a short run of the same scenario and variant' },
+    // The append goal: what history alone costs a press. (The fresh run appends with another control.)
+    { id: 'page.step.longVsShort.append.p95', value: ratio(latency.long.append.p95, shortAppend.p95), unit: 'x', better: 'lower', note: 'the same control at 10k and on a short run of the same scenario and variant', ...goal(ratio(latency.long.append.p95, shortAppend.p95), 'atMost', GOALS.longVsFresh) },
     { id: 'page.step.longVsShort.append.median', value: ratio(latency.long.append.median, shortAppend.median), unit: 'x', better: 'lower' },
   );
   for (const action of ACTIONS) {
     const p95Ratio = ratio(latency.long[action].p95, latency.fresh[action].p95);
-    figures.push({ id: `page.step.longVsFresh.${action}.p95`, value: p95Ratio, unit: 'x', better: 'lower', ...goal(p95Ratio, 'atMost', GOALS.longVsFresh) });
+    // Back and forward press the same controls on both runs; append does not (see longVsShort above).
+    const sameControl = action !== 'append';
+    figures.push({ id: `page.step.longVsFresh.${action}.p95`, value: p95Ratio, unit: 'x', better: 'lower', ...(sameControl ? goal(p95Ratio, 'atMost', GOALS.longVsFresh) : { note: 'another control on the fresh run: the goal is page.step.longVsShort.append.p95' }) });
     figures.push({ id: `page.step.longVsFresh.${action}.median`, value: ratio(latency.long[action].median, latency.fresh[action].median), unit: 'x', better: 'lower' });
   }
   figures.push(
@@ -199,7 +202,7 @@ export function summarize(m: PageMeasurements): { figures: Figure[]; tables: Tex
       `append pressed: fresh ${appendControls('fresh')}; 10k ${appendControls('long')}; ` +
         `short run of the 10k run's kind (${rounds[0].short.spec.scenario}/${rounds[0].short.spec.variant}, ${rounds[0].short.length} steps): ` +
         `${[...new Set(rounds.flatMap((round) => round.short.append.map((sample) => sample.control ?? '?')))].join(', ')}.`,
-      `Goals: 10k p95 < ${GOALS.stepP95Ms} ms and <= ${GOALS.longVsFresh}x the fresh run's.`,
+      `Goals: 10k p95 < ${GOALS.stepP95Ms} ms; back and forward <= ${GOALS.longVsFresh}x the fresh run's, append <= ${GOALS.longVsFresh}x the same control's on the short run.`,
     ],
   };
   const reactTable: TextTable = {
