@@ -15,6 +15,8 @@ import { SimStoreProvider } from './ui/store/context';
 import { keepWhatLoaded } from './ui/offline-cache';
 import { embedShowsVariants, isEmbed } from './ui/store/run-link';
 import { installTestApi } from './ui/test-api';
+import { afterNextFrame, createDrawLater } from './ui/components/draw-later';
+import { DrawLaterContext } from './ui/components/DrawnLater';
 import { deferredOutcomeService, startOnFirstRequest } from './ui/worker/deferred';
 import { deferredExploreService } from './ui/worker/explore-deferred';
 import type { DraftCheckService } from './ui/worker/draft-check-protocol';
@@ -99,7 +101,9 @@ const store = createStoreWith(library, {
 const unrestored = store.getState().linkError?.savedText;
 if (unrestored !== undefined) keepUnrestoredRun(storage, unrestored);
 connectBrowser(store, window, storage);
-const { markReady } = installTestApi(store, window);
+// A new run's lanes are drawn in one frame, the clock, run views and inspector in the next (issue 26).
+const drawLater = createDrawLater(store, afterNextFrame(window));
+const { markReady } = installTestApi(store, window, drawLater.drawn);
 
 /** Resolves once no scenario is loading for the run on screen (a link's scenario opened). */
 function runShown(): Promise<void> {
@@ -178,7 +182,9 @@ function Ready() {
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <SimStoreProvider store={store}>
-      <App />
+      <DrawLaterContext.Provider value={drawLater.store}>
+        <App />
+      </DrawLaterContext.Provider>
       <Ready />
     </SimStoreProvider>
   </StrictMode>,

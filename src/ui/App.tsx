@@ -9,6 +9,7 @@ import { Lanes } from './components/Lanes';
 import { Narration } from './components/Narration';
 import { LinkErrorNotice, NoticeLine } from './components/Notices';
 import { RunViews } from './components/RunViews';
+import { DrawnLater } from './components/DrawnLater';
 import { RunLoading } from './components/RunLoading';
 import { SessionBusy } from './components/SessionBusy';
 import { ScenarioBar } from './components/ScenarioBar';
@@ -91,14 +92,19 @@ export function App() {
           <aside className="sidebar">
             <Narration />
             <ViolationBannerSlot />
-            <Inspector />
+            <DrawnLater>
+              <Inspector />
+            </DrawnLater>
             {!embed && learnPanel && (
               <ShowOnDemand part={LearnPanel} props={{}} />
             )}
           </aside>
         </div>
-        <ClockBar />
-        <RunViews />
+        {/* A new run's lanes are drawn first, these one frame later (issue 26: no long task). */}
+        <DrawnLater>
+          <ClockBar />
+          <RunViews />
+        </DrawnLater>
       </main>
       )}
       <NoticeLine />
