@@ -1,0 +1,63 @@
+/**
+ * Goal: a newly loaded run reaches the parts drawn later only after the first part's frame
+ * (issue 26: no one task draws a whole new run), every other change reaches them at once, and
+ * `drawn()` (what `lockstep.load` waits on) resolves only once they show the new run.
+ */
+import { describe, expect, it } from 'vitest';
+import { createStore } from 'zustand/vanilla';
+import { createDrawLater } from '../../src/ui/components/draw-later';
+import type { SimState, SimStore } from '../../src/ui/store/store-types';
+
+interface Fake {
+  runLog: { generation: number };
+  cursor: number;
+}
+
+function setup() {
+  const live = createStore<Fake>(() => ({ runLog: { generation: 1 }, cursor: 0 })) as unknown as SimStore;
+  const frames: (() => void)[] = [];
+  const later = createDrawLater(live, (then) => frames.push(then));
+  const seen: [number, number][] = [];
+  later.store.subscribe((state, previous) => seen.push([state.cursor, previous.cursor]));
+  const set = (patch: Partial<Fake>) => live.setState(patch as Partial<SimState>);
+  return { live, later, frames, seen, set };
+}
+
+describe('draw later: a new run in two frames', () => {
+  it('passes a step through at once, with nothing to wait for', async () => {
+    const { later, frames, seen, set } = setup();
+    set({ cursor: 1 });
+    expect(later.store.getState().cursor).toBe(1);
+    expect(seen).toEqual([[1, 0]]);
+    expect(frames).toHaveLength(0);
+    await expect(later.drawn()).resolves.toBeUndefined();
+  });
+
+  it('holds a new generation until the next frame, then shows the latest state', async () => {
+    const { later, frames, seen, set } = setup();
+    set({ runLog: { generation: 2 }, cursor: 5 });
+    expect(later.store.getState().cursor).toBe(0);
+    set({ cursor: 6 });
+    expect(later.store.getState().cursor).toBe(0);
+    expect(seen).toEqual([]);
+    let drawn = false;
+    const waiting = later.drawn().then(() => (drawn = true));
+    await Promise.resolve();
+    expect(drawn).toBe(false);
+    expect(frames).toHaveLength(1);
+    frames[0]();
+    expect(later.store.getState().cursor).toBe(6);
+    expect(seen).toEqual([[6, 0]]);
+    await waiting;
+    expect(drawn).toBe(true);
+    // The next step after the release passes through again.
+    set({ cursor: 7 });
+    expect(seen).toEqual([[6, 0], [7, 6]]);
+  });
+
+  it('delegates actions and setState to the live store', () => {
+    const { live, later } = setup();
+    later.store.setState({ cursor: 3 } as Partial<SimState>);
+    expect((live.getState() as unknown as Fake).cursor).toBe(3);
+  });
+});
