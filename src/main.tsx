@@ -101,9 +101,14 @@ const store = createStoreWith(library, {
 const unrestored = store.getState().linkError?.savedText;
 if (unrestored !== undefined) keepUnrestoredRun(storage, unrestored);
 connectBrowser(store, window, storage);
-// A new run's lanes are drawn in one frame, the clock, run views and inspector in the next (issue 26).
-const drawLater = createDrawLater(store, afterNextFrame(window));
-const { markReady } = installTestApi(store, window, drawLater.drawn);
+// A new run is drawn over three frames: the lanes, then the sidebar, then the clock and run views (issue 26).
+const drawSidebarLater = createDrawLater(store, afterNextFrame(window));
+const drawViewsLater = createDrawLater(drawSidebarLater.store, afterNextFrame(window));
+const drawLaterStores = [drawSidebarLater.store, drawViewsLater.store] as const;
+const { markReady } = installTestApi(store, window, async () => {
+  await drawSidebarLater.drawn();
+  await drawViewsLater.drawn();
+});
 
 /** Resolves once no scenario is loading for the run on screen (a link's scenario opened). */
 function runShown(): Promise<void> {
@@ -182,7 +187,7 @@ function Ready() {
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <SimStoreProvider store={store}>
-      <DrawLaterContext.Provider value={drawLater.store}>
+      <DrawLaterContext.Provider value={drawLaterStores}>
         <App />
       </DrawLaterContext.Provider>
       <Ready />

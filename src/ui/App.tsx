@@ -90,18 +90,18 @@ export function App() {
         <div className="stage">
           <Lanes />
           <aside className="sidebar">
-            <Narration />
-            <ViolationBannerSlot />
-            <DrawnLater>
+            <DrawnLater frames={1}>
+              <Narration />
+              <ViolationBannerSlot />
               <Inspector />
+              {!embed && learnPanel && (
+                <ShowOnDemand part={LearnPanel} props={{}} />
+              )}
             </DrawnLater>
-            {!embed && learnPanel && (
-              <ShowOnDemand part={LearnPanel} props={{}} />
-            )}
           </aside>
         </div>
-        {/* A new run's lanes are drawn first, these one frame later (issue 26: no long task). */}
-        <DrawnLater>
+        {/* A new run is drawn over three frames, lanes, sidebar, then these (issue 26: no long task). */}
+        <DrawnLater frames={2}>
           <ClockBar />
           <RunViews />
         </DrawnLater>

@@ -60,4 +60,21 @@ describe('draw later: a new run in two frames', () => {
     later.store.setState({ cursor: 3 } as Partial<SimState>);
     expect((live.getState() as unknown as Fake).cursor).toBe(3);
   });
+
+  it('chained, draws a new run a frame later still, and drawn() waits for both', async () => {
+    const { live, later, frames, set } = setup();
+    const last = createDrawLater(later.store, (then) => frames.push(then));
+    set({ runLog: { generation: 2 }, cursor: 4 });
+    frames.shift()!();
+    expect(later.store.getState().cursor).toBe(4);
+    expect(last.store.getState().cursor).toBe(0);
+    let drawn = false;
+    const waiting = last.drawn().then(() => (drawn = true));
+    await Promise.resolve();
+    expect(drawn).toBe(false);
+    frames.shift()!();
+    expect(last.store.getState()).toBe(live.getState());
+    await waiting;
+    expect(drawn).toBe(true);
+  });
 });

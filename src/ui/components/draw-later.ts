@@ -1,16 +1,16 @@
 import type { SimState, SimStore } from '../store/store-types';
 
 /**
- * Draws a newly loaded run in two parts, so no one task of the page lays out a whole new run
+ * Draws a newly loaded run in parts, so no one task of the page lays out a whole new run
  * (issue 26: a run loaded with a heavy script froze the page for 150-300 ms on a busy 2-core
  * machine, all of it React's render of the new run and the browser's layout of it).
  *
- * `store` is a view of the simulator's store for the parts drawn second (the clock bar, the run
- * views, the inspector): when a new run arrives (the log's generation changed: a load, a fork), it
- * keeps showing them the state before it until `nextFrame` calls back, after the first part's
- * frame; every other change (a step, a setting) passes through at once, as before. `drawn()`
- * resolves once both parts show the current run, so `lockstep.load` still resolves with the
- * whole run on screen.
+ * `store` is a view of the simulator's store for a part drawn later: when a new run arrives (the
+ * log's generation changed: a load, a fork), it keeps showing that part the state before it until
+ * `nextFrame` calls back, after the frame that drew the parts before it; every other change (a
+ * step, a setting) passes through at once, as before. Chained (a view of a view), a part is drawn
+ * a frame later still. `drawn()` resolves once the part shows the current run, so `lockstep.load`
+ * still resolves with the whole run on screen.
  */
 export interface DrawLater {
   readonly store: SimStore;
