@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createStore } from 'zustand/vanilla';
-import { createDrawLater } from '../../src/ui/components/draw-later';
+import { afterNextFrame, createDrawLater } from '../../src/ui/components/draw-later';
 import type { SimState, SimStore } from '../../src/ui/store/store-types';
 
 interface Fake {
@@ -76,5 +76,37 @@ describe('draw later: a new run in two frames', () => {
     expect(last.store.getState()).toBe(live.getState());
     await waiting;
     expect(drawn).toBe(true);
+  });
+
+  it('afterNextFrame: after the frame when shown; at once when the tab is or becomes hidden', () => {
+    const frameCallbacks: (() => void)[] = [];
+    const tasks: (() => void)[] = [];
+    const hiddenListeners = new Set<() => void>();
+    const doc = {
+      hidden: false,
+      addEventListener: (_: string, l: () => void) => hiddenListeners.add(l),
+      removeEventListener: (_: string, l: () => void) => hiddenListeners.delete(l),
+    };
+    const win = { document: doc, requestAnimationFrame: (f: () => void) => frameCallbacks.push(f), setTimeout: (f: () => void) => tasks.push(f) } as unknown as Window;
+    const next = afterNextFrame(win);
+    let calls = 0;
+    next(() => (calls += 1));
+    expect(tasks).toHaveLength(0);
+    frameCallbacks.shift()!();
+    tasks.shift()!();
+    expect(calls).toBe(1);
+    expect(hiddenListeners.size).toBe(0);
+    // Hidden while the frame is awaited: no frame comes, the part is drawn anyway, once.
+    next(() => (calls += 1));
+    doc.hidden = true;
+    for (const listener of [...hiddenListeners]) listener();
+    tasks.shift()!();
+    frameCallbacks.shift()!();
+    expect(tasks).toHaveLength(0);
+    expect(calls).toBe(2);
+    // Already hidden: at once.
+    next(() => (calls += 1));
+    tasks.shift()!();
+    expect(calls).toBe(3);
   });
 });

@@ -73,10 +73,25 @@ export function createDrawLater(live: SimStore, nextFrame: (then: () => void) =>
   };
 }
 
-/** The page's second part: after the frame that draws the first (or at once in a hidden tab, which draws no frames). */
+/**
+ * The page's next part: in a task after the frame that draws the parts before it; at once in a
+ * hidden tab, which draws no frames (also when the tab is hidden while the frame is awaited), so
+ * `lockstep.load` never waits on a tab nobody sees.
+ */
 export function afterNextFrame(win: Window): (then: () => void) => void {
   return (then) => {
-    if (win.document.hidden) win.setTimeout(then, 0);
-    else win.requestAnimationFrame(() => win.setTimeout(then, 0));
+    let done = false;
+    const once = () => {
+      if (done) return;
+      done = true;
+      win.document.removeEventListener('visibilitychange', onHidden);
+      win.setTimeout(then, 0);
+    };
+    const onHidden = () => {
+      if (win.document.hidden) once();
+    };
+    if (win.document.hidden) return once();
+    win.document.addEventListener('visibilitychange', onHidden);
+    win.requestAnimationFrame(once);
   };
 }
