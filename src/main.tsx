@@ -15,6 +15,8 @@ import { SimStoreProvider } from './ui/store/context';
 import { keepWhatLoaded } from './ui/offline-cache';
 import { embedShowsVariants, isEmbed } from './ui/store/run-link';
 import { installTestApi } from './ui/test-api';
+import { afterNextFrame, createDrawLater } from './ui/components/draw-later';
+import { DrawLaterContext } from './ui/components/DrawnLater';
 import { deferredOutcomeService, startOnFirstRequest } from './ui/worker/deferred';
 import { deferredExploreService } from './ui/worker/explore-deferred';
 import type { DraftCheckService } from './ui/worker/draft-check-protocol';
@@ -99,7 +101,14 @@ const store = createStoreWith(library, {
 const unrestored = store.getState().linkError?.savedText;
 if (unrestored !== undefined) keepUnrestoredRun(storage, unrestored);
 connectBrowser(store, window, storage);
-const { markReady } = installTestApi(store, window);
+// A new run is drawn over three frames: the lanes, then the sidebar, then the clock and run views (issue 26).
+const drawSidebarLater = createDrawLater(store, afterNextFrame(window));
+const drawViewsLater = createDrawLater(drawSidebarLater.store, afterNextFrame(window));
+const drawLaterStores = [drawSidebarLater.store, drawViewsLater.store] as const;
+const { markReady } = installTestApi(store, window, async () => {
+  await drawSidebarLater.drawn();
+  await drawViewsLater.drawn();
+});
 
 /** Resolves once no scenario is loading for the run on screen (a link's scenario opened). */
 function runShown(): Promise<void> {
@@ -178,7 +187,9 @@ function Ready() {
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <SimStoreProvider store={store}>
-      <App />
+      <DrawLaterContext.Provider value={drawLaterStores}>
+        <App />
+      </DrawLaterContext.Provider>
       <Ready />
     </SimStoreProvider>
   </StrictMode>,

@@ -9,6 +9,7 @@ import { Lanes } from './components/Lanes';
 import { Narration } from './components/Narration';
 import { LinkErrorNotice, NoticeLine } from './components/Notices';
 import { RunViews } from './components/RunViews';
+import { DrawnLater } from './components/DrawnLater';
 import { RunLoading } from './components/RunLoading';
 import { SessionBusy } from './components/SessionBusy';
 import { ScenarioBar } from './components/ScenarioBar';
@@ -89,16 +90,21 @@ export function App() {
         <div className="stage">
           <Lanes />
           <aside className="sidebar">
-            <Narration />
-            <ViolationBannerSlot />
-            <Inspector />
-            {!embed && learnPanel && (
-              <ShowOnDemand part={LearnPanel} props={{}} />
-            )}
+            <DrawnLater frames={1}>
+              <Narration />
+              <ViolationBannerSlot />
+              <Inspector />
+              {!embed && learnPanel && (
+                <ShowOnDemand part={LearnPanel} props={{}} />
+              )}
+            </DrawnLater>
           </aside>
         </div>
-        <ClockBar />
-        <RunViews />
+        {/* A new run is drawn over three frames, lanes, sidebar, then these (issue 26: no long task). */}
+        <DrawnLater frames={2}>
+          <ClockBar />
+          <RunViews />
+        </DrawnLater>
       </main>
       )}
       <NoticeLine />

@@ -163,7 +163,12 @@ declare global {
  */
 const outcomeWaitMsMax = 60_000;
 
-export function installTestApi(store: SimStore, win: Window): { markReady: () => void } {
+/**
+ * `drawn` resolves once every part of the page shows the store's run (the page draws a new run's
+ * parts over two frames: components/draw-later.ts); `load` waits for it, so it resolves with the
+ * whole run on screen.
+ */
+export function installTestApi(store: SimStore, win: Window, drawn: () => Promise<void> = () => Promise.resolve()): { markReady: () => void } {
   let markReady: () => void = () => {};
   let isReady = false;
   const ready = new Promise<void>((resolve) => {
@@ -200,6 +205,7 @@ export function installTestApi(store: SimStore, win: Window): { markReady: () =>
         ...(custom ? { custom } : {}),
       });
       if (result.ok) store.setState({ linkError: null, persistRun: custom === undefined });
+      await drawn();
       return result;
     },
     async trace() {
