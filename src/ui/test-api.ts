@@ -164,9 +164,9 @@ declare global {
 const outcomeWaitMsMax = 60_000;
 
 /**
- * `drawn` resolves once every part of the page shows the store's run (the page draws a new run's
- * parts over two frames: components/draw-later.ts); `load` waits for it, so it resolves with the
- * whole run on screen.
+ * `drawn` resolves once every part of the page shows the store's run (the page draws a new run
+ * over three frames, its later parts each a frame after the one before: components/draw-later.ts);
+ * `load` waits for it, so it resolves with the whole run on screen.
  */
 export function installTestApi(store: SimStore, win: Window, drawn: () => Promise<void> = () => Promise.resolve()): { markReady: () => void } {
   let markReady: () => void = () => {};

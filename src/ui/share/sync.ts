@@ -33,14 +33,20 @@ interface IdleWindow {
 export function connectBrowser(store: SimStore, win: Window, storage: KeyValueStorage | null): () => void {
   const embed = store.getState().embed;
   let lastHash = '';
-  /** The write waiting: first for the run to be still (or the burst's deadline), then for an idle callback (or, without those, a task). */
-  let pending: { readonly kind: 'still'; readonly quiet: number; readonly deadline: number } | { readonly kind: 'timer' | 'idle'; readonly handle: number } | null = null;
   const idle = win as unknown as IdleWindow;
+  /** A callback waiting for idle time (without requestIdleCallback, for a task of its own). */
+  type IdleWait = { readonly kind: 'timer' | 'idle'; readonly handle: number };
+  const afterIdle = (callback: () => void): IdleWait =>
+    typeof idle.requestIdleCallback === 'function'
+      ? { kind: 'idle', handle: idle.requestIdleCallback(callback, { timeout: runWriteIdleWaitMsMax }) }
+      : { kind: 'timer', handle: win.setTimeout(callback, 0) };
+  const cancelIdleWait = (wait: IdleWait) => (wait.kind === 'timer' ? win.clearTimeout(wait.handle) : idle.cancelIdleCallback?.(wait.handle));
+  /** The write waiting: first for the run to be still (or the burst's deadline), then for idle time. */
+  let pending: { readonly kind: 'still'; readonly quiet: number; readonly deadline: number } | IdleWait | null = null;
   /** The saved run waiting for its own idle callback (written after the address bar, in a task of its own). */
-  let pendingSave: { readonly hash: string; readonly handle: number; readonly kind: 'timer' | 'idle' } | null = null;
+  let pendingSave: { readonly hash: string; readonly wait: IdleWait } | null = null;
   const cancelSave = () => {
-    if (pendingSave?.kind === 'timer') win.clearTimeout(pendingSave.handle);
-    else if (pendingSave?.kind === 'idle') idle.cancelIdleCallback?.(pendingSave.handle);
+    if (pendingSave) cancelIdleWait(pendingSave.wait);
     pendingSave = null;
   };
   const saveNow = () => {
@@ -65,14 +71,13 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
     if (!state.persistRun || embed) return;
     cancelSave();
     if (!later) return saveSessionHash(storage, hash);
-    const save = () => {
-      pendingSave = null;
-      saveSessionHash(storage, hash);
+    pendingSave = {
+      hash,
+      wait: afterIdle(() => {
+        pendingSave = null;
+        saveSessionHash(storage, hash);
+      }),
     };
-    pendingSave =
-      typeof idle.requestIdleCallback === 'function'
-        ? { hash, kind: 'idle', handle: idle.requestIdleCallback(save, { timeout: runWriteIdleWaitMsMax }) }
-        : { hash, kind: 'timer', handle: win.setTimeout(save, 0) };
   };
   const syncPrefs = (state: SimState, previous: SimState | null) => {
     if (embed) return;
@@ -85,8 +90,7 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
     if (pending?.kind === 'still') {
       win.clearTimeout(pending.quiet);
       win.clearTimeout(pending.deadline);
-    } else if (pending?.kind === 'timer') win.clearTimeout(pending.handle);
-    else if (pending?.kind === 'idle') idle.cancelIdleCallback?.(pending.handle);
+    } else if (pending) cancelIdleWait(pending);
     pending = null;
   };
   /** Writes the run as it is now (not as it was when the write was scheduled); `later` leaves the saved run to an idle callback. */
@@ -99,10 +103,7 @@ export function connectBrowser(store: SimStore, win: Window, storage: KeyValueSt
   const whenIdle = () => {
     if (pending?.kind !== 'still') return;
     cancel();
-    pending =
-      typeof idle.requestIdleCallback === 'function'
-        ? { kind: 'idle', handle: idle.requestIdleCallback(() => write(true), { timeout: runWriteIdleWaitMsMax }) }
-        : { kind: 'timer', handle: win.setTimeout(() => write(true), 0) };
+    pending = afterIdle(() => write(true));
   };
   const syncRun = () => {
     if (pending === null) pending = { kind: 'still', quiet: win.setTimeout(whenIdle, runWriteQuietMs), deadline: win.setTimeout(whenIdle, runWriteWaitMsMax) };
